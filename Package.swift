@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+//
+// Caffe — localized order confirmations, receipts and watch complications,
+// rendered by ZeroMQ workers on Linux.
+
+import PackageDescription
+
+let package = Package(
+    name: "caffe",
+    products: [
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+        .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
+        .executable(name: "caffe-sim", targets: ["caffe-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+    ],
+    targets: [
+        // MARK: ZeroMQ
+
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .target(
+            name: "ZeroMQ",
+            dependencies: ["CZeroMQ"]
+        ),
+        .target(
+            name: "ZeroMQTestKit",
+            dependencies: ["ZeroMQ"]
+        ),
+
+        // MARK: Wire protocol
+
+        .target(
+            name: "CaffeProtocol",
+            dependencies: [
+                "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Proto"]
+        ),
+
+        // MARK: Simulator
+
+        .target(
+            name: "CTransportBaseline",
+            path: "Simulator/Sources/CTransportBaseline",
+            linkerSettings: [.linkedLibrary("zmq")]
+        ),
+        .target(
+            name: "CaffeSimulator",
+            dependencies: ["ZeroMQ", "CaffeProtocol", "CTransportBaseline"],
+            path: "Simulator/Sources/CaffeSimulator"
+        ),
+        .executableTarget(
+            name: "caffe-sim",
+            dependencies: [
+                "CaffeSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Simulator/Sources/caffe-sim"
+        ),
+
+        // MARK: Tests
+
+        .testTarget(
+            name: "ZeroMQTests",
+            dependencies: ["ZeroMQ", "ZeroMQTestKit"]
+        ),
+        .testTarget(
+            name: "CaffeProtocolTests",
+            dependencies: ["CaffeProtocol", "ZeroMQ", "ZeroMQTestKit"]
+        ),
+        .testTarget(
+            name: "CaffeSimulatorTests",
+            dependencies: ["CaffeSimulator"],
+            path: "Simulator/Tests/CaffeSimulatorTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Settings shared by every Swift target.
+for target in package.targets where target.type != .system && target.name != "CTransportBaseline" {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ])
+    target.swiftSettings = settings
+}

@@ -1,0 +1,166 @@
+import CTransportBaseline
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// `caffe-sim bench transport`: PUSH/PULL throughput of the Swift binding beside the same loop in C.
+///
+/// Both loops run in this process, alternating round by round, over `tcp://127.0.0.1` with one
+/// libzmq I/O thread: a sender thread copies a buffer into each message (`zmq_send`), the receiver
+/// reuses one message object (`zmq_msg_recv`). Throughput is counted from the first message received
+/// to the last, so connection set-up is excluded. Each figure is the median over the rounds.
+public struct TransportBenchmark: Sendable {
+    /// What to measure.
+    public struct Configuration: Sendable {
+        /// Message sizes in bytes.
+        public var sizes: [Int]
+        /// Messages per run.
+        public var messages: Int
+        /// Runs per implementation and size; the median is reported.
+        public var rounds: Int
+
+        /// 256 B and 1 KiB, one million messages, three rounds.
+        public init(sizes: [Int] = [256, 1024], messages: Int = 1_000_000, rounds: Int = 3) {
+            self.sizes = sizes
+            self.messages = messages
+            self.rounds = rounds
+        }
+    }
+
+    /// Messages per second by size, for both implementations, and their ratio (binding ÷ C).
+    public struct Report: Codable, Sendable, Equatable {
+        public var bindingMessagesPerSecond: [String: Double]
+        public var cMessagesPerSecond: [String: Double]
+        public var ratio: [String: Double]
+
+        public init(
+            bindingMessagesPerSecond: [String: Double],
+            cMessagesPerSecond: [String: Double],
+            ratio: [String: Double]
+        ) {
+            self.bindingMessagesPerSecond = bindingMessagesPerSecond
+            self.cMessagesPerSecond = cMessagesPerSecond
+            self.ratio = ratio
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case bindingMessagesPerSecond = "binding_msgs_per_s"
+            case cMessagesPerSecond = "c_msgs_per_s"
+            case ratio
+        }
+    }
+
+    /// A run that could not complete.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Runs every size, reporting each finished measurement through `progress`.
+    public func run(progress: (String) -> Void = { _ in }) throws -> Report {
+        var report = Report(bindingMessagesPerSecond: [:], cMessagesPerSecond: [:], ratio: [:])
+        for size in configuration.sizes {
+            var binding: [Double] = []
+            var baseline: [Double] = []
+            for round in 0..<configuration.rounds {
+                // Alternate which goes first so neither always gets the warmer machine.
+                if round % 2 == 0 {
+                    baseline.append(try measureC(size: size))
+                    binding.append(try measureBinding(size: size))
+                } else {
+                    binding.append(try measureBinding(size: size))
+                    baseline.append(try measureC(size: size))
+                }
+                progress(
+                    "size \(size) B round \(round + 1): binding \(Self.format(binding.last ?? 0)) msg/s, "
+                        + "C \(Self.format(baseline.last ?? 0)) msg/s"
+                )
+            }
+            let key = String(size)
+            let bindingMedian = Self.median(binding)
+            let baselineMedian = Self.median(baseline)
+            report.bindingMessagesPerSecond[key] = bindingMedian.rounded()
+            report.cMessagesPerSecond[key] = baselineMedian.rounded()
+            report.ratio[key] = ((bindingMedian / baselineMedian) * 1000).rounded() / 1000
+        }
+        return report
+    }
+
+    /// One run of the C loop.
+    func measureC(size: Int) throws -> Double {
+        let result = caffe_c_push_pull_throughput(size, UInt64(configuration.messages))
+        guard result.error == 0 else {
+            throw Failure(description: "C baseline failed: \(String(cString: strerror(result.error)))")
+        }
+        return Self.rate(messages: Int(result.messages), elapsedNanoseconds: result.elapsed_ns)
+    }
+
+    /// One run of the same loop through the Swift binding.
+    func measureBinding(size: Int) throws -> Double {
+        let context = try ZMQContext()
+        let pull = try context.socket(.pull)
+        let endpoint = try pull.bind("tcp://127.0.0.1:*")
+        let count = configuration.messages
+        let senderError = LockedBox<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let sender = Thread {
+            defer { done.signal() }
+            do {
+                let push = try context.socket(.push)
+                try push.set(.linger, to: .infinite)
+                try push.connect(endpoint)
+                let payload = [UInt8](repeating: UInt8(ascii: "c"), count: size)
+                for _ in 0..<count { try push.send(payload) }
+                push.close()
+            } catch {
+                senderError.value = error
+            }
+        }
+        sender.start()
+        let message = ZMQMessage()
+        var start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<count {
+            _ = try pull.receive(into: message)
+            if index == 0 { start = DispatchTime.now().uptimeNanoseconds }
+        }
+        let end = DispatchTime.now().uptimeNanoseconds
+        done.wait()
+        if let error = senderError.value { throw error }
+        pull.close()
+        return Self.rate(messages: count, elapsedNanoseconds: end - start)
+    }
+
+    /// Messages per second, not counting the first (which starts the clock).
+    static func rate(messages: Int, elapsedNanoseconds: UInt64) -> Double {
+        guard messages > 1, elapsedNanoseconds > 0 else { return 0 }
+        return Double(messages - 1) / (Double(elapsedNanoseconds) / 1e9)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func format(_ rate: Double) -> String {
+        rate >= 1e6 ? String(format: "%.2f M", rate / 1e6) : String(format: "%.0f k", rate / 1e3)
+    }
+}
+
+/// A value shared with a helper thread, behind a lock.
+final class LockedBox<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
+
+    init(_ value: Value) { stored = Mutex(value) }
+
+    var value: Value {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+}

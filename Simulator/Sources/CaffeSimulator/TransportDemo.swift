@@ -1,0 +1,250 @@
+import CaffeProtocol
+import Foundation
+import SwiftProtobuf
+import ZeroMQ
+
+/// What `caffe-sim demo` shows while the worker does not exist yet: order events crossing a
+/// PUB/SUB forwarder as protobuf frames, a bad event dead-lettered with its reason, a CURVE-secured
+/// health check with an unknown client refused, and the transport measured against C.
+///
+/// Everything runs in this process over `ipc://` endpoints in a temporary folder that is removed
+/// at the end.
+public struct TransportDemo {
+    let style: TerminalStyle
+    let benchMessages: Int
+    var output: (String) -> Void
+
+    public init(style: TerminalStyle, benchMessages: Int = 200_000, output: @escaping (String) -> Void = { print($0) })
+    {
+        self.style = style
+        self.benchMessages = benchMessages
+        self.output = output
+    }
+
+    /// One sample order per demo locale: (locale, time zone, term of address, currency, lines).
+    static let sampleOrders: [(String, String, Caffe_V1_TermOfAddress, String, [(String, String, UInt32)])] = [
+        ("en-US", "America/Los_Angeles", .feminine, "USD", [("pizza", "large", 2), ("juice", "small", 1)]),
+        ("es-ES", "Europe/Madrid", .masculine, "EUR", [("salad", "small", 2)]),
+        ("es-MX", "America/Mexico_City", .feminine, "MXN", [("juice", "small", 2), ("sandwich", "large", 1)]),
+        ("fr-FR", "Europe/Paris", .unspecified, "EUR", [("coffee", "large", 1)]),
+        ("ja-JP", "Asia/Tokyo", .neutral, "JPY", [("pizza", "small", 3)]),
+        ("ar-EG", "Africa/Cairo", .masculine, "EGP", [("salad", "large", 0), ("coffee", "small", 2)]),
+    ]
+
+    public mutating func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-demo-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let version = ZMQLibrary.version
+        output(
+            style.bold("Caffe demo")
+                + style.dim(
+                    "  libzmq \(version.major).\(version.minor).\(version.patch), CURVE \(ZMQLibrary.has("curve") ? "available" : "missing")"
+                )
+        )
+        output(style.rainbow("Fast") + " & " + style.rainbow("Delicious") + " Food")
+        output("")
+
+        let context = try ZMQContext()
+        try await forwardOrders(context: context, folder: folder.path)
+        try await secureHealthCheck(context: context, folder: folder.path)
+        measureTransport()
+    }
+
+    /// Order events through an XSUB/XPUB forwarder to a subscriber, one of them malformed.
+    func forwardOrders(context: ZMQContext, folder: String) async throws {
+        output(style.bold("1. Order events over PUB → forwarder → SUB") + style.dim("  (ipc://, protobuf frames)"))
+        let frontend = try context.socket(.xsub)
+        let publishers = try frontend.bind("ipc://\(folder)/orders-in")
+        let backend = try context.socket(.xpub)
+        let subscribers = try backend.bind("ipc://\(folder)/orders-out")
+        let proxy = try ZMQProxy(frontend: frontend, backend: backend)
+        defer { proxy.terminate() }
+
+        let source = try context.socket(.pub)
+        try source.connect(publishers)
+        let worker = try context.socket(.sub)
+        try worker.subscribe("order.")
+        try worker.connect(subscribers)
+        try await waitForSubscription(publisher: source, subscriber: worker)
+
+        var sequence: UInt64 = 0
+        for (index, sample) in Self.sampleOrders.enumerated() {
+            sequence += 1
+            let order = Self.makeOrder(number: index + 1, sequence: sequence, sample: sample)
+            try await source.send(
+                multipart: EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: EventFrames.header(for: order),
+                    body: order
+                )
+            )
+        }
+        // A POS with a bug: the body is not an OrderEvent at all.
+        sequence += 1
+        var badHeader = Caffe_V1_EventHeader()
+        badHeader.bodyType = Caffe_V1_OrderEvent.protoMessageName
+        badHeader.sourceID = "pos-7"
+        badHeader.sequence = sequence
+        try await source.send(multipart: [
+            "order.sf-1", try badHeader.serializedBytes() as [UInt8], [0xFF, 0xFF, 0x01] as [UInt8],
+        ])
+
+        for _ in 0...Self.sampleOrders.count {
+            guard let frames = try await worker.receiveMultipart(timeout: .seconds(5)) else {
+                output(style.red("  no event within 5 s"))
+                break
+            }
+            do {
+                let event = try EventFrames(parsing: frames)
+                let order = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
+                try order.validate()
+                output("  " + Self.describe(order, topic: event.topic, style: style))
+            } catch {
+                output("  " + style.red("dead-letter") + "  \(error)")
+            }
+        }
+        let stats = try proxy.statistics()
+        output(
+            style.dim(
+                "  forwarder: \(stats.frontend.messagesIn) messages in, \(stats.backend.messagesOut) out, \(stats.frontend.bytesIn) bytes"
+            )
+        )
+        output("")
+        source.close()
+        worker.close()
+    }
+
+    /// Publishes a probe until the subscriber sees one, so no real event is lost to the slow joiner.
+    func waitForSubscription(publisher: ZMQSocket, subscriber: ZMQSocket) async throws {
+        try subscriber.subscribe("order.probe")
+        defer { try? subscriber.unsubscribe("order.probe") }
+        for _ in 0..<500 {
+            try await publisher.send("order.probe")
+            if try await subscriber.receive(timeout: .milliseconds(10)) != nil {
+                while try subscriber.tryReceive() != nil {}
+                return
+            }
+        }
+    }
+
+    /// A CURVE ROUTER with an allow-list: a known client gets SERVING, an unknown key is refused.
+    func secureHealthCheck(context: ZMQContext, folder: String) async throws {
+        output(style.bold("2. Health check over CURVE") + style.dim("  (ROUTER/DEALER, ZAP allow-list)"))
+        let serverKeys = try ZMQCurveKeyPair.generate()
+        let trustedKeys = try ZMQCurveKeyPair.generate()
+        let strangerKeys = try ZMQCurveKeyPair.generate()
+        let authenticator = try ZMQAuthenticator(context: context, allowedClientKeys: [trustedKeys.publicKey])
+        defer { authenticator.stop() }
+
+        let server = try context.socket(.router)
+        try server.makeCurveServer(keys: serverKeys)
+        let endpoint = try server.bind("ipc://\(folder)/rpc")
+        let monitor = try ZMQSocketMonitor(server, events: [.handshakeSucceeded, .handshakeFailedAuth])
+
+        let client = try context.socket(.dealer)
+        try client.makeCurveClient(keys: trustedKeys, serverKey: serverKeys.publicKey)
+        try client.connect(endpoint)
+        var header = Caffe_V1_RequestHeader()
+        header.method = CaffeMethod.healthCheck
+        header.requestID = "demo-1"
+        try await client.send(multipart: RequestFrames.encode(header: header, body: Caffe_V1_HealthCheckRequest()))
+
+        if let frames = try await server.receiveMultipart(timeout: .seconds(5)) {
+            let request = try RequestFrames(parsing: frames)
+            var health = Caffe_V1_HealthCheckResponse()
+            health.status = .serving
+            let user = frames.last?.metadata("User-Id") ?? "?"
+            output("  server: \(request.header.method) from client \(style.cyan(String(user.prefix(10)) + "…"))")
+            try await server.send(multipart: request.reply(status: .ok, body: health))
+        }
+        if let frames = try await client.receiveMultipart(timeout: .seconds(5)) {
+            let reply = try ResponseFrames(parsing: frames)
+            let health = try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self)
+            output(
+                "  client: \(reply.status) for \(reply.header.requestID) → \(style.green(String(describing: health.status)))"
+            )
+        }
+
+        let stranger = try context.socket(.dealer)
+        try stranger.makeCurveClient(keys: strangerKeys, serverKey: serverKeys.publicKey)
+        try stranger.connect(endpoint)
+        header.requestID = "demo-2"
+        _ = try stranger.send(
+            multipart: RequestFrames.encode(header: header, body: Caffe_V1_HealthCheckRequest()),
+            timeout: .zero
+        )
+        if let refusal = try monitor.wait(for: .handshakeFailedAuth, timeout: .seconds(5)) {
+            output(
+                "  unknown client key: " + style.red("refused")
+                    + style.dim(" (\(refusal.kind), ZAP status \(refusal.value))")
+            )
+        }
+        output(style.dim("  authenticator: \(authenticator.admitted) admitted, \(authenticator.refused) refused"))
+        output("")
+        for socket in [client, stranger, server] { socket.close() }
+        monitor.stop()
+    }
+
+    /// A short run of `caffe-sim bench transport`.
+    func measureTransport() {
+        output(
+            style.bold("3. Transport: Swift binding vs C")
+                + style.dim("  (PUSH/PULL, tcp loopback, \(benchMessages) messages)")
+        )
+        let benchmark = TransportBenchmark(
+            configuration: .init(sizes: [256, 1024], messages: benchMessages, rounds: 1)
+        )
+        do {
+            let report = try benchmark.run()
+            output(TransportBenchmark.summary(report).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+            output(style.dim("  full measurement: caffe-sim bench transport"))
+        } catch {
+            output(style.red("  transport measurement failed: \(error)"))
+        }
+    }
+
+    static func makeOrder(
+        number: Int,
+        sequence: UInt64,
+        sample: (String, String, Caffe_V1_TermOfAddress, String, [(String, String, UInt32)])
+    ) -> Caffe_V1_OrderEvent {
+        var order = Caffe_V1_OrderEvent()
+        order.orderID = "A-\(1000 + number)"
+        order.sourceID = "pos-7"
+        order.sequence = sequence
+        order.placedAt = Google_Protobuf_Timestamp(
+            date: Date(timeIntervalSince1970: 1_790_000_000 + Double(number) * 60)
+        )
+        order.storeID = "sf-1"
+        order.customer.customerID = "c-\(number)"
+        order.customer.name = ["Ana", "Luis", "Sofía", "Camille", "Yui", "Omar"][(number - 1) % 6]
+        order.customer.locale = sample.0
+        order.customer.timeZone = sample.1
+        order.customer.termOfAddress = sample.2
+        order.currencyCode = sample.3
+        order.lines = sample.4.map { item, size, quantity in
+            var line = Caffe_V1_OrderLine()
+            line.itemID = item
+            line.size = size
+            line.quantity = quantity
+            return line
+        }
+        order.tip = number % 2 == 0 ? "1.50" : ""
+        return order
+    }
+
+    static func describe(_ order: Caffe_V1_OrderEvent, topic: String, style: TerminalStyle) -> String {
+        let lines = order.lines.map { "\($0.quantity)× \($0.itemID) \($0.size)" }.joined(separator: ", ")
+        let address: String
+        switch order.customer.termOfAddress {
+        case .feminine: address = "feminine"
+        case .masculine: address = "masculine"
+        case .neutral: address = "neutral"
+        default: address = "unknown"
+        }
+        return "\(style.dim(topic)) #\(order.sequence) \(style.bold(order.orderID)) \(order.customer.locale) "
+            + "(\(address)) \(lines)\(order.tip.isEmpty ? "" : ", tip \(order.tip) \(order.currencyCode)")"
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import CaffeSimulator
+import Foundation
+
+/// `caffe-sim`: the Caffe simulator. Parses arguments and hands over to `CaffeSimulator`.
+@main
+struct CaffeSim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "caffe-sim",
+        abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
+        subcommands: [Demo.self, Bench.self]
+    )
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the pipeline working end to end on this machine, with the embedded defaults."
+    )
+
+    @Flag(name: .long, inversion: .prefixedNo, help: "Colour the output (default: when writing to a terminal).")
+    var color: Bool = isatty(STDOUT_FILENO) != 0
+
+    @Option(name: .long, help: "Messages per size in the closing transport measurement.")
+    var benchMessages: Int = 200_000
+
+    func run() async throws {
+        var demo = TransportDemo(style: TerminalStyle(enabled: color), benchMessages: benchMessages)
+        try await demo.run()
+    }
+}
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a performance figure beside its baseline measured in the same run.",
+        subcommands: [Transport.self]
+    )
+
+    struct Transport: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "PUSH/PULL throughput over tcp loopback: the Swift binding beside the same loop in C."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Messages per run.")
+        var messages = 1_000_000
+
+        @Option(help: "Runs per implementation and size; the median is reported.")
+        var rounds = 3
+
+        @Option(help: "Comma-separated message sizes in bytes.")
+        var sizes = "256,1024"
+
+        func validate() throws {
+            guard messages >= 2 else { throw ValidationError("--messages must be at least 2") }
+            guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+            guard parsedSizes != nil else {
+                throw ValidationError("--sizes takes byte counts from 1 to 65536, such as 256,1024")
+            }
+        }
+
+        var parsedSizes: [Int]? {
+            let values = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 65536 }) else { return nil }
+            return values.compactMap { $0 }
+        }
+
+        func run() throws {
+            let benchmark = TransportBenchmark(
+                configuration: .init(sizes: parsedSizes ?? [256, 1024], messages: messages, rounds: rounds)
+            )
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(TransportBenchmark.summary(report))
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+// Caffe — simulator tests.
+import CaffeSimulator
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("caffe-sim bench transport")
+struct TransportBenchmarkTests {
+    @Test func reportsBothImplementationsForEverySize() throws {
+        let benchmark = TransportBenchmark(configuration: .init(sizes: [64, 2048], messages: 2_000, rounds: 1))
+        var lines: [String] = []
+        let report = try benchmark.run { lines.append($0) }
+
+        #expect(Set(report.bindingMessagesPerSecond.keys) == ["64", "2048"])
+        #expect(Set(report.cMessagesPerSecond.keys) == ["64", "2048"])
+        #expect(Set(report.ratio.keys) == ["64", "2048"])
+        for key in ["64", "2048"] {
+            let binding = try #require(report.bindingMessagesPerSecond[key])
+            let baseline = try #require(report.cMessagesPerSecond[key])
+            #expect(binding > 0 && baseline > 0)
+            let ratio = try #require(report.ratio[key])
+            #expect(abs(ratio - binding / baseline) < 0.01)
+        }
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("size 64 B round 1: binding "))
+    }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        let report = TransportBenchmark.Report(
+            bindingMessagesPerSecond: ["256": 2_300_000, "1024": 1_000_000],
+            cMessagesPerSecond: ["256": 2_400_000, "1024": 1_100_000],
+            ratio: ["256": 0.958, "1024": 0.909]
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(report), as: UTF8.self)
+        #expect(
+            json
+                == #"{"binding_msgs_per_s":{"1024":1000000,"256":2300000},"c_msgs_per_s":{"1024":1100000,"256":2400000},"ratio":{"1024":0.909,"256":0.958}}"#
+        )
+        #expect(
+            TransportBenchmark.summary(report) == """
+                size      binding msg/s        C msg/s   ratio
+                256 B            2.30 M         2.40 M   0.958
+                1024 B           1.00 M         1.10 M   0.909
+                """
+        )
+    }
+}
+
+@Suite("caffe-sim demo")
+struct TransportDemoTests {
+    @Test func demoShowsEventsDeadLetterSecurityAndTransport() async throws {
+        let output = Mutex<[String]>([])
+        var demo = TransportDemo(style: TerminalStyle(enabled: false), benchMessages: 2_000) { line in
+            output.withLock { $0.append(line) }
+        }
+        try await demo.run()
+        let lines = output.withLock { $0 }
+        let text = lines.joined(separator: "\n")
+
+        #expect(lines.first?.hasPrefix("Caffe demo  libzmq 4.3.4, CURVE available") == true)
+        #expect(lines.contains("  order.sf-1 #1 A-1001 en-US (feminine) 2× pizza large, 1× juice small"))
+        #expect(lines.contains("  order.sf-1 #3 A-1003 es-MX (feminine) 2× juice small, 1× sandwich large"))
+        #expect(
+            lines.contains("  order.sf-1 #6 A-1006 ar-EG (masculine) 0× salad large, 2× coffee small, tip 1.50 EGP")
+        )
+        #expect(
+            lines.contains { $0.hasPrefix("  dead-letter  malformed: event body is not a valid caffe.v1.OrderEvent") }
+        )
+        #expect(lines.contains("  client: OK for demo-1 → serving"))
+        #expect(lines.contains("  unknown client key: refused (handshakeFailedAuth, ZAP status 400)"))
+        #expect(lines.contains("  authenticator: 1 admitted, 1 refused"))
+        #expect(text.contains("  size      binding msg/s        C msg/s   ratio"))
+        #expect(!text.contains("\u{1B}["))
+    }
+}

@@ -1,0 +1,29 @@
+/// Topic names of Caffe's PUB/SUB traffic. Subscribers match by prefix, so `order.` receives every store.
+public enum CaffeTopic {
+    /// Order events of one store: `order.<store>`.
+    public static func order(store: String) -> String { "order.\(store)" }
+    /// Confirmations in one locale: `confirmation.<locale>`.
+    public static func confirmation(locale: String) -> String { "confirmation.\(locale)" }
+    /// Receipts of one store: `receipt.<store>`.
+    public static func receipt(store: String) -> String { "receipt.\(store)" }
+    /// Complication requests: `complication-request.<user>`.
+    public static func complicationRequest(user: String) -> String { "complication-request.\(user)" }
+    /// Complication payloads for one user: `complication.<user>`.
+    public static func complication(user: String) -> String { "complication.\(user)" }
+    /// Inputs that could not be processed, with the reason.
+    public static let deadLetter = "dead-letter"
+}
+
+/// The gRPC-style methods, as `RequestHeader.method` names them.
+public enum CaffeMethod {
+    /// `OrderEvent` → `RenderOrderResponse`.
+    public static let renderOrder = "caffe.v1.Renderer/RenderOrder"
+    /// `ComplicationRequest` → `ComplicationPayload`.
+    public static let renderComplication = "caffe.v1.Renderer/RenderComplication"
+    /// `HealthCheckRequest` → `HealthCheckResponse`.
+    public static let healthCheck = "grpc.health.v1.Health/Check"
+    /// `StatsRequest` → `StatsResponse`.
+    public static let stats = "caffe.v1.Admin/Stats"
+    /// `ReplayRequest` → `ReplayResponse`, served by order sources.
+    public static let replayFetch = "caffe.v1.Replay/Fetch"
+}

@@ -1,0 +1,93 @@
+import SwiftProtobuf
+import ZeroMQ
+
+/// An event as it travels over PUB/SUB or PUSH/PULL: `[topic][EventHeader][body]`.
+///
+/// Parsing checks sizes and decodes only the header, so a receiver can detect sequence gaps,
+/// route, or dead-letter a bad body (keeping its original bytes) before decoding it.
+///
+/// ```swift
+/// let frames = try EventFrames.encode(topic: CaffeTopic.order(store: "sf-1"), header: header, body: order)
+/// try publisher.send(multipart: frames)
+/// …
+/// let event = try EventFrames(parsing: try subscriber.receiveMultipart())
+/// let order = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
+/// ```
+public struct EventFrames {
+    /// The topic frame (`order.sf-1`).
+    public let topic: String
+    /// The decoded header.
+    public let header: Caffe_V1_EventHeader
+    /// The raw header frame, kept for dead-letter records.
+    public let headerFrame: ZMQMessage
+    /// The body, not yet decoded.
+    public let bodyFrame: ZMQMessage
+    /// The limits the event was parsed with; ``decodeBody(as:)`` applies them too.
+    public let limits: CaffeProtocolLimits
+
+    /// Splits and checks a received event, decoding its header.
+    ///
+    /// - Throws: ``CaffeProtocolError`` for a wrong frame count, an oversized frame or a bad header.
+    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+        guard frames.count == 3 else {
+            throw CaffeProtocolError(
+                code: .wrongFrameCount,
+                message: "an event has 3 frames (topic, header, body), got \(frames.count)"
+            )
+        }
+        guard frames[0].count <= limits.maxTopicBytes else {
+            throw CaffeProtocolError(
+                code: .frameTooLarge,
+                message: "topic frame of \(frames[0].count) bytes exceeds the limit of \(limits.maxTopicBytes)"
+            )
+        }
+        topic = frames[0].string
+        header = try Caffe_V1_EventHeader.decode(
+            frame: frames[1],
+            role: "event header",
+            limit: limits.maxHeaderBytes,
+            limits: limits
+        )
+        try header.validate()
+        headerFrame = frames[1]
+        bodyFrame = frames[2]
+        self.limits = limits
+    }
+
+    /// Decodes the body as `type`, checking that the header announced that type.
+    public func decodeBody<Body: SwiftProtobuf.Message>(as type: Body.Type) throws(CaffeProtocolError) -> Body {
+        guard header.bodyType == Body.protoMessageName else {
+            throw CaffeProtocolError(
+                code: .unexpectedBodyType,
+                message: "expected a \(Body.protoMessageName) body, the header says '\(header.bodyType)'",
+                field: "body_type"
+            )
+        }
+        return try Body.decode(frame: bodyFrame, role: "event body", limit: limits.maxBodyBytes, limits: limits)
+    }
+
+    /// The frames of an event; sets the header's `body_type` from `body`.
+    public static func encode(
+        topic: String,
+        header: Caffe_V1_EventHeader,
+        body: some SwiftProtobuf.Message
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        var header = header
+        header.bodyType = type(of: body).protoMessageName
+        return [try makeFrame(topic), try header.frame(), try body.frame()]
+    }
+
+    /// The header for an order event, carrying its identity.
+    public static func header(
+        for order: Caffe_V1_OrderEvent,
+        sentAt: Google_Protobuf_Timestamp? = nil
+    ) -> Caffe_V1_EventHeader {
+        var header = Caffe_V1_EventHeader()
+        header.bodyType = Caffe_V1_OrderEvent.protoMessageName
+        header.sourceID = order.sourceID
+        header.sequence = order.sequence
+        header.orderID = order.orderID
+        if let sentAt { header.sentAt = sentAt }
+        return header
+    }
+}

@@ -1,0 +1,66 @@
+import FoundationEssentials
+import SwiftProtobuf
+import ZeroMQ
+
+extension SwiftProtobuf.Message {
+    /// Decodes a frame in place (no copy out of libzmq), within `limit` bytes.
+    ///
+    /// Unknown fields are kept, so newer senders do not break older receivers.
+    static func decode(
+        frame: ZMQMessage,
+        role: String,
+        limit: Int,
+        limits: CaffeProtocolLimits
+    ) throws(CaffeProtocolError) -> Self {
+        guard frame.count <= limit else {
+            throw CaffeProtocolError(
+                code: .frameTooLarge,
+                message: "\(role) frame of \(frame.count) bytes exceeds the limit of \(limit)"
+            )
+        }
+        var options = BinaryDecodingOptions()
+        options.messageDepthLimit = limits.messageDepthLimit
+        let result = frame.withUnsafeBytes { buffer -> Result<Self, any Error> in
+            Result {
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    return try Self(serializedBytes: [UInt8](), options: options)
+                }
+                let bytes = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
+                    count: buffer.count,
+                    deallocator: .none
+                )
+                return try Self(serializedBytes: bytes, options: options)
+            }
+        }
+        switch result {
+        case .success(let message):
+            return message
+        case .failure(let error):
+            throw CaffeProtocolError(
+                code: .malformed,
+                message: "\(role) is not a valid \(Self.protoMessageName): \(error)"
+            )
+        }
+    }
+
+    /// The message's binary encoding as a frame.
+    func frame() throws(CaffeProtocolError) -> ZMQMessage {
+        let bytes: [UInt8]
+        do {
+            bytes = try serializedBytes()
+        } catch {
+            throw CaffeProtocolError(code: .malformed, message: "cannot encode \(Self.protoMessageName): \(error)")
+        }
+        return try makeFrame(bytes)
+    }
+}
+
+/// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
+func makeFrame(_ bytes: some ZMQFrameRepresentable) throws(CaffeProtocolError) -> ZMQMessage {
+    do {
+        return try ZMQMessage(bytes)
+    } catch {
+        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
+    }
+}

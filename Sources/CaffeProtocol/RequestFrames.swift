@@ -1,0 +1,149 @@
+import SwiftProtobuf
+import ZeroMQ
+
+/// A gRPC-style request as a ROUTER receives it: `[routing id…][empty][RequestHeader][body]`.
+///
+/// A DEALER client sends `[empty][header][body]` (``encode(header:body:)``); each ROUTER on the way
+/// prepends a routing id. The server answers with ``reply(status:body:metadata:)``, which puts the
+/// same routing ids back in front so the reply finds its way to the client, matched there by
+/// `request_id`, not by order.
+public struct RequestFrames {
+    /// The routing ids, outermost first.
+    public let routing: [ZMQMessage]
+    /// The decoded header.
+    public let header: Caffe_V1_RequestHeader
+    /// The body, not yet decoded.
+    public let bodyFrame: ZMQMessage
+    /// The limits the request was parsed with.
+    public let limits: CaffeProtocolLimits
+
+    /// Splits and checks a request received on a ROUTER socket.
+    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+        let (routing, payload) = try splitEnvelope(frames, limits: limits)
+        guard payload.count == 2 else {
+            throw CaffeProtocolError(
+                code: .wrongFrameCount,
+                message: "a request has a header and a body after the delimiter, got \(payload.count) frames"
+            )
+        }
+        header = try Caffe_V1_RequestHeader.decode(
+            frame: payload[0],
+            role: "request header",
+            limit: limits.maxHeaderBytes,
+            limits: limits
+        )
+        try header.validate()
+        self.routing = routing
+        bodyFrame = payload[1]
+        self.limits = limits
+    }
+
+    /// Decodes the body as `type`.
+    public func decodeBody<Body: SwiftProtobuf.Message>(as type: Body.Type) throws(CaffeProtocolError) -> Body {
+        try Body.decode(frame: bodyFrame, role: "request body", limit: limits.maxBodyBytes, limits: limits)
+    }
+
+    /// Whether the request's deadline has passed at `now`; requests without a deadline never expire.
+    public func isExpired(at now: Google_Protobuf_Timestamp) -> Bool {
+        guard header.hasDeadline else { return false }
+        return (header.deadline.seconds, header.deadline.nanos) <= (now.seconds, now.nanos)
+    }
+
+    /// The frames of a reply carrying `body`, routed back to the request's sender.
+    public func reply(
+        status: RPCStatus,
+        body: some SwiftProtobuf.Message,
+        metadata: [String: String] = [:]
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        try reply(status: status, bodyFrame: body.frame(), metadata: metadata)
+    }
+
+    /// The frames of a reply without a body (an error status, or a method that returns nothing).
+    public func reply(status: RPCStatus, metadata: [String: String] = [:]) throws(CaffeProtocolError) -> [ZMQMessage] {
+        try reply(status: status, bodyFrame: ZMQMessage(), metadata: metadata)
+    }
+
+    private func reply(
+        status: RPCStatus,
+        bodyFrame: ZMQMessage,
+        metadata: [String: String]
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        var response = Caffe_V1_ResponseHeader()
+        response.requestID = header.requestID
+        response.status = status.code
+        response.message = status.message
+        response.metadata = metadata
+        var frames: [ZMQMessage] = []
+        frames.reserveCapacity(routing.count + 3)
+        for id in routing { frames.append(try makeFrame(id.bytes)) }
+        frames.append(ZMQMessage())
+        frames.append(try response.frame())
+        frames.append(bodyFrame)
+        return frames
+    }
+
+    /// The frames a DEALER client sends: `[empty][header][body]`.
+    public static func encode(
+        header: Caffe_V1_RequestHeader,
+        body: some SwiftProtobuf.Message
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        [ZMQMessage(), try header.frame(), try body.frame()]
+    }
+}
+
+/// A reply as a DEALER client receives it: `[empty][ResponseHeader][body]`.
+public struct ResponseFrames {
+    /// The decoded header: request id and status.
+    public let header: Caffe_V1_ResponseHeader
+    /// The body, not yet decoded; empty when the status is not OK.
+    public let bodyFrame: ZMQMessage
+    /// The limits the reply was parsed with.
+    public let limits: CaffeProtocolLimits
+
+    /// Splits and checks a reply received on a DEALER socket.
+    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+        let (routing, payload) = try splitEnvelope(frames, limits: limits)
+        guard routing.isEmpty, payload.count == 2 else {
+            throw CaffeProtocolError(
+                code: .wrongFrameCount,
+                message: "a reply is [empty][header][body], got \(frames.count) frames"
+            )
+        }
+        header = try Caffe_V1_ResponseHeader.decode(
+            frame: payload[0],
+            role: "response header",
+            limit: limits.maxHeaderBytes,
+            limits: limits
+        )
+        bodyFrame = payload[1]
+        self.limits = limits
+    }
+
+    /// The reply's status.
+    public var status: RPCStatus { RPCStatus(code: header.status, message: header.message) }
+
+    /// Decodes the body as `type`.
+    public func decodeBody<Body: SwiftProtobuf.Message>(as type: Body.Type) throws(CaffeProtocolError) -> Body {
+        try Body.decode(frame: bodyFrame, role: "response body", limit: limits.maxBodyBytes, limits: limits)
+    }
+}
+
+/// Splits `[routing…][empty][payload…]` at the first empty frame.
+private func splitEnvelope(
+    _ frames: [ZMQMessage],
+    limits: CaffeProtocolLimits
+) throws(CaffeProtocolError) -> (routing: [ZMQMessage], payload: [ZMQMessage]) {
+    guard let delimiter = frames.firstIndex(where: \.isEmpty) else {
+        throw CaffeProtocolError(
+            code: .missingDelimiter,
+            message: "no empty delimiter frame between routing ids and header in \(frames.count) frames"
+        )
+    }
+    guard delimiter <= limits.maxRoutingFrames else {
+        throw CaffeProtocolError(
+            code: .wrongFrameCount,
+            message: "\(delimiter) routing frames exceed the limit of \(limits.maxRoutingFrames)"
+        )
+    }
+    return (Array(frames[..<delimiter]), Array(frames[(delimiter + 1)...]))
+}

@@ -1,0 +1,106 @@
+/// Sending and receiving from Swift concurrency.
+///
+/// These calls never block a thread: they try the operation without waiting and, if it would
+/// block, suspend until the socket's `ZMQ_FD` signals, then re-read `ZMQ_EVENTS` (the descriptor is
+/// edge-triggered, so the re-check after every operation is what makes this correct). They run on
+/// the caller's executor, so the socket never leaves its owning task or actor. Cancelling the task
+/// ends a wait with `CancellationError`.
+extension ZMQSocket {
+    /// Suspends until the socket can do one of `events` (`true`) or `deadline` passes (`false`).
+    nonisolated(nonsending) public func waitUntil(
+        _ events: ZMQEvents,
+        deadline: ContinuousClock.Instant? = nil
+    ) async throws -> Bool {
+        let descriptor = try fileDescriptor
+        while true {
+            if try !self.events.isDisjoint(with: events) { return true }
+            if let deadline, deadline <= .now { return false }
+            _ = try await ZMQReadinessReactor.shared().wait(for: descriptor, deadline: deadline)
+        }
+    }
+
+    /// Receives the next frame, suspending until one arrives.
+    nonisolated(nonsending) public func receive() async throws -> ZMQMessage {
+        let message = ZMQMessage()
+        while try !receive(into: message, wait: .never) {
+            _ = try await waitUntil(.readable)
+        }
+        return message
+    }
+
+    /// Receives the next frame, suspending at most `timeout`; `nil` if none arrived in time.
+    nonisolated(nonsending) public func receive(timeout: Duration) async throws -> ZMQMessage? {
+        let deadline = ContinuousClock.now + timeout
+        let message = ZMQMessage()
+        while try !receive(into: message, wait: .never) {
+            guard try await waitUntil(.readable, deadline: deadline) else { return nil }
+        }
+        return message
+    }
+
+    /// Receives every frame of the next message, suspending until it arrives.
+    nonisolated(nonsending) public func receiveMultipart() async throws -> [ZMQMessage] {
+        let first = try await receive()
+        return try collectRemainingFrames(after: first)
+    }
+
+    /// Receives every frame of the next message, suspending at most `timeout`; `nil` if none arrived.
+    nonisolated(nonsending) public func receiveMultipart(timeout: Duration) async throws -> [ZMQMessage]? {
+        guard let first = try await receive(timeout: timeout) else { return nil }
+        return try collectRemainingFrames(after: first)
+    }
+
+    /// Sends one frame, suspending while the socket's queue is full.
+    nonisolated(nonsending) public func send(_ frame: some ZMQFrameRepresentable, more: Bool = false) async throws {
+        while try !send(frame, more: more, wait: .never) {
+            _ = try await waitUntil(.writable)
+        }
+    }
+
+    /// Sends all frames as one message, suspending while the socket's queue is full.
+    nonisolated(nonsending) public func send(multipart frames: [any ZMQFrameRepresentable]) async throws {
+        while try !send(multipart: frames, wait: .never) {
+            _ = try await waitUntil(.writable)
+        }
+    }
+
+    /// Sends message frames as one message without copying, suspending while the queue is full.
+    nonisolated(nonsending) public func send(multipart messages: [ZMQMessage]) async throws {
+        while try !send(multipart: messages, wait: .never) {
+            _ = try await waitUntil(.writable)
+        }
+    }
+
+    /// The socket's incoming messages (all frames of each) as an async sequence, ending on cancellation.
+    public func messages() -> ZMQIncomingMessages {
+        ZMQIncomingMessages(socket: self)
+    }
+}
+
+/// The messages arriving on a socket, each as its frames; iterated by the socket's owner.
+public struct ZMQIncomingMessages: AsyncSequence {
+    public typealias Element = [ZMQMessage]
+    public typealias Failure = any Error
+
+    let socket: ZMQSocket
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let socket: ZMQSocket
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [ZMQMessage]? {
+            do {
+                return try await socket.receiveMultipart()
+            } catch is CancellationError {
+                return nil
+            }
+        }
+
+        public mutating func next() async throws -> [ZMQMessage]? {
+            try await next(isolation: nil)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(socket: socket)
+    }
+}
