@@ -73,7 +73,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CaffeProtocolTests",
-            dependencies: ["CaffeProtocol", "ZeroMQ", "ZeroMQTestKit"]
+            dependencies: [
+                "CaffeProtocol",
+                "ZeroMQ",
+                "ZeroMQTestKit",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
         ),
         .testTarget(
             name: "CaffeSimulatorTests",

@@ -41,6 +41,12 @@ public struct EventFrames {
                 message: "topic frame of \(frames[0].count) bytes exceeds the limit of \(limits.maxTopicBytes)"
             )
         }
+        guard frames[2].count <= limits.maxBodyBytes else {
+            throw CaffeProtocolError(
+                code: .frameTooLarge,
+                message: "event body frame of \(frames[2].count) bytes exceeds the limit of \(limits.maxBodyBytes)"
+            )
+        }
         topic = frames[0].string
         header = try Caffe_V1_EventHeader.decode(
             frame: frames[1],

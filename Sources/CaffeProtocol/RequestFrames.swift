@@ -19,13 +19,11 @@ public struct RequestFrames {
 
     /// Splits and checks a request received on a ROUTER socket.
     public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
-        let (routing, payload) = try splitEnvelope(frames, limits: limits)
-        guard payload.count == 2 else {
-            throw CaffeProtocolError(
-                code: .wrongFrameCount,
-                message: "a request has a header and a body after the delimiter, got \(payload.count) frames"
-            )
-        }
+        let (routing, payload) = try splitEnvelope(
+            frames,
+            limits: limits,
+            shape: "a request is [routing id…][empty][header][body]"
+        )
         header = try Caffe_V1_RequestHeader.decode(
             frame: payload[0],
             role: "request header",
@@ -33,6 +31,7 @@ public struct RequestFrames {
             limits: limits
         )
         try header.validate()
+        try checkBodySize(payload[1], role: "request body", limits: limits)
         self.routing = routing
         bodyFrame = payload[1]
         self.limits = limits
@@ -102,8 +101,8 @@ public struct ResponseFrames {
 
     /// Splits and checks a reply received on a DEALER socket.
     public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
-        let (routing, payload) = try splitEnvelope(frames, limits: limits)
-        guard routing.isEmpty, payload.count == 2 else {
+        let (routing, payload) = try splitEnvelope(frames, limits: limits, shape: "a reply is [empty][header][body]")
+        guard routing.isEmpty else {
             throw CaffeProtocolError(
                 code: .wrongFrameCount,
                 message: "a reply is [empty][header][body], got \(frames.count) frames"
@@ -115,6 +114,7 @@ public struct ResponseFrames {
             limit: limits.maxHeaderBytes,
             limits: limits
         )
+        try checkBodySize(payload[1], role: "response body", limits: limits)
         bodyFrame = payload[1]
         self.limits = limits
     }
@@ -128,15 +128,23 @@ public struct ResponseFrames {
     }
 }
 
-/// Splits `[routing…][empty][payload…]` at the first empty frame.
+/// Splits `[routing…][empty][header][body]`: the delimiter is the third frame from the end.
+///
+/// Positional rather than "the first empty frame", because a body may legitimately be empty while
+/// routing ids never are.
 private func splitEnvelope(
     _ frames: [ZMQMessage],
-    limits: CaffeProtocolLimits
+    limits: CaffeProtocolLimits,
+    shape: String
 ) throws(CaffeProtocolError) -> (routing: [ZMQMessage], payload: [ZMQMessage]) {
-    guard let delimiter = frames.firstIndex(where: \.isEmpty) else {
+    guard frames.count >= 3 else {
+        throw CaffeProtocolError(code: .wrongFrameCount, message: "\(shape), got \(frames.count) frames")
+    }
+    let delimiter = frames.count - 3
+    guard frames[delimiter].isEmpty else {
         throw CaffeProtocolError(
             code: .missingDelimiter,
-            message: "no empty delimiter frame between routing ids and header in \(frames.count) frames"
+            message: "\(shape), but frame \(delimiter) of \(frames.count) is not the empty delimiter"
         )
     }
     guard delimiter <= limits.maxRoutingFrames else {
@@ -146,4 +154,18 @@ private func splitEnvelope(
         )
     }
     return (Array(frames[..<delimiter]), Array(frames[(delimiter + 1)...]))
+}
+
+/// Rejects a body frame over the limit before anything is decoded.
+private func checkBodySize(
+    _ frame: ZMQMessage,
+    role: String,
+    limits: CaffeProtocolLimits
+) throws(CaffeProtocolError) {
+    guard frame.count <= limits.maxBodyBytes else {
+        throw CaffeProtocolError(
+            code: .frameTooLarge,
+            message: "\(role) frame of \(frame.count) bytes exceeds the limit of \(limits.maxBodyBytes)"
+        )
+    }
 }

@@ -56,6 +56,9 @@ extension Caffe_V1_RequestHeader: CaffeValidatable {
     public func validate() throws(CaffeProtocolError) {
         try require(method, "method", in: "RequestHeader")
         try require(requestID, "request_id", in: "RequestHeader")
+        if hasDeadline, !(0..<1_000_000_000).contains(deadline.nanos) {
+            throw .invalid("deadline", in: "RequestHeader", "has nanos \(deadline.nanos) outside 0..<1000000000")
+        }
     }
 }
 

@@ -160,7 +160,7 @@ public nonisolated struct Caffe_V1_RequestHeader: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// "/caffe.v1.Renderer/RenderOrder"
+  /// "caffe.v1.Renderer/RenderOrder" (service/method, no leading slash)
   public var method: String = String()
 
   /// echoed in the reply; replies are matched by it

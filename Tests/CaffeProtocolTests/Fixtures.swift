@@ -1,0 +1,266 @@
+// Caffe — CaffeProtocol tests.
+//
+// Shared fixtures: fully populated messages, frame helpers, a tiny protobuf wire-format walker
+// and a deterministic pseudo-random generator for the hostile-bytes corpus.
+import CaffeProtocol
+import FoundationEssentials
+import SwiftProtobuf
+import Testing
+import ZeroMQ
+
+enum Fixtures {
+    /// An order with every field set, two lines, a tip and both timestamps.
+    static func order() -> Caffe_V1_OrderEvent {
+        var customer = Caffe_V1_Customer()
+        customer.customerID = "cust-42"
+        customer.name = "Ana Lucía"
+        customer.locale = "es-MX"
+        customer.timeZone = "America/Mexico_City"
+        customer.termOfAddress = .feminine
+
+        var pizza = Caffe_V1_OrderLine()
+        pizza.itemID = "pizza"
+        pizza.size = "large"
+        pizza.quantity = 2
+        var juice = Caffe_V1_OrderLine()
+        juice.itemID = "juice"
+        juice.size = "small"
+        juice.quantity = 1
+
+        var order = Caffe_V1_OrderEvent()
+        order.orderID = "ord-0001"
+        order.sourceID = "pos-sf-1"
+        order.sequence = 17
+        order.placedAt = Google_Protobuf_Timestamp(seconds: 1_767_225_600, nanos: 500_000_000)
+        order.storeID = "sf-1"
+        order.customer = customer
+        order.currencyCode = "USD"
+        order.lines = [pizza, juice]
+        order.tip = "1.50"
+        order.pickupAt = Google_Protobuf_Timestamp(seconds: 1_767_226_500, nanos: 0)
+        return order
+    }
+
+    /// A complication request with every field set.
+    static func complication() -> Caffe_V1_ComplicationRequest {
+        var request = Caffe_V1_ComplicationRequest()
+        request.requestID = "cx-9"
+        request.userID = "user-3"
+        request.locale = "ar-EG"
+        request.timeZone = "Africa/Cairo"
+        request.hourCycle = "h12"
+        request.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_767_300_000, nanos: 250)
+        request.families = [.modularSmall, .graphicRectangular, .circularSmall]
+        return request
+    }
+
+    /// A dead letter carrying the original header and body bytes (including non-UTF-8 bytes).
+    static func deadLetter() -> Caffe_V1_DeadLetter {
+        var ref = Caffe_V1_EventRef()
+        ref.sourceID = "pos-sf-1"
+        ref.sequence = 18
+        ref.orderID = "ord-0002"
+        var letter = Caffe_V1_DeadLetter()
+        letter.reason = .unrecoverableGap
+        letter.detail = "OrderEvent.currency_code must be an ISO 4217 code such as USD, got 'usd'"
+        letter.topic = "order.sf-1"
+        letter.originalHeader = Data([0x0A, 0x13] + Array("caffe.v1.OrderEvent".utf8))
+        letter.originalBody = Data([0x00, 0xFF, 0x80, 0x7F, 0xC3, 0x28, 0x00, 0x01])
+        letter.ref = ref
+        letter.receivedAt = Google_Protobuf_Timestamp(seconds: 1_767_225_601, nanos: 1)
+        letter.gapFrom = 19
+        letter.gapTo = 23
+        return letter
+    }
+
+    static func styled(_ plain: String, runs: [(String, [String: String])], html: String) -> Caffe_V1_StyledText {
+        var text = Caffe_V1_StyledText()
+        text.plain = plain
+        text.html = html
+        text.runs = runs.map { run in
+            var attributed = Caffe_V1_AttributedRun()
+            attributed.text = run.0
+            attributed.attributes = run.1
+            return attributed
+        }
+        return text
+    }
+
+    /// A receipt with styled text, attributed runs and attribute maps.
+    static func receipt() -> Caffe_V1_Receipt {
+        var ref = Caffe_V1_EventRef()
+        ref.sourceID = "pos-sf-1"
+        ref.sequence = 17
+        ref.orderID = "ord-0001"
+
+        var line = Caffe_V1_ReceiptLine()
+        line.description_p = styled(
+            "2 large pizzas",
+            runs: [
+                ("2", ["inlinePresentationIntent": "[\"stronglyEmphasized\"]"]),
+                (" large pizzas", [:]),
+            ],
+            html: "<strong>2</strong> large pizzas"
+        )
+        line.unitPrice = "12.50"
+        line.linePrice = "25.00"
+        line.formattedPrice = styled("$25.00", runs: [("$25.00", ["rainbow": "\"fun\""])], html: "$25.00")
+
+        var receipt = Caffe_V1_Receipt()
+        receipt.ref = ref
+        receipt.locale = "en-US"
+        receipt.currencyCode = "USD"
+        receipt.lines = [line]
+        receipt.subtotal = "25.00"
+        receipt.tax = "2.16"
+        receipt.taxRate = "0.08625"
+        receipt.tip = "1.50"
+        receipt.total = "28.66"
+        receipt.text = styled(
+            "Thanks, Ana! Total: $28.66",
+            runs: [
+                ("Thanks, Ana!", ["link": "\"https://example.com\"", "inlinePresentationIntent": "[\"emphasized\"]"]),
+                (" Total: $28.66", [:]),
+            ],
+            html: "<em><a href=\"https://example.com\">Thanks, Ana!</a></em> Total: $28.66"
+        )
+        return receipt
+    }
+
+    /// A request header for `method` with `requestID`.
+    static func requestHeader(
+        method: String = CaffeMethod.renderOrder,
+        requestID: String = "req-1"
+    ) -> Caffe_V1_RequestHeader {
+        var header = Caffe_V1_RequestHeader()
+        header.method = method
+        header.requestID = requestID
+        return header
+    }
+
+    /// A routing id as libzmq generates them: a zero byte and four more bytes.
+    static let routingA: [UInt8] = [0x00, 0x6B, 0x8B, 0x45, 0x67]
+    static let routingB: [UInt8] = [0x00, 0x80, 0x00, 0x00, 0x2A]
+}
+
+/// A frame holding a copy of `bytes`.
+func frame(_ bytes: [UInt8]) throws -> ZMQMessage { try ZMQMessage(bytes) }
+
+/// A frame holding `string`'s UTF-8.
+func frame(_ string: String) throws -> ZMQMessage { try ZMQMessage(string) }
+
+/// The binary encoding of `message`.
+func wire(_ message: some SwiftProtobuf.Message) throws -> [UInt8] { try message.serializedBytes() }
+
+/// Evaluates `body` and returns the protocol error it threw, or `nil`.
+///
+/// An autoclosure, because Swift 6.3 infers `any Error` for a closure literal passed where a
+/// generic `throws(CaffeProtocolError)` closure is expected.
+func protocolError<T>(_ body: @autoclosure () throws(CaffeProtocolError) -> T) -> CaffeProtocolError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The protocol error `body` throws; records an issue and throws if it throws none.
+///
+/// Keeps typed-throws closures out of `#expect`/`#require`, whose expansion loses the thrown type.
+func failure<T>(
+    _ body: @autoclosure () throws(CaffeProtocolError) -> T,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> CaffeProtocolError {
+    let error = protocolError(try body())
+    return try #require(error, "expected a CaffeProtocolError", sourceLocation: sourceLocation)
+}
+
+/// The error `message.validate()` throws, or `nil` when the message is valid.
+func validationError(of message: some CaffeValidatable) -> CaffeProtocolError? {
+    do {
+        try message.validate()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The error `message.validate()` throws; records an issue and throws if the message is valid.
+func invalidity(
+    of message: some CaffeValidatable,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> CaffeProtocolError {
+    let error = validationError(of: message)
+    return try #require(error, "expected a validation error", sourceLocation: sourceLocation)
+}
+
+/// A minimal reader of the protobuf wire format, independent of SwiftProtobuf.
+enum Wire {
+    /// The varint encoding of `value`.
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+        return bytes
+    }
+
+    /// A field tag.
+    static func tag(_ field: UInt64, wireType: UInt64) -> [UInt8] { varint(field << 3 | wireType) }
+
+    /// The end offsets of the top-level fields of a well-formed message (varint, 64-bit,
+    /// length-delimited and 32-bit fields only).
+    static func fieldEnds(_ bytes: [UInt8]) -> [Int] {
+        var index = 0
+        var ends: [Int] = []
+        func readVarint() -> UInt64 {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = bytes[index]
+                index += 1
+                result |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return result }
+                shift += 7
+            }
+        }
+        while index < bytes.count {
+            let key = readVarint()
+            switch key & 7 {
+            case 0: _ = readVarint()
+            case 1: index += 8
+            case 2: index += Int(readVarint())
+            case 5: index += 4
+            default: preconditionFailure("groups are not expected in fixtures")
+            }
+            ends.append(index)
+        }
+        return ends
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so the hostile corpus
+/// is the same on every run and every platform.
+struct SplitMix64 {
+    private(set) var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `0..<bound`.
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// `count` pseudo-random bytes.
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+}
