@@ -436,9 +436,11 @@ struct HostileBytesTests {
     /// odd positions and have irregular sizes.
     func oddChunks(_ bytes: [UInt8]) -> [[UInt8]] {
         var cuts: [Int] = [1]
+        var cut = 1
         var gap = 2
-        while cuts.last! + gap < bytes.count {
-            cuts.append(cuts.last! + gap)
+        while cut + gap < bytes.count {
+            cut += gap
+            cuts.append(cut)
             gap += 2
         }
         var chunks: [[UInt8]] = []

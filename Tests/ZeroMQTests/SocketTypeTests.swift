@@ -15,9 +15,11 @@ struct SocketTypeTests {
     }
 
     @Test func typeNamesMatchLibzmq() {
-        #expect(ZMQSocketType.allCases.map(\.description) == [
-            "PAIR", "PUB", "SUB", "REQ", "REP", "DEALER", "ROUTER", "PULL", "PUSH", "XPUB", "XSUB", "STREAM",
-        ])
+        #expect(
+            ZMQSocketType.allCases.map(\.description) == [
+                "PAIR", "PUB", "SUB", "REQ", "REP", "DEALER", "ROUTER", "PULL", "PUSH", "XPUB", "XSUB", "STREAM",
+            ]
+        )
         #expect(ZMQSocketType.allCases.map(\.rawValue) == Array(0...11))
     }
 
