@@ -13,22 +13,15 @@ struct SocketRoundTripTests {
         context = try ZMQContext()
     }
 
-    static let probeTopic = "order.probe"
+    static let probeTopic = ZMQSubscriptionProbe.probeTopic(for: "order.")
 
-    /// Publishes probes until the subscriber receives one, so later messages are not lost to the
-    /// slow-joiner window. Bounded by attempts, not asserted on time.
     func awaitSubscription(publisher: ZMQSocket, subscriber: ZMQSocket) throws {
-        for _ in 0..<500 {
-            try publisher.send(
-                multipart: EventFrames.encode(
-                    topic: Self.probeTopic,
-                    header: Caffe_V1_EventHeader(),
-                    body: Caffe_V1_HealthCheckRequest()
-                )
-            )
-            if try subscriber.receiveMultipart(timeout: .milliseconds(20)) != nil { return }
-        }
-        Issue.record("the subscription never took effect")
+        let arrived = try ZMQSubscriptionProbe.awaitSubscription(
+            publisher: publisher,
+            subscriber: subscriber,
+            topic: "order."
+        )
+        #expect(arrived, "the subscription never took effect")
     }
 
     /// The next message that is not a probe.

@@ -170,16 +170,10 @@ struct MessagingPatternTests {
     }
 }
 
-/// Publishes probes on `topic` until the subscriber receives one, then drains it.
+/// Waits until `subscriber`'s subscription to `topic` reaches `publisher`.
 func awaitSubscription(publisher: ZMQSocket, subscriber: ZMQSocket, topic: String) throws {
-    for _ in 0..<500 {
-        try publisher.send(multipart: [topic + "probe", "probe"])
-        if try subscriber.receiveMultipart(timeout: .milliseconds(10)) != nil {
-            while try subscriber.tryReceiveMultipart() != nil {}
-            return
-        }
-    }
-    Issue.record("subscription to \(topic) never arrived")
+    let arrived = try ZMQSubscriptionProbe.awaitSubscription(publisher: publisher, subscriber: subscriber, topic: topic)
+    #expect(arrived, "subscription to \(topic) never arrived")
 }
 
 /// A flag a libzmq deallocator callback sets.
