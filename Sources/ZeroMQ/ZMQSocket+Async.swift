@@ -22,10 +22,17 @@ extension ZMQSocket {
     /// Receives the next frame, suspending until one arrives.
     nonisolated(nonsending) public func receive() async throws -> ZMQMessage {
         let message = ZMQMessage()
+        try await receive(into: message)
+        return message
+    }
+
+    /// Receives the next frame into an existing message object, suspending until one arrives.
+    ///
+    /// The allocation-free form for async hot loops.
+    nonisolated(nonsending) public func receive(into message: ZMQMessage) async throws {
         while try !receive(into: message, wait: .never) {
             _ = try await waitUntil(.readable)
         }
-        return message
     }
 
     /// Receives the next frame, suspending at most `timeout`; `nil` if none arrived in time.

@@ -9,6 +9,8 @@ import ZeroMQ
 /// libzmq I/O thread: a sender thread copies a buffer into each message (`zmq_send`), the receiver
 /// reuses one message object (`zmq_msg_recv`). Throughput is counted from the first message received
 /// to the last, so connection set-up is excluded. Each figure is the median over the rounds.
+/// With ``ReceiveMode/async`` the binding's receiver is the `async` API in a task instead, which
+/// shows what waiting on `ZMQ_FD` costs beside blocking in libzmq.
 public struct TransportBenchmark: Sendable {
     /// What to measure.
     public struct Configuration: Sendable {
@@ -18,13 +20,29 @@ public struct TransportBenchmark: Sendable {
         public var messages: Int
         /// Runs per implementation and size; the median is reported.
         public var rounds: Int
+        /// How the binding's receiver waits.
+        public var receiveMode: ReceiveMode
 
-        /// 256 B and 1 KiB, one million messages, three rounds.
-        public init(sizes: [Int] = [256, 1024], messages: Int = 1_000_000, rounds: Int = 3) {
+        /// 256 B and 1 KiB, one million messages, three rounds, blocking receives.
+        public init(
+            sizes: [Int] = [256, 1024],
+            messages: Int = 1_000_000,
+            rounds: Int = 3,
+            receiveMode: ReceiveMode = .blocking
+        ) {
             self.sizes = sizes
             self.messages = messages
             self.rounds = rounds
+            self.receiveMode = receiveMode
         }
+    }
+
+    /// How the binding's receiving side waits for messages.
+    public enum ReceiveMode: String, CaseIterable, Sendable {
+        /// `zmq_msg_recv` on a dedicated thread, exactly as the C loop does.
+        case blocking
+        /// The `async` receive in a task: non-blocking attempts, waiting on `ZMQ_FD` when empty.
+        case async
     }
 
     /// Messages per second by size, for both implementations, and their ratio (binding ÷ C).
@@ -122,17 +140,51 @@ public struct TransportBenchmark: Sendable {
             }
         }
         sender.start()
+        let elapsed: UInt64
+        switch configuration.receiveMode {
+        case .blocking:
+            elapsed = try Self.receiveBlocking(pull, count: count)
+        case .async:
+            let result = LockedBox<Result<UInt64, any Error>>(.success(0))
+            let received = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    result.value = .success(try await Self.receiveAsync(pull, count: count))
+                } catch {
+                    result.value = .failure(error)
+                }
+                received.signal()
+            }
+            received.wait()
+            elapsed = try result.value.get()
+        }
+        done.wait()
+        if let error = senderError.value { throw error }
+        return Self.rate(messages: count, elapsedNanoseconds: elapsed)
+    }
+
+    /// Receives `count` frames with the blocking call; nanoseconds from the first to the last.
+    static func receiveBlocking(_ pull: ZMQSocket, count: Int) throws -> UInt64 {
         let message = ZMQMessage()
         var start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<count {
             _ = try pull.receive(into: message)
             if index == 0 { start = DispatchTime.now().uptimeNanoseconds }
         }
-        let end = DispatchTime.now().uptimeNanoseconds
-        done.wait()
-        if let error = senderError.value { throw error }
-        pull.close()
-        return Self.rate(messages: count, elapsedNanoseconds: end - start)
+        defer { pull.close() }
+        return DispatchTime.now().uptimeNanoseconds - start
+    }
+
+    /// Receives `count` frames with the async call; nanoseconds from the first to the last.
+    nonisolated(nonsending) static func receiveAsync(_ pull: ZMQSocket, count: Int) async throws -> UInt64 {
+        let message = ZMQMessage()
+        var start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<count {
+            try await pull.receive(into: message)
+            if index == 0 { start = DispatchTime.now().uptimeNanoseconds }
+        }
+        defer { pull.close() }
+        return DispatchTime.now().uptimeNanoseconds - start
     }
 
     /// Messages per second, not counting the first (which starts the clock).

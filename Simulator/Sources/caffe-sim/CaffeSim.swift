@@ -52,6 +52,9 @@ struct Bench: ParsableCommand {
         @Option(help: "Comma-separated message sizes in bytes.")
         var sizes = "256,1024"
 
+        @Option(help: "How the binding receives: blocking (as the C loop does) or async (the async API in a task).")
+        var receive: TransportBenchmark.ReceiveMode = .blocking
+
         func validate() throws {
             guard messages >= 2 else { throw ValidationError("--messages must be at least 2") }
             guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
@@ -68,7 +71,12 @@ struct Bench: ParsableCommand {
 
         func run() throws {
             let benchmark = TransportBenchmark(
-                configuration: .init(sizes: parsedSizes ?? [256, 1024], messages: messages, rounds: rounds)
+                configuration: .init(
+                    sizes: parsedSizes ?? [256, 1024],
+                    messages: messages,
+                    rounds: rounds,
+                    receiveMode: receive
+                )
             )
             let report = try benchmark.run { line in
                 if !json { print(line) }
@@ -83,3 +91,5 @@ struct Bench: ParsableCommand {
         }
     }
 }
+
+extension TransportBenchmark.ReceiveMode: ExpressibleByArgument {}

@@ -25,6 +25,19 @@ struct TransportBenchmarkTests {
         #expect(lines[0].hasPrefix("size 64 B round 1: binding "))
     }
 
+    @Test func asyncReceiveModeMeasuresTheSameShape() throws {
+        let configuration = TransportBenchmark.Configuration(
+            sizes: [256],
+            messages: 2_000,
+            rounds: 1,
+            receiveMode: .async
+        )
+        let report = try TransportBenchmark(configuration: configuration).run()
+        #expect(Array(report.ratio.keys) == ["256"])
+        #expect((report.bindingMessagesPerSecond["256"] ?? 0) > 0)
+        #expect((report.cMessagesPerSecond["256"] ?? 0) > 0)
+    }
+
     @Test func jsonHasTheDocumentedShape() throws {
         let report = TransportBenchmark.Report(
             bindingMessagesPerSecond: ["256": 2_300_000, "1024": 1_000_000],
