@@ -8,7 +8,9 @@ import Synchronization
 /// knows the server's public key; with this one running, unknown keys fail their handshake
 /// (``ZMQMonitorEventKind/handshakeFailedAuth`` on the server, status 400) and never deliver a message.
 ///
-/// The handler runs on a thread of its own until ``stop()`` or release. Admitted messages carry the
+/// The handler runs on a thread of its own until ``stop()`` or release — and from then on libzmq
+/// admits any client again, so pass it to ``ZMQSocket/makeCurveServer(keys:authenticator:)``,
+/// which keeps it alive as long as the server socket. Admitted messages carry the
 /// client's Z85 public key as their `"User-Id"` metadata (``ZMQMessage/metadata(_:)``).
 ///
 /// ```swift
@@ -57,6 +59,10 @@ public final class ZMQAuthenticator: Sendable {
     public var refused: Int { state.refused.load(ordering: .relaxed) }
 
     /// Stops answering and unbinds the ZAP endpoint; waits for the handler thread to finish.
+    ///
+    /// - Important: libzmq lets every client through when no ZAP handler is bound, so after this
+    ///   the context's CURVE servers admit any key. Close them first, or hand the authenticator to
+    ///   ``ZMQSocket/makeCurveServer(keys:authenticator:)`` so it lives as long as they do.
     public func stop() {
         guard !state.stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         state.wakeup.signal()
@@ -90,9 +96,12 @@ public final class ZMQAuthenticator: Sendable {
                     try poller.poll(timeout: .infinite)
                     guard poller.isReadable(requests), let request = try socket.tryReceiveMultipart() else { continue }
                     try socket.send(multipart: reply(to: request))
-                } catch {
-                    // ETERM: the context is shutting down; nothing more can be answered.
+                } catch let error where error.isContextTerminated {
                     return
+                } catch {
+                    // Keep the endpoint bound whatever happens: without a handler, libzmq would
+                    // admit every client. An unanswered request only stalls that one handshake.
+                    continue
                 }
             }
         }

@@ -24,7 +24,7 @@ public final class ZMQContext: Sendable {
         guard let handle = zmq_ctx_new() else {
             throw ZMQError.last("zmq_ctx_new")
         }
-        self.handle = handle
+        // Configure before storing: a failed initializer must not leave `deinit` a freed handle.
         for (option, value, name) in [
             (ZMQ_IO_THREADS, ioThreads, "ZMQ_IO_THREADS"),
             (ZMQ_MAX_SOCKETS, maxSockets, "ZMQ_MAX_SOCKETS"),
@@ -34,6 +34,7 @@ public final class ZMQContext: Sendable {
             zmq_ctx_term(handle)
             throw error
         }
+        self.handle = handle
     }
 
     deinit {

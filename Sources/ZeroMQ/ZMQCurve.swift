@@ -101,11 +101,13 @@ extension ZMQSocket {
     /// Makes this socket a CURVE server with the given key pair (`ZMQ_CURVE_SERVER`, secret and public key).
     ///
     /// Without a ZAP handler such as ``ZMQAuthenticator`` on the context, a CURVE server admits any
-    /// client that knows its public key.
-    public func makeCurveServer(keys: ZMQCurveKeyPair) throws(ZMQError) {
+    /// client that knows its public key. Passing the authenticator makes the socket keep it alive,
+    /// so the allow-list cannot disappear while the server runs.
+    public func makeCurveServer(keys: ZMQCurveKeyPair, authenticator: ZMQAuthenticator? = nil) throws(ZMQError) {
         try set(.curveServer, to: true)
         try set(.curveSecretKey, to: keys.secretKey)
         try set(.curvePublicKey, to: keys.publicKey)
+        if let authenticator { keptAlive.append(authenticator) }
     }
 
     /// Makes this socket a CURVE client of the server with `serverKey`.

@@ -18,8 +18,15 @@ public final class ZMQMessage {
 
     /// A frame of `count` uninitialised bytes, to be filled through ``withUnsafeMutableBytes(_:)``.
     public init(count: Int) throws(ZMQError) {
+        guard count >= 0 else {
+            zmq_msg_init(&raw)
+            throw ZMQError.invalidArgument("zmq_msg_init_size(\(count))", "a frame cannot have a negative size")
+        }
         guard zmq_msg_init_size(&raw, count) == 0 else {
-            throw ZMQError.last("zmq_msg_init_size(\(count))")
+            let error = ZMQError.last("zmq_msg_init_size(\(count))")
+            // A failed init leaves `raw` unusable; make it a valid empty frame for `deinit`.
+            zmq_msg_init(&raw)
+            throw error
         }
     }
 
@@ -60,8 +67,10 @@ public final class ZMQMessage {
             box.toOpaque()
         )
         guard rc == 0 else {
+            let error = ZMQError.last("zmq_msg_init_data(\(bytes.count))")
             box.release()
-            throw ZMQError.last("zmq_msg_init_data(\(bytes.count))")
+            zmq_msg_init(&raw)
+            throw error
         }
     }
 

@@ -65,6 +65,7 @@ public final class ZMQProxy: Sendable {
                 let error = ZMQError.last("zmq_proxy_steerable")
                 outcome.error.withLock { $0 = error }
             }
+            outcome.hasEnded.store(true, ordering: .releasing)
             for socket in [frontend, backend, capture, controlled] { socket?.close() }
         }
         self.outcome = outcome
@@ -98,8 +99,17 @@ public final class ZMQProxy: Sendable {
 
     /// Message and byte counts since the proxy started (`STATISTICS`).
     public func statistics(timeout: ZMQTimeout = .seconds(5)) throws(ZMQError) -> ZMQProxyStatistics {
-        try control.withLock { socket throws(ZMQError) in
-            try socket.send("STATISTICS")
+        try checkRunning("STATISTICS")
+        return try control.withLock { socket throws(ZMQError) in
+            // A reply that came after an earlier call gave up must not answer this call.
+            while try socket.tryReceiveMultipart() != nil {}
+            guard try socket.send("STATISTICS", timeout: Self.commandTimeout) else {
+                throw ZMQError(
+                    code: EAGAIN,
+                    operation: "zmq_proxy_steerable(STATISTICS)",
+                    message: "the proxy is not reading commands"
+                )
+            }
             guard let frames = try socket.receiveMultipart(timeout: timeout) else {
                 throw ZMQError(code: EAGAIN, operation: "zmq_proxy_steerable(STATISTICS)", message: "no reply in time")
             }
@@ -136,12 +146,41 @@ public final class ZMQProxy: Sendable {
     /// How the proxy's thread ended, shared with it.
     private final class Outcome: Sendable {
         let error = Mutex<ZMQError?>(nil)
+        let hasEnded = Atomic<Bool>(false)
+    }
+
+    /// How long a command may wait to be queued on the control socket.
+    private static let commandTimeout = ZMQTimeout.seconds(1)
+
+    /// Throws if the proxy was terminated or its thread has ended (for example on a routing error).
+    private func checkRunning(_ command: String) throws(ZMQError) {
+        if isTerminated.load(ordering: .acquiring) {
+            throw ZMQError(
+                code: ETERM,
+                operation: "zmq_proxy_steerable(\(command))",
+                message: "the proxy was terminated"
+            )
+        }
+        if outcome.hasEnded.load(ordering: .acquiring) {
+            let cause = outcome.error.withLock { $0 }
+            throw ZMQError(
+                code: cause?.code ?? ETERM,
+                operation: "zmq_proxy_steerable(\(command))",
+                message: "the proxy has stopped" + (cause.map { ": \($0)" } ?? "")
+            )
+        }
     }
 
     private func command(_ name: String) throws(ZMQError) {
-        guard !isTerminated.load(ordering: .acquiring) else {
-            throw ZMQError(code: ETERM, operation: "zmq_proxy_steerable(\(name))", message: "the proxy was terminated")
+        try checkRunning(name)
+        let sent = try control.withLock { socket throws(ZMQError) in try socket.send(name, timeout: Self.commandTimeout)
         }
-        try control.withLock { socket throws(ZMQError) in try socket.send(name) }
+        guard sent else {
+            throw ZMQError(
+                code: EAGAIN,
+                operation: "zmq_proxy_steerable(\(name))",
+                message: "the proxy is not reading commands"
+            )
+        }
     }
 }

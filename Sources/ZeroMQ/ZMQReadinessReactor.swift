@@ -8,26 +8,36 @@ import Synchronization
 /// `ZMQ_FD` only says that the socket's state *may* have changed; callers re-read `ZMQ_EVENTS`
 /// after every wake-up (see ``ZMQSocket/waitUntil(_:deadline:)``). Each descriptor is armed
 /// one-shot and level-triggered, so a signal that arrives between the `ZMQ_EVENTS` check and the
-/// arming is still seen.
+/// arming is still seen. Several waiters may wait on one descriptor (tasks of one actor sharing a
+/// socket); a signal wakes them all.
 final class ZMQReadinessReactor: Sendable {
     private struct Waiter {
-        let id: UInt64
         let continuation: CheckedContinuation<Bool, any Error>
         let deadline: ContinuousClock.Instant?
     }
 
     private let epoll: Int32
     private let wakeup: ZMQWakeup
-    private let waiters = Mutex<[Int32: Waiter]>([:])
+    /// Waiters by descriptor, then by wait id.
+    private let waiters = Mutex<[Int32: [UInt64: Waiter]]>([:])
     private let nextID = Atomic<UInt64>(0)
 
+    private static let started = Atomic<Bool>(false)
     private static let sharedInstance: Result<ZMQReadinessReactor, ZMQError> = Result { () throws(ZMQError) in
-        try ZMQReadinessReactor()
+        let reactor = try ZMQReadinessReactor()
+        started.store(true, ordering: .releasing)
+        return reactor
     }
 
     /// The process-wide reactor, started on first use.
     static func shared() throws(ZMQError) -> ZMQReadinessReactor {
         try sharedInstance.get()
+    }
+
+    /// The reactor if some task has used it, without starting it.
+    static var ifStarted: ZMQReadinessReactor? {
+        guard started.load(ordering: .acquiring) else { return nil }
+        return try? sharedInstance.get()
     }
 
     private init() throws(ZMQError) {
@@ -45,14 +55,16 @@ final class ZMQReadinessReactor: Sendable {
         _ = try ZMQThread(name: "zmq.reactor") { [self] in self.run() }
     }
 
-    /// Suspends until `fileDescriptor` is readable (`true`) or `deadline` passes (`false`).
+    /// Suspends until `fileDescriptor` signals or is woken (`true`) or `deadline` passes (`false`).
     ///
     /// - Throws: `CancellationError` when the task is cancelled, or a ``ZMQError`` if `epoll` refuses the descriptor.
     func wait(for fileDescriptor: Int32, deadline: ContinuousClock.Instant?) async throws -> Bool {
         let id = nextID.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
-                waiters.withLock { $0[fileDescriptor] = Waiter(id: id, continuation: continuation, deadline: deadline) }
+                waiters.withLock { table in
+                    table[fileDescriptor, default: [:]][id] = Waiter(continuation: continuation, deadline: deadline)
+                }
                 if Task.isCancelled {
                     resume(fileDescriptor, id: id, with: .failure(CancellationError()))
                     return
@@ -76,11 +88,17 @@ final class ZMQReadinessReactor: Sendable {
         }
     }
 
-    /// Resumes the waiter on `fileDescriptor` if it is still the one with `id`.
+    /// Wakes every waiter on `fileDescriptor` (the socket was closed, say); each re-checks its socket.
+    func wakeAll(_ fileDescriptor: Int32) {
+        let woken = waiters.withLock { $0.removeValue(forKey: fileDescriptor) } ?? [:]
+        for waiter in woken.values { waiter.continuation.resume(returning: true) }
+    }
+
+    /// Resumes the waiter `id` on `fileDescriptor` if it is still waiting.
     private func resume(_ fileDescriptor: Int32, id: UInt64, with result: Result<Bool, any Error>) {
         let waiter = waiters.withLock { table -> Waiter? in
-            guard let waiter = table[fileDescriptor], waiter.id == id else { return nil }
-            table[fileDescriptor] = nil
+            let waiter = table[fileDescriptor]?.removeValue(forKey: id)
+            if table[fileDescriptor]?.isEmpty == true { table[fileDescriptor] = nil }
             return waiter
         }
         waiter?.continuation.resume(with: result)
@@ -95,18 +113,26 @@ final class ZMQReadinessReactor: Sendable {
             }
             var ready: [Waiter] = []
             if count > 0 {
+                let signalled = events[..<Int(count)].map(\.data.fd)
+                if signalled.contains(wakeup.fileDescriptor) { wakeup.drain() }
                 waiters.withLock { table in
-                    for event in events[..<Int(count)] where event.data.fd != wakeup.fileDescriptor {
-                        if let waiter = table.removeValue(forKey: event.data.fd) { ready.append(waiter) }
+                    for descriptor in signalled where descriptor != wakeup.fileDescriptor {
+                        if let waiting = table.removeValue(forKey: descriptor) {
+                            ready.append(contentsOf: waiting.values)
+                        }
                     }
                 }
-                if events[..<Int(count)].contains(where: { $0.data.fd == wakeup.fileDescriptor }) { wakeup.drain() }
             }
             let now = ContinuousClock.now
-            let expired = waiters.withLock { table -> [Waiter] in
-                let due = table.filter { $0.value.deadline.map { $0 <= now } ?? false }
-                for key in due.keys { table[key] = nil }
-                return Array(due.values)
+            var expired: [Waiter] = []
+            waiters.withLock { table in
+                for (descriptor, waiting) in table {
+                    for (id, waiter) in waiting where waiter.deadline.map({ $0 <= now }) ?? false {
+                        expired.append(waiter)
+                        table[descriptor]?[id] = nil
+                    }
+                    if table[descriptor]?.isEmpty == true { table[descriptor] = nil }
+                }
             }
             for waiter in ready { waiter.continuation.resume(returning: true) }
             for waiter in expired { waiter.continuation.resume(returning: false) }
@@ -115,8 +141,17 @@ final class ZMQReadinessReactor: Sendable {
 
     /// Milliseconds until the earliest deadline, rounded up; -1 when no waiter has one.
     private func nearestDeadlineMilliseconds() -> Int32 {
-        let nearest = waiters.withLock { table in table.values.compactMap(\.deadline).min() }
+        let nearest = waiters.withLock { table in
+            table.values.lazy.flatMap(\.values).compactMap(\.deadline).min()
+        }
         guard let nearest else { return -1 }
         return ZMQTimeout(ContinuousClock.now.duration(to: nearest)).rawMilliseconds
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// `now + duration`, clamped to a year so absurd timeouts cannot overflow the clock.
+    static func deadline(after duration: Duration) -> ContinuousClock.Instant {
+        .now + min(max(duration, .zero), .seconds(365 * 24 * 3600))
     }
 }

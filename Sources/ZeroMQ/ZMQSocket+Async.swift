@@ -11,12 +11,50 @@ extension ZMQSocket {
         _ events: ZMQEvents,
         deadline: ContinuousClock.Instant? = nil
     ) async throws -> Bool {
+        try await waitUntil(events, deadline: deadline, trustingEvents: true)
+    }
+
+    /// The wait behind every async operation.
+    ///
+    /// `trustingEvents: false` is for a retry after an operation failed although `ZMQ_EVENTS` said
+    /// it could proceed (a ROUTER with ``ZMQSocketOption/routerMandatory`` whose addressed peer is
+    /// full while another has room): then only a signal on `ZMQ_FD` ends the wait, never a spin.
+    nonisolated(nonsending) func waitUntil(
+        _ events: ZMQEvents,
+        deadline: ContinuousClock.Instant?,
+        trustingEvents: Bool
+    ) async throws -> Bool {
         let descriptor = try fileDescriptor
+        var trusting = trustingEvents
         while true {
-            if try !self.events.isDisjoint(with: events) { return true }
+            try Task.checkCancellation()
+            if try !self.events.isDisjoint(with: events), trusting { return true }
             if let deadline, deadline <= .now { return false }
             _ = try await ZMQReadinessReactor.shared().wait(for: descriptor, deadline: deadline)
+            trusting = true
         }
+    }
+
+    /// Repeats a non-blocking `attempt` until it succeeds, waiting for `events` in between;
+    /// `false` if `deadline` passes first.
+    nonisolated(nonsending) func retry(
+        awaiting events: ZMQEvents,
+        deadline: ContinuousClock.Instant? = nil,
+        _ attempt: () throws(ZMQError) -> Bool
+    ) async throws -> Bool {
+        var trusting = true
+        while try !attempt() {
+            guard try await waitUntil(events, deadline: deadline, trustingEvents: trusting) else { return false }
+            trusting = false
+        }
+        return true
+    }
+
+    /// Receives the next frame into an existing message object, suspending until one arrives.
+    ///
+    /// The allocation-free form for async hot loops.
+    nonisolated(nonsending) public func receive(into message: ZMQMessage) async throws {
+        _ = try await retry(awaiting: .readable) { () throws(ZMQError) in try receive(into: message, wait: .never) }
     }
 
     /// Receives the next frame, suspending until one arrives.
@@ -26,23 +64,14 @@ extension ZMQSocket {
         return message
     }
 
-    /// Receives the next frame into an existing message object, suspending until one arrives.
-    ///
-    /// The allocation-free form for async hot loops.
-    nonisolated(nonsending) public func receive(into message: ZMQMessage) async throws {
-        while try !receive(into: message, wait: .never) {
-            _ = try await waitUntil(.readable)
-        }
-    }
-
     /// Receives the next frame, suspending at most `timeout`; `nil` if none arrived in time.
     nonisolated(nonsending) public func receive(timeout: Duration) async throws -> ZMQMessage? {
-        let deadline = ContinuousClock.now + timeout
         let message = ZMQMessage()
-        while try !receive(into: message, wait: .never) {
-            guard try await waitUntil(.readable, deadline: deadline) else { return nil }
+        let received = try await retry(awaiting: .readable, deadline: .deadline(after: timeout)) {
+            () throws(ZMQError) in
+            try receive(into: message, wait: .never)
         }
-        return message
+        return received ? message : nil
     }
 
     /// Receives every frame of the next message, suspending until it arrives.
@@ -59,23 +88,17 @@ extension ZMQSocket {
 
     /// Sends one frame, suspending while the socket's queue is full.
     nonisolated(nonsending) public func send(_ frame: some ZMQFrameRepresentable, more: Bool = false) async throws {
-        while try !send(frame, more: more, wait: .never) {
-            _ = try await waitUntil(.writable)
-        }
+        _ = try await retry(awaiting: .writable) { () throws(ZMQError) in try send(frame, more: more, wait: .never) }
     }
 
     /// Sends all frames as one message, suspending while the socket's queue is full.
     nonisolated(nonsending) public func send(multipart frames: [any ZMQFrameRepresentable]) async throws {
-        while try !send(multipart: frames, wait: .never) {
-            _ = try await waitUntil(.writable)
-        }
+        _ = try await retry(awaiting: .writable) { () throws(ZMQError) in try send(multipart: frames, wait: .never) }
     }
 
     /// Sends message frames as one message without copying, suspending while the queue is full.
     nonisolated(nonsending) public func send(multipart messages: [ZMQMessage]) async throws {
-        while try !send(multipart: messages, wait: .never) {
-            _ = try await waitUntil(.writable)
-        }
+        _ = try await retry(awaiting: .writable) { () throws(ZMQError) in try send(multipart: messages, wait: .never) }
     }
 
     /// The socket's incoming messages (all frames of each) as an async sequence, ending on cancellation.

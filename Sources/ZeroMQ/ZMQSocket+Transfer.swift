@@ -1,4 +1,5 @@
 import CZeroMQ
+import Glibc
 
 /// How a send or receive waits, derived from a ``ZMQTimeout``.
 enum ZMQWait {
@@ -14,7 +15,7 @@ enum ZMQWait {
         switch timeout {
         case .infinite: self = .blocking(throwsOnTimeout: false)
         case .milliseconds(let value) where value <= 0: self = .never
-        case .milliseconds(let value): self = .until(.now + .milliseconds(value))
+        case .milliseconds(let value): self = .until(.deadline(after: .milliseconds(value)))
         }
     }
 }
@@ -31,6 +32,7 @@ extension ZMQSocket {
         attempt: (UnsafeMutableRawPointer, Int32) -> Int32
     ) throws(ZMQError) -> Bool {
         let handle = try open(operation())
+        var pollSaidReady = false
         while true {
             let flags: Int32 = if case .blocking = wait { 0 } else { ZMQ_DONTWAIT }
             if attempt(handle, flags) >= 0 { return true }
@@ -48,11 +50,18 @@ extension ZMQSocket {
                 case .until(let deadline):
                     let remaining = ContinuousClock.now.duration(to: deadline)
                     guard remaining > .zero else { return false }
+                    if pollSaidReady {
+                        // Ready for some peer but not this message (a ROUTER with a full peer):
+                        // back off briefly instead of spinning until the deadline.
+                        usleep(UInt32(min(ZMQTimeout(remaining).rawMilliseconds, 1)) * 1000)
+                    }
                     var item = zmq_pollitem_t(socket: handle, fd: 0, events: events.rawValue, revents: 0)
                     let millis = ZMQTimeout(remaining).rawMilliseconds
-                    if zmq_poll(&item, 1, Int(millis)) < 0 && zmq_errno() != EINTR {
+                    let ready = zmq_poll(&item, 1, Int(millis))
+                    if ready < 0 && zmq_errno() != EINTR {
                         throw ZMQError.last("zmq_poll(\(operation()))")
                     }
+                    pollSaidReady = ready > 0
                 }
             default:
                 throw ZMQError(code: code, operation: operation())

@@ -27,6 +27,8 @@ public final class ZMQSocket {
     public let context: ZMQContext
     /// The `void *` from `zmq_socket`, `nil` once closed.
     private(set) var handle: UnsafeMutableRawPointer?
+    /// Objects that must live as long as the socket (its ZAP authenticator).
+    var keptAlive: [AnyObject] = []
 
     init(context: ZMQContext, type: ZMQSocketType) throws(ZMQError) {
         guard let handle = zmq_socket(context.handle, type.rawValue) else {
@@ -64,8 +66,14 @@ public final class ZMQSocket {
             var value = linger.rawMilliseconds
             zmq_setsockopt(handle, ZMQ_LINGER, &value, MemoryLayout<Int32>.size)
         }
+        // Tasks awaiting this socket (other tasks of the owning actor) must learn it is gone.
+        var descriptor: Int32 = -1
+        var size = MemoryLayout<Int32>.size
+        let reactor = ZMQReadinessReactor.ifStarted
+        if reactor != nil { zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size) }
         zmq_close(handle)
         self.handle = nil
+        if let reactor, descriptor >= 0 { reactor.wakeAll(descriptor) }
     }
 
     // MARK: Endpoints

@@ -115,7 +115,7 @@ public final class ZMQSocketMonitor {
 
     /// Receives events until one of `kinds` arrives, returning it; `nil` if `timeout` passes first.
     public func wait(for kinds: ZMQMonitorEventKind, timeout: ZMQTimeout) throws(ZMQError) -> ZMQMonitorEvent? {
-        let deadline = ContinuousClock.now + .milliseconds(timeout.rawMilliseconds)
+        let deadline = ContinuousClock.Instant.deadline(after: .milliseconds(timeout.rawMilliseconds))
         while true {
             let remaining: ZMQTimeout =
                 timeout == .infinite ? .infinite : ZMQTimeout(ContinuousClock.now.duration(to: deadline))

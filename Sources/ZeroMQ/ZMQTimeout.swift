@@ -11,13 +11,20 @@ public enum ZMQTimeout: Hashable, Sendable, CustomStringConvertible {
     public static let zero = ZMQTimeout.milliseconds(0)
 
     /// A timeout in whole seconds.
-    public static func seconds(_ seconds: Int32) -> ZMQTimeout { .milliseconds(seconds * 1000) }
+    public static func seconds(_ seconds: Int32) -> ZMQTimeout {
+        .milliseconds(Int32(clamping: Int64(seconds) * 1000))
+    }
 
     /// Rounds a `Duration` up to whole milliseconds (so a short positive wait never becomes "no wait").
     public init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) {
             self = .zero
+            return
+        }
+        // Durations beyond Int32 milliseconds (about 24 days) clamp rather than overflow.
+        guard seconds < Int64(Int32.max) / 1000 else {
+            self = .milliseconds(Int32.max)
             return
         }
         let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

@@ -80,7 +80,10 @@ public struct TransportBenchmark: Sendable {
     }
 
     /// Runs every size, reporting each finished measurement through `progress`.
-    public func run(progress: (String) -> Void = { _ in }) throws -> Report {
+    ///
+    /// The blocking receiver and the senders run on threads of their own, never on Swift's
+    /// cooperative pool; the async receiver runs in the calling task.
+    public func run(progress: (String) -> Void = { _ in }) async throws -> Report {
         var report = Report(bindingMessagesPerSecond: [:], cMessagesPerSecond: [:], ratio: [:])
         for size in configuration.sizes {
             var binding: [Double] = []
@@ -88,11 +91,11 @@ public struct TransportBenchmark: Sendable {
             for round in 0..<configuration.rounds {
                 // Alternate which goes first so neither always gets the warmer machine.
                 if round % 2 == 0 {
-                    baseline.append(try measureC(size: size))
-                    binding.append(try measureBinding(size: size))
+                    baseline.append(try await measureC(size: size))
+                    binding.append(try await measureBinding(size: size))
                 } else {
-                    binding.append(try measureBinding(size: size))
-                    baseline.append(try measureC(size: size))
+                    binding.append(try await measureBinding(size: size))
+                    baseline.append(try await measureC(size: size))
                 }
                 progress(
                     "size \(size) B round \(round + 1): binding \(Self.format(binding.last ?? 0)) msg/s, "
@@ -109,9 +112,10 @@ public struct TransportBenchmark: Sendable {
         return report
     }
 
-    /// One run of the C loop.
-    func measureC(size: Int) throws -> Double {
-        let result = caffe_c_push_pull_throughput(size, UInt64(configuration.messages))
+    /// One run of the C loop, on a thread of its own.
+    func measureC(size: Int) async throws -> Double {
+        let count = UInt64(configuration.messages)
+        let result = await onThread(name: "bench.c") { caffe_c_push_pull_throughput(size, count) }
         guard result.error == 0 else {
             throw Failure(description: "C baseline failed: \(String(cString: strerror(result.error)))")
         }
@@ -119,71 +123,56 @@ public struct TransportBenchmark: Sendable {
     }
 
     /// One run of the same loop through the Swift binding.
-    func measureBinding(size: Int) throws -> Double {
+    ///
+    /// If either side fails, the context is shut down, which ends the other side's blocking call
+    /// with `ETERM`; the sender thread is always joined.
+    func measureBinding(size: Int) async throws -> Double {
         let context = try ZMQContext()
         let pull = try context.socket(.pull)
         let endpoint = try pull.bind("tcp://127.0.0.1:*")
         let count = configuration.messages
-        let senderError = LockedBox<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let sender = Thread {
-            defer { done.signal() }
-            do {
-                let push = try context.socket(.push)
-                try push.set(.linger, to: .infinite)
-                try push.connect(endpoint)
-                let payload = [UInt8](repeating: UInt8(ascii: "c"), count: size)
-                for _ in 0..<count { try push.send(payload) }
-                push.close()
-            } catch {
-                senderError.value = error
+        let sender = SenderThread(context: context, endpoint: endpoint, size: size, count: count)
+        do {
+            let elapsed: UInt64
+            switch configuration.receiveMode {
+            case .blocking:
+                // The receiving thread becomes the socket's only user from here on.
+                nonisolated(unsafe) let receiver = pull
+                elapsed = try await onThread(name: "bench.receive") { try Self.receiveBlocking(receiver, count: count) }
+            case .async:
+                elapsed = try await Self.receiveAsync(pull, count: count)
             }
+            await sender.join()
+            if let error = sender.error { throw error }
+            return Self.rate(messages: count, elapsedNanoseconds: elapsed)
+        } catch {
+            context.shutdown()
+            await sender.join()
+            throw sender.error ?? error
         }
-        sender.start()
-        let elapsed: UInt64
-        switch configuration.receiveMode {
-        case .blocking:
-            elapsed = try Self.receiveBlocking(pull, count: count)
-        case .async:
-            let result = LockedBox<Result<UInt64, any Error>>(.success(0))
-            let received = DispatchSemaphore(value: 0)
-            Task {
-                do {
-                    result.value = .success(try await Self.receiveAsync(pull, count: count))
-                } catch {
-                    result.value = .failure(error)
-                }
-                received.signal()
-            }
-            received.wait()
-            elapsed = try result.value.get()
-        }
-        done.wait()
-        if let error = senderError.value { throw error }
-        return Self.rate(messages: count, elapsedNanoseconds: elapsed)
     }
 
     /// Receives `count` frames with the blocking call; nanoseconds from the first to the last.
     static func receiveBlocking(_ pull: ZMQSocket, count: Int) throws -> UInt64 {
+        defer { pull.close() }
         let message = ZMQMessage()
         var start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<count {
             _ = try pull.receive(into: message)
             if index == 0 { start = DispatchTime.now().uptimeNanoseconds }
         }
-        defer { pull.close() }
         return DispatchTime.now().uptimeNanoseconds - start
     }
 
     /// Receives `count` frames with the async call; nanoseconds from the first to the last.
     nonisolated(nonsending) static func receiveAsync(_ pull: ZMQSocket, count: Int) async throws -> UInt64 {
+        defer { pull.close() }
         let message = ZMQMessage()
         var start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<count {
             try await pull.receive(into: message)
             if index == 0 { start = DispatchTime.now().uptimeNanoseconds }
         }
-        defer { pull.close() }
         return DispatchTime.now().uptimeNanoseconds - start
     }
 
@@ -205,14 +194,63 @@ public struct TransportBenchmark: Sendable {
     }
 }
 
-/// A value shared with a helper thread, behind a lock.
-final class LockedBox<Value: Sendable>: Sendable {
-    private let stored: Mutex<Value>
+/// The benchmark's PUSH side: a thread that sends `count` frames of `size` bytes, then closes.
+///
+/// On failure it records the error and shuts the context down, so the receiver cannot wait forever.
+final class SenderThread: Sendable {
+    private let outcome = Mutex<(done: Bool, error: (any Error)?)>((false, nil))
+    private let finished = DispatchSemaphore(value: 0)
 
-    init(_ value: Value) { stored = Mutex(value) }
+    init(context: ZMQContext, endpoint: String, size: Int, count: Int) {
+        let thread = Thread { [self] in
+            var failure: (any Error)?
+            do {
+                let push = try context.socket(.push)
+                try push.set(.linger, to: .infinite)
+                try push.connect(endpoint)
+                let payload = [UInt8](repeating: UInt8(ascii: "c"), count: size)
+                for _ in 0..<count { try push.send(payload) }
+                push.close()
+            } catch {
+                failure = error
+                context.shutdown()
+            }
+            outcome.withLock { $0 = (true, failure) }
+            finished.signal()
+        }
+        thread.name = "bench.send"
+        thread.start()
+    }
 
-    var value: Value {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
+    /// Waits, off the cooperative pool, for the thread to end.
+    func join() async {
+        let finished = finished
+        await onThread(name: "bench.join") {
+            finished.wait()
+            finished.signal()
+        }
+    }
+
+    /// The sender's error, if it failed.
+    var error: (any Error)? {
+        outcome.withLock { $0.error }
+    }
+}
+
+/// Runs blocking `work` on a new thread and resumes the caller with its result.
+func onThread<Result: Sendable>(name: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Swift.Result { try work() }) }
+        thread.name = name
+        thread.start()
+    }
+}
+
+/// Runs blocking `work` on a new thread and resumes the caller with its result.
+func onThread<Result: Sendable>(name: String, _ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: work()) }
+        thread.name = name
+        thread.start()
     }
 }

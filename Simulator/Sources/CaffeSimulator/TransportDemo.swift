@@ -49,7 +49,7 @@ public struct TransportDemo {
         let context = try ZMQContext()
         try await forwardOrders(context: context, folder: folder.path)
         try await secureHealthCheck(context: context, folder: folder.path)
-        measureTransport()
+        await measureTransport()
     }
 
     /// Order events through an XSUB/XPUB forwarder to a subscriber, one of them malformed.
@@ -188,7 +188,7 @@ public struct TransportDemo {
     }
 
     /// A short run of `caffe-sim bench transport`.
-    func measureTransport() {
+    func measureTransport() async {
         output(
             style.bold("3. Transport: Swift binding vs C")
                 + style.dim("  (PUSH/PULL, tcp loopback, \(benchMessages) messages)")
@@ -197,7 +197,7 @@ public struct TransportDemo {
             configuration: .init(sizes: [256, 1024], messages: benchMessages, rounds: 1)
         )
         do {
-            let report = try benchmark.run()
+            let report = try await benchmark.run()
             output(TransportBenchmark.summary(report).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
             output(style.dim("  full measurement: caffe-sim bench transport"))
         } catch {

@@ -29,13 +29,13 @@ struct Demo: AsyncParsableCommand {
     }
 }
 
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
         subcommands: [Transport.self]
     )
 
-    struct Transport: ParsableCommand {
+    struct Transport: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "PUSH/PULL throughput over tcp loopback: the Swift binding beside the same loop in C."
         )
@@ -69,7 +69,7 @@ struct Bench: ParsableCommand {
             return values.compactMap { $0 }
         }
 
-        func run() throws {
+        func run() async throws {
             let benchmark = TransportBenchmark(
                 configuration: .init(
                     sizes: parsedSizes ?? [256, 1024],
@@ -78,7 +78,7 @@ struct Bench: ParsableCommand {
                     receiveMode: receive
                 )
             )
-            let report = try benchmark.run { line in
+            let report = try await benchmark.run { line in
                 if !json { print(line) }
             }
             if json {

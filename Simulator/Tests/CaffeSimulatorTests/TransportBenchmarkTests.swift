@@ -6,10 +6,10 @@ import Testing
 
 @Suite("caffe-sim bench transport")
 struct TransportBenchmarkTests {
-    @Test func reportsBothImplementationsForEverySize() throws {
+    @Test func reportsBothImplementationsForEverySize() async throws {
         let benchmark = TransportBenchmark(configuration: .init(sizes: [64, 2048], messages: 2_000, rounds: 1))
         var lines: [String] = []
-        let report = try benchmark.run { lines.append($0) }
+        let report = try await benchmark.run { lines.append($0) }
 
         #expect(Set(report.bindingMessagesPerSecond.keys) == ["64", "2048"])
         #expect(Set(report.cMessagesPerSecond.keys) == ["64", "2048"])
@@ -25,14 +25,14 @@ struct TransportBenchmarkTests {
         #expect(lines[0].hasPrefix("size 64 B round 1: binding "))
     }
 
-    @Test func asyncReceiveModeMeasuresTheSameShape() throws {
+    @Test func asyncReceiveModeMeasuresTheSameShape() async throws {
         let configuration = TransportBenchmark.Configuration(
             sizes: [256],
             messages: 2_000,
             rounds: 1,
             receiveMode: .async
         )
-        let report = try TransportBenchmark(configuration: configuration).run()
+        let report = try await TransportBenchmark(configuration: configuration).run()
         #expect(Array(report.ratio.keys) == ["256"])
         #expect((report.bindingMessagesPerSecond["256"] ?? 0) > 0)
         #expect((report.cMessagesPerSecond["256"] ?? 0) > 0)
