@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
+        .library(name: "Localization", targets: ["Localization"]),
+        .executable(name: "caffe", targets: ["caffe"]),
         .executable(name: "caffe-sim", targets: ["caffe-sim"]),
     ],
     dependencies: [
@@ -42,6 +44,24 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"]
+        ),
+
+        // MARK: Localization
+
+        .target(
+            name: "Localization",
+            // The toolchain's ICU 76 (symbols prefixed `swift_`), the same ICU Foundation uses.
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
+        ),
+
+        // MARK: Executables
+
+        .executableTarget(
+            name: "caffe",
+            dependencies: [
+                "Localization",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // MARK: Simulator
@@ -79,6 +99,10 @@ let package = Package(
                 "ZeroMQTestKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
+        ),
+        .testTarget(
+            name: "LocalizationTests",
+            dependencies: ["Localization"]
         ),
         .testTarget(
             name: "CaffeSimulatorTests",

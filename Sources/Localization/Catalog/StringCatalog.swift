@@ -1,0 +1,192 @@
+import Foundation
+
+/// Every string table of an app, in every localization, read from a folder as Xcode writes it and
+/// compiled once.
+///
+/// The folder may mix formats freely: `<lang>.lproj/<Table>.strings`, `<lang>.lproj/<Table>.stringsdict`
+/// and `<Table>.xcstrings`, in subfolders too. Bad content never stops loading: it is reported in
+/// ``diagnostics`` (file, line, key) and everything else loads. The catalog is immutable and
+/// `Sendable`; bind it to a locale with ``Localizer``.
+public struct StringCatalog: Sendable {
+    /// The table `String(localized:)` uses when none is named.
+    public static let defaultTable = "Localizable"
+
+    /// The language the app is developed in: the last fallback (a String Catalog's `sourceLanguage`).
+    public let developmentLanguage: String
+    /// What the readers found wrong or noteworthy, in file order.
+    public let diagnostics: [CatalogDiagnostic]
+    /// The files read, relative to the folder.
+    public let files: [String]
+
+    let matcher: LocalizationMatcher
+    private let tables: [String: [String: [String: CatalogEntry]]]
+
+    /// Loads every catalog file under `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: the folder holding `.lproj` folders and `.xcstrings` files.
+    ///   - developmentLanguage: overrides the String Catalogs' `sourceLanguage` (default `en`).
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` only when the folder cannot be listed.
+    public init(directory: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
+        let root = directory.standardizedFileURL
+        guard
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]),
+            (try? root.checkResourceIsReachable()) == true
+        else {
+            throw LocalizationError(.unreadableCatalog, "cannot list the catalog folder \(directory.path)")
+        }
+        var sources: [CatalogSource] = []
+        for case let url as URL in enumerator {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(root.path) else { continue }
+            let relative = String(path.dropFirst(root.path.count).drop { $0 == "/" })
+            guard let kind = CatalogSource.Kind(url) else { continue }
+            sources.append(CatalogSource(kind: kind, url: url, relativePath: relative))
+        }
+        self.init(
+            sources: sources.sorted { $0.relativePath < $1.relativePath },
+            developmentLanguage: developmentLanguage
+        )
+    }
+
+    /// Loads catalog files given one by one (each with its path relative to a catalog folder,
+    /// which names its `.lproj` localization).
+    init(sources: [CatalogSource], developmentLanguage: String?) {
+        var diagnostics: [CatalogDiagnostic] = []
+        var tables: [String: [String: [String: CatalogEntry]]] = [:]
+        var sourceLanguages: [String] = []
+        for source in sources {
+            let data: Data
+            do {
+                data = try Data(contentsOf: source.url)
+            } catch {
+                diagnostics.append(
+                    CatalogDiagnostic(
+                        .error,
+                        .unreadableFile,
+                        file: source.relativePath,
+                        message: "cannot read the file: \(error.localizedDescription)"
+                    )
+                )
+                continue
+            }
+            let table = source.url.deletingPathExtension().lastPathComponent
+            let read: (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic])
+            switch source.kind {
+            case .strings(let localization):
+                read = StringsTableReader.entries(
+                    data: data,
+                    file: source.relativePath,
+                    table: table,
+                    localization: localization
+                )
+            case .stringsdict(let localization):
+                read = StringsDictReader.entries(
+                    data: data,
+                    file: source.relativePath,
+                    table: table,
+                    localization: localization
+                )
+            case .xcstrings:
+                let result = XCStringsReader.entries(data: data, file: source.relativePath, table: table)
+                if let language = result.sourceLanguage { sourceLanguages.append(language) }
+                read = (result.entries, result.diagnostics)
+            }
+            diagnostics += read.diagnostics
+            for entry in read.entries {
+                if let existing = tables[entry.table]?[entry.localization]?[entry.key] {
+                    if existing.format.precedence > entry.format.precedence { continue }
+                    if existing.format == entry.format, existing.file != entry.file {
+                        diagnostics.append(
+                            CatalogDiagnostic(
+                                .warning,
+                                .duplicateKey,
+                                file: entry.file,
+                                location: entry.location,
+                                key: entry.key,
+                                locale: entry.localization,
+                                message: "also defined in \(existing.file); this definition wins"
+                            )
+                        )
+                    }
+                }
+                tables[entry.table, default: [:]][entry.localization, default: [:]][entry.key] = entry
+            }
+        }
+        let development = developmentLanguage ?? sourceLanguages.first ?? "en"
+        if Set(sourceLanguages).count > 1 {
+            diagnostics.append(
+                CatalogDiagnostic(
+                    .warning,
+                    .invalidEntry,
+                    file: "",
+                    message:
+                        "String Catalogs disagree on sourceLanguage (\(Set(sourceLanguages).sorted().joined(separator: ", "))); using \(development)"
+                )
+            )
+        }
+        self.tables = tables
+        self.diagnostics = diagnostics
+        self.developmentLanguage = development
+        self.files = sources.map(\.relativePath)
+        let available = Set(tables.values.flatMap(\.keys))
+        matcher = LocalizationMatcher(available: available.sorted(), developmentLanguage: development)
+    }
+
+    /// Every localization with at least one entry.
+    public var localizations: [String] { matcher.available }
+
+    /// Every table name.
+    public var tableNames: [String] { tables.keys.sorted() }
+
+    /// The entry for `key` in exactly this localization (no fallback).
+    public func entry(_ key: String, table: String = defaultTable, localization: String) -> CatalogEntry? {
+        tables[table]?[localization]?[key]
+    }
+
+    /// The entries of one table in one localization, sorted by key.
+    public func entries(table: String = defaultTable, localization: String) -> [CatalogEntry] {
+        (tables[table]?[localization] ?? [:]).values.sorted { $0.key < $1.key }
+    }
+
+    /// The localizations of one table.
+    public func localizations(table: String) -> [String] {
+        (tables[table] ?? [:]).keys.sorted()
+    }
+
+    /// The localizations tried for `locale`, best first.
+    public func fallbackChain(for locale: String) -> [String] {
+        matcher.localizations(for: locale)
+    }
+}
+
+/// One file of a catalog folder.
+struct CatalogSource {
+    enum Kind {
+        case strings(localization: String)
+        case stringsdict(localization: String)
+        case xcstrings
+
+        /// The kind of a file by extension and enclosing `.lproj` folder; `nil` for other files.
+        init?(_ url: URL) {
+            let parent = url.deletingLastPathComponent().lastPathComponent
+            let localization =
+                parent.hasSuffix(".lproj")
+                ? String(parent.dropLast(".lproj".count).map { $0 == "_" ? "-" : $0 }) : nil
+            switch url.pathExtension {
+            case "xcstrings": self = .xcstrings
+            case "strings":
+                guard let localization else { return nil }
+                self = .strings(localization: localization)
+            case "stringsdict":
+                guard let localization else { return nil }
+                self = .stringsdict(localization: localization)
+            default: return nil
+            }
+        }
+    }
+
+    var kind: Kind
+    var url: URL
+    var relativePath: String
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+/// Turns an Xcode String Catalog (`.xcstrings`, JSON) into catalog entries for every language.
+///
+/// Each key is interpreted on its own, so one malformed key is reported and the rest still load.
+enum XCStringsReader {
+    struct Result {
+        var entries: [CatalogEntry] = []
+        var diagnostics: [CatalogDiagnostic] = []
+        var sourceLanguage: String?
+    }
+
+    static func entries(data: Data, file: String, table: String) -> Result {
+        var result = Result()
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            result.diagnostics.append(
+                CatalogDiagnostic(
+                    .error,
+                    .syntaxError,
+                    file: file,
+                    location: jsonErrorLocation(error),
+                    message: "not valid JSON: \(error)"
+                )
+            )
+            return result
+        }
+        guard let root = json as? [String: Any] else {
+            result.diagnostics.append(
+                CatalogDiagnostic(
+                    .error,
+                    .invalidEntry,
+                    file: file,
+                    message: "the root of a String Catalog must be an object"
+                )
+            )
+            return result
+        }
+        let sourceLanguage = root["sourceLanguage"] as? String ?? "en"
+        result.sourceLanguage = sourceLanguage
+        if root["sourceLanguage"] as? String == nil {
+            result.diagnostics.append(
+                CatalogDiagnostic(.warning, .invalidEntry, file: file, message: "no sourceLanguage; assuming 'en'")
+            )
+        }
+        guard let strings = root["strings"] as? [String: Any] else {
+            result.diagnostics.append(
+                CatalogDiagnostic(
+                    .error,
+                    .invalidEntry,
+                    file: file,
+                    message: "a String Catalog needs a \"strings\" object"
+                )
+            )
+            return result
+        }
+        for key in strings.keys.sorted() {
+            var reader = KeyReader(key: key, file: file, table: table, sourceLanguage: sourceLanguage)
+            reader.read(strings[key])
+            result.entries += reader.entries
+            result.diagnostics += reader.diagnostics
+        }
+        return result
+    }
+
+    /// Reads "around line 3, column 7" from a JSON error's description, when it has one.
+    static func jsonErrorLocation(_ error: any Error) -> SourceLocation {
+        let text = String(describing: error)
+        func number(after label: String) -> Int? {
+            guard let range = text.range(of: label) else { return nil }
+            return Int(text[range.upperBound...].prefix(while: \.isNumber))
+        }
+        return SourceLocation(line: number(after: "line ") ?? 0, column: number(after: "column ") ?? 0)
+    }
+}
+
+/// Interprets one key of a String Catalog.
+private struct KeyReader {
+    let key: String
+    let file: String
+    let table: String
+    let sourceLanguage: String
+    var entries: [CatalogEntry] = []
+    var diagnostics: [CatalogDiagnostic] = []
+
+    mutating func report(
+        _ severity: CatalogDiagnostic.Severity,
+        _ code: CatalogDiagnostic.Code,
+        _ language: String?,
+        _ message: String
+    ) {
+        diagnostics.append(CatalogDiagnostic(severity, code, file: file, key: key, locale: language, message: message))
+    }
+
+    mutating func read(_ value: Any?) {
+        guard let object = value as? [String: Any] else {
+            report(.error, .invalidEntry, nil, "the key's value is not an object")
+            return
+        }
+        let shouldTranslate = object["shouldTranslate"] as? Bool ?? true
+        let extractionState = object["extractionState"] as? String
+        let comment = object["comment"] as? String
+        let localizations = object["localizations"] as? [String: Any] ?? [:]
+        if object["localizations"] != nil, object["localizations"] as? [String: Any] == nil {
+            report(.error, .invalidEntry, nil, "\"localizations\" is not an object")
+        }
+        func entry(_ language: String, _ value: CompiledString, state: TranslationState?, keyAsValue: Bool)
+            -> CatalogEntry
+        {
+            CatalogEntry(
+                key: key,
+                table: table,
+                localization: language,
+                value: value,
+                format: .xcstrings,
+                file: file,
+                state: state,
+                extractionState: extractionState,
+                shouldTranslate: shouldTranslate,
+                isKeyAsValue: keyAsValue,
+                comment: comment
+            )
+        }
+        // The source language falls back to the key itself, as Xcode does.
+        if localizations[sourceLanguage] == nil {
+            var compiler = TemplateCompiler()
+            let value = compiler.compile(key)
+            entries.append(entry(sourceLanguage, value, state: nil, keyAsValue: true))
+        }
+        for language in localizations.keys.sorted() {
+            // A key marked "don't translate" renders its source text everywhere.
+            if !shouldTranslate && language != sourceLanguage { continue }
+            guard let localization = localizations[language] as? [String: Any] else {
+                report(.error, .invalidEntry, language, "the localization is not an object")
+                continue
+            }
+            let substitutions = localization["substitutions"] as? [String: Any] ?? [:]
+            var states: [TranslationState] = []
+            var compiler = TemplateCompiler { name in Self.definition(ofSubstitution: substitutions[name]) }
+            guard let node = content(localization, compiler: &compiler, states: &states, language: language) else {
+                continue
+            }
+            for issue in compiler.issues { report(issue.severity, issue.code, language, issue.message) }
+            let source = (localization["stringUnit"] as? [String: Any])?["value"] as? String ?? ""
+            let value = CompiledString(root: node, source: source)
+            for (name, substitution) in substitutions.sorted(by: { $0.key < $1.key }) {
+                if Self.definition(ofSubstitution: substitution) == nil {
+                    report(
+                        .error,
+                        .invalidEntry,
+                        language,
+                        "substitution '\(name)' has neither a plural variation nor a stringUnit"
+                    )
+                }
+                states += Self.states(ofSubstitution: substitution)
+            }
+            entries.append(entry(language, value, state: Self.leastFinished(states), keyAsValue: false))
+        }
+    }
+
+    /// A localization's content: a `stringUnit`, or `variations` by plural or device (nestable).
+    private mutating func content(
+        _ object: [String: Any],
+        compiler: inout TemplateCompiler,
+        states: inout [TranslationState],
+        language: String
+    ) -> TemplateNode? {
+        if let variations = object["variations"] as? [String: Any] {
+            if let plural = variations["plural"] as? [String: Any] {
+                var cases: [PluralCategory: TemplateNode] = [:]
+                for (name, value) in plural {
+                    guard let category = PluralCategory(rawValue: name) else {
+                        report(.warning, .unknownPluralCategory, language, "unknown plural category '\(name)'")
+                        continue
+                    }
+                    if let case_ = value as? [String: Any],
+                        let node = content(case_, compiler: &compiler, states: &states, language: language)
+                    {
+                        cases[category] = node
+                    }
+                }
+                return .plural(PluralSwitch(argument: Self.selector(of: cases), cases: cases))
+            }
+            if let device = variations["device"] as? [String: Any] {
+                var cases: [DeviceClass: TemplateNode] = [:]
+                for (name, value) in device {
+                    guard let deviceClass = DeviceClass(catalogName: name) else {
+                        report(.warning, .unsupportedRuleType, language, "unknown device '\(name)'")
+                        continue
+                    }
+                    if let case_ = value as? [String: Any],
+                        let node = content(case_, compiler: &compiler, states: &states, language: language)
+                    {
+                        cases[deviceClass] = node
+                    }
+                }
+                return .device(cases)
+            }
+            report(.error, .invalidEntry, language, "variations must vary by plural or device")
+            return nil
+        }
+        guard let unit = object["stringUnit"] as? [String: Any] else {
+            report(.error, .invalidEntry, language, "the localization has neither stringUnit nor variations")
+            return nil
+        }
+        guard let text = unit["value"] as? String else {
+            report(.error, .invalidEntry, language, "stringUnit has no string value")
+            return nil
+        }
+        if let state = (unit["state"] as? String).flatMap(TranslationState.init(rawValue:)) { states.append(state) }
+        return compiler.compileVariant(text)
+    }
+
+    /// The argument whose plural category selects a whole-string variation: the first numeric
+    /// specifier of the `other` case (Xcode offers whole-string plural variation for one argument).
+    private static func selector(of cases: [PluralCategory: TemplateNode]) -> Int {
+        for category in [PluralCategory.other, .many, .few, .two, .one, .zero] {
+            var found: Int?
+            cases[category]?.visit { use in
+                if found == nil, case .argument(let index, let specifier) = use,
+                    specifier.argumentKind != .string, specifier.argumentKind != .character
+                {
+                    found = index
+                }
+            }
+            if let found { return found }
+        }
+        return 0
+    }
+
+    /// A substitution's definition: its argument, specifier and plural variants (or single value).
+    private static func definition(ofSubstitution value: Any?) -> VariableDefinition? {
+        guard let object = value as? [String: Any] else { return nil }
+        let argumentNumber = object["argNum"] as? Int
+        let formatSpecifier = object["formatSpecifier"] as? String ?? "@"
+        var cases: [(category: String, text: String)] = []
+        for (name, unit) in stringUnits(ofSubstitution: object) {
+            if let text = unit["value"] as? String { cases.append((name, text)) }
+        }
+        guard !cases.isEmpty else { return nil }
+        return .substitution(argumentNumber: argumentNumber, formatSpecifier: formatSpecifier, plural: cases)
+    }
+
+    /// The states of a substitution's string units.
+    private static func states(ofSubstitution value: Any?) -> [TranslationState] {
+        guard let object = value as? [String: Any] else { return [] }
+        return stringUnits(ofSubstitution: object).compactMap { _, unit in
+            (unit["state"] as? String).flatMap(TranslationState.init(rawValue:))
+        }
+    }
+
+    /// A substitution's string units by plural category (`other` for an unvaried one).
+    private static func stringUnits(ofSubstitution object: [String: Any]) -> [(String, [String: Any])] {
+        if let plural = (object["variations"] as? [String: Any])?["plural"] as? [String: Any] {
+            return plural.sorted { $0.key < $1.key }.compactMap { name, value in
+                ((value as? [String: Any])?["stringUnit"] as? [String: Any]).map { (name, $0) }
+            }
+        }
+        if let unit = object["stringUnit"] as? [String: Any] { return [("other", unit)] }
+        return []
+    }
+
+    private static func leastFinished(_ states: [TranslationState]) -> TranslationState? {
+        for state in [TranslationState.stale, .needsReview, .new, .translated] where states.contains(state) {
+            return state
+        }
+        return nil
+    }
+}

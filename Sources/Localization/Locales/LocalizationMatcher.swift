@@ -1,0 +1,77 @@
+import Foundation
+
+/// Picks which of a catalog's localizations serve a requested locale, best first.
+///
+/// The chain follows CLDR's parent locales as Foundation reports them (`Locale.Language.parent`):
+/// es-MX → es-419 → es, en-IN → en-GB → en-001 → en, pt-PT → pt (which is Brazilian),
+/// zh-Hant-HK → zh-Hant. A chain element matches a localization with the same identifier or the
+/// same maximal form (`zh-TW` and `zh-Hant` are both zh-Hant-TW; `pt` and `pt-BR` are both
+/// pt-Latn-BR). The development language always comes last. The process locale is never read.
+public struct LocalizationMatcher: Sendable {
+    /// The localizations the catalog has (`en`, `es-419`, `zh-Hant`, `Base`…).
+    public let available: [String]
+    /// The catalog's development language, the last resort.
+    public let developmentLanguage: String
+
+    private let availableByKey: [String: String]
+
+    public init(available: [String], developmentLanguage: String) {
+        self.available = available
+        self.developmentLanguage = developmentLanguage
+        var byKey: [String: String] = [:]
+        for localization in available {
+            byKey[Self.normalized(localization), default: localization] = localization
+        }
+        for localization in available {
+            byKey[Self.maximal(localization), default: localization] = localization
+        }
+        availableByKey = byKey
+    }
+
+    /// The locale's CLDR ancestry, itself first, without the root (`es-MX`, `es-419`, `es`).
+    public static func ancestry(of locale: String) -> [String] {
+        var chain = [locale]
+        var seen: Set<String> = [normalized(locale)]
+        var current = Locale.Language(identifier: locale).parent
+        while let language = current, chain.count < 8 {
+            let identifier = language.minimalIdentifier
+            guard identifier != "root", !identifier.isEmpty else { break }
+            if seen.insert(normalized(identifier)).inserted { chain.append(identifier) }
+            let next = language.parent
+            if next?.minimalIdentifier == identifier { break }
+            current = next
+        }
+        return chain
+    }
+
+    /// The localizations to try for `locale`, best first, each once, ending with the development
+    /// language (and `Base` if the catalog has it).
+    public func localizations(for locale: String) -> [String] {
+        var result: [String] = []
+        func add(_ localization: String?) {
+            if let localization, !result.contains(localization) { result.append(localization) }
+        }
+        for element in Self.ancestry(of: locale) {
+            add(availableByKey[Self.normalized(element)] ?? availableByKey[Self.maximal(element)])
+        }
+        add(availableByKey[Self.normalized(developmentLanguage)] ?? developmentLanguage)
+        add(availableByKey["base"])
+        return result
+    }
+
+    /// Whether some localization other than the development language serves `locale`.
+    public func isSupported(_ locale: String) -> Bool {
+        Self.ancestry(of: locale).contains { element in
+            availableByKey[Self.normalized(element)] != nil || availableByKey[Self.maximal(element)] != nil
+        }
+    }
+
+    static func normalized(_ identifier: String) -> String {
+        String(identifier.lowercased().map { $0 == "_" ? "-" : $0 })
+    }
+
+    static func maximal(_ identifier: String) -> String {
+        guard normalized(identifier) != "base" else { return "base" }
+        return normalized(Locale.Language(identifier: identifier).maximalIdentifier)
+    }
+}

@@ -1,0 +1,177 @@
+/// Formats one argument for one specifier in one locale: type-checked, never through C `printf`.
+struct ArgumentFormatter {
+    let numbers: LocaleNumberFormats
+
+    /// The text for `argument` under `specifier`.
+    ///
+    /// - Throws: ``LocalizationError`` `.argumentMismatch` when the value does not fit the
+    ///   specifier, `.unsupportedSpecifier` for conversions not rendered here.
+    func format(_ argument: FormatArgument, as specifier: FormatSpecifier, position: Int) throws(LocalizationError)
+        -> String
+    {
+        var text: String
+        var isNumeric = true
+        switch specifier.argumentKind {
+        case .object:
+            switch argument {
+            case .string(let value):
+                text = value
+                isNumeric = false
+            case .integer(let value): text = numbers.integer.string(value)
+            case .unsignedInteger(let value): text = numbers.integer.string(decimal: String(value))
+            case .double(let value): text = numbers.general.string(value)
+            case .decimal(let value): text = decimal(value)
+            }
+        case .integer:
+            text = try integer(argument, specifier, position)
+        case .unsignedInteger:
+            text = try unsigned(argument, specifier, position)
+        case .floatingPoint:
+            text = try floatingPoint(argument, specifier, position)
+        case .string:
+            guard case .string(let value) = argument else {
+                throw mismatch(argument, specifier, position, "text")
+            }
+            text = value
+            isNumeric = false
+        case .character:
+            switch argument {
+            case .string(let value) where value.count == 1:
+                text = value
+            case .integer(let value):
+                guard let scalar = UInt32(exactly: value).flatMap(Unicode.Scalar.init) else {
+                    throw mismatch(argument, specifier, position, "a Unicode scalar value")
+                }
+                text = String(Character(scalar))
+            default:
+                throw mismatch(argument, specifier, position, "one character")
+            }
+            isNumeric = false
+        }
+        if isNumeric, specifier.flags.contains(.plusSign) || specifier.flags.contains(.spaceSign),
+            !text.hasPrefix("-"), !text.hasPrefix("\u{2212}"), !text.hasPrefix("\u{200F}-"), !text.hasPrefix("\u{61C}-")
+        {
+            text = (specifier.flags.contains(.plusSign) ? "+" : " ") + text
+        }
+        if let width = specifier.width, text.count < width {
+            let padding = width - text.count
+            if specifier.flags.contains(.leftAlign) {
+                text += String(repeating: " ", count: padding)
+            } else if specifier.flags.contains(.zeroPad), isNumeric {
+                let sign = text.first.map { "+- ".contains($0) } == true ? String(text.removeFirst()) : ""
+                text = sign + String(repeating: numbers.zeroDigit, count: padding) + text
+            } else {
+                text = String(repeating: " ", count: padding) + text
+            }
+        }
+        return text
+    }
+
+    /// A decimal given as text, shown with the fraction digits it was written with.
+    private func decimal(_ text: String) -> String {
+        let digits = DecimalText.visibleFractionDigits(text)
+        let formatter = digits < numbers.fixed.count ? numbers.fixed[digits] : numbers.general
+        return formatter.string(decimal: text)
+    }
+
+    private func integer(_ argument: FormatArgument, _ specifier: FormatSpecifier, _ position: Int)
+        throws(LocalizationError) -> String
+    {
+        switch argument {
+        case .integer(let value): return numbers.integer.string(value)
+        case .unsignedInteger(let value): return numbers.integer.string(decimal: String(value))
+        case .decimal(let text) where !text.contains("."): return numbers.integer.string(decimal: text)
+        default: throw mismatch(argument, specifier, position, "an integer")
+        }
+    }
+
+    private func unsigned(_ argument: FormatArgument, _ specifier: FormatSpecifier, _ position: Int)
+        throws(LocalizationError) -> String
+    {
+        let value: UInt64
+        switch argument {
+        case .integer(let signed) where signed >= 0: value = UInt64(signed)
+        case .unsignedInteger(let unsigned): value = unsigned
+        case .decimal(let text) where UInt64(text) != nil: value = UInt64(text) ?? 0
+        default: throw mismatch(argument, specifier, position, "a non-negative integer")
+        }
+        switch specifier.conversion {
+        case .hexLower, .pointer: return (specifier.flags.contains(.alternate) ? "0x" : "") + String(value, radix: 16)
+        case .hexUpper:
+            return (specifier.flags.contains(.alternate) ? "0X" : "") + String(value, radix: 16, uppercase: true)
+        case .octal: return (specifier.flags.contains(.alternate) ? "0" : "") + String(value, radix: 8)
+        default: return numbers.integer.string(decimal: String(value))
+        }
+    }
+
+    private func floatingPoint(_ argument: FormatArgument, _ specifier: FormatSpecifier, _ position: Int)
+        throws(LocalizationError) -> String
+    {
+        let value: Double
+        var decimalText: String?
+        switch argument {
+        case .double(let double): value = double
+        case .integer(let integer): value = Double(integer)
+        case .unsignedInteger(let integer): value = Double(integer)
+        case .decimal(let text):
+            value = Double(text) ?? 0
+            decimalText = text
+        case .string: throw mismatch(argument, specifier, position, "a number")
+        }
+        guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }
+        let precision = specifier.precision ?? 6
+        let formatter: ICUNumberFormatter?
+        switch specifier.conversion {
+        case .fixed, .fixedUpper:
+            formatter =
+                precision < numbers.fixed.count
+                ? numbers.fixed[precision]
+                : numbers.formatter(
+                    .decimal(minimumFractionDigits: precision, maximumFractionDigits: precision, grouping: true)
+                )
+        case .scientific, .scientificUpper:
+            formatter = numbers.formatter(.scientific(fractionDigits: precision))
+        case .general, .generalUpper:
+            formatter = numbers.formatter(.significant(significantDigits: max(precision, 1), grouping: true))
+        default:
+            throw LocalizationError(
+                .unsupportedSpecifier,
+                "\(specifier) (hexadecimal floating point) is not rendered",
+                argument: position
+            )
+        }
+        guard let formatter else {
+            throw LocalizationError(
+                .unknownLocale,
+                "ICU cannot format \(specifier) for \(numbers.localeID)",
+                argument: position
+            )
+        }
+        if let decimalText { return formatter.string(decimal: decimalText) }
+        return formatter.string(value)
+    }
+
+    private func mismatch(
+        _ argument: FormatArgument,
+        _ specifier: FormatSpecifier,
+        _ position: Int,
+        _ expected: String
+    ) -> LocalizationError {
+        LocalizationError(
+            .argumentMismatch,
+            "argument \(position) is \(argument.kindDescription) '\(argument)', but \(specifier) takes \(expected)",
+            argument: position
+        )
+    }
+}
+
+extension FormatArgument {
+    var kindDescription: String {
+        switch self {
+        case .integer, .unsignedInteger: "the integer"
+        case .double: "the number"
+        case .decimal: "the decimal"
+        case .string: "the text"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+
+/// A ``StringCatalog`` bound to one locale: its fallback chain, plural rules and number formats,
+/// resolved once. Rendering is lock-free and safe from any number of threads.
+///
+/// ```swift
+/// let catalog = try StringCatalog(directory: URL(fileURLWithPath: "config/Localizations"))
+/// let spanish = try Localizer(catalog: catalog, locale: "es-MX")
+/// let line = try spanish.string("%lld items", arguments: [3])   // "3 artículos"
+/// ```
+///
+/// Make one per locale and keep it (a worker caches them by locale identifier).
+public final class Localizer: Sendable {
+    /// The locale as requested.
+    public let locale: String
+    /// The localizations tried for each key, best first (es-MX: `es-419`, `es`, `en`).
+    public let localizations: [String]
+    /// The locale's plural rules.
+    public let pluralRules: PluralRules
+    /// Whether the locale's script runs right to left.
+    public let isRightToLeft: Bool
+    public let options: RenderOptions
+    /// Set when no localization serves the locale, so only the development language is used.
+    public let fallbackNote: String?
+
+    private let catalog: StringCatalog
+    private let formatter: ArgumentFormatter
+    private let isolates: Bool
+    private let missing = Atomic<Int>(0)
+
+    /// Binds `catalog` to `locale`.
+    ///
+    /// - Throws: ``LocalizationError`` `.unknownLocale` only if ICU cannot serve the locale at all.
+    public init(catalog: StringCatalog, locale: String, options: RenderOptions = RenderOptions())
+        throws(LocalizationError)
+    {
+        self.locale = locale
+        self.catalog = catalog
+        self.options = options
+        localizations = catalog.matcher.localizations(for: locale)
+        pluralRules = try PluralRules(locale: locale)
+        formatter = ArgumentFormatter(numbers: try LocaleNumberFormats(locale: locale))
+        isRightToLeft = Locale.Language(identifier: locale).characterDirection == .rightToLeft
+        switch options.bidiIsolation {
+        case .never: isolates = false
+        case .always: isolates = true
+        case .rightToLeftLocales: isolates = isRightToLeft
+        }
+        fallbackNote =
+            catalog.matcher.isSupported(locale)
+            ? nil
+            : "no localization serves '\(locale)'; using the development language '\(catalog.developmentLanguage)'"
+    }
+
+    /// How many lookups found no value in any localization.
+    public var missingKeyCount: Int { missing.load(ordering: .relaxed) }
+
+    /// Looks `key` up along the fallback chain and renders it with `arguments`.
+    ///
+    /// A key no localization has renders as the key itself (as Apple does) and is counted in
+    /// ``missingKeyCount``. With no arguments, a plain value is returned as written.
+    /// - Throws: ``LocalizationError`` when an argument is missing or does not fit its specifier.
+    public func string(
+        _ key: String,
+        table: String = StringCatalog.defaultTable,
+        arguments: [FormatArgument] = []
+    ) throws(LocalizationError) -> LocalizedString {
+        for localization in localizations {
+            if let entry = catalog.entry(key, table: table, localization: localization) {
+                var rendered = try render(entry.value, arguments: arguments, key: key)
+                rendered.localization = localization
+                return rendered
+            }
+        }
+        missing.add(1, ordering: .relaxed)
+        return LocalizedString(text: key, substitutions: [], key: key, localization: nil)
+    }
+
+    /// Renders a compiled string that did not come from the catalog (a template of the caller's).
+    public func render(
+        _ compiled: CompiledString,
+        arguments: [FormatArgument],
+        key: String = ""
+    ) throws(LocalizationError) -> LocalizedString {
+        if arguments.isEmpty, compiled.isPlain {
+            return LocalizedString(text: compiled.source, substitutions: [], key: key, localization: nil)
+        }
+        var output = Output()
+        do {
+            try append(compiled.root, arguments: arguments, to: &output)
+        } catch {
+            var failure = error
+            failure.key = key
+            throw failure
+        }
+        return LocalizedString(text: output.text, substitutions: output.substitutions, key: key, localization: nil)
+    }
+
+    /// Text under construction and where arguments went.
+    private struct Output {
+        var text = ""
+        var utf8Count = 0
+        var substitutions: [LocalizedString.Substitution] = []
+
+        mutating func append(_ piece: String) {
+            text += piece
+            utf8Count += piece.utf8.count
+        }
+    }
+
+    private func append(_ node: TemplateNode, arguments: [FormatArgument], to output: inout Output)
+        throws(LocalizationError)
+    {
+        switch node {
+        case .sequence(let pieces):
+            for piece in pieces {
+                switch piece {
+                case .literal(let text):
+                    output.append(text)
+                case .argument(let index, let specifier):
+                    guard index < arguments.count else {
+                        throw LocalizationError(
+                            .missingArgument,
+                            "\(specifier) needs argument \(index + 1), but \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given",
+                            argument: index + 1
+                        )
+                    }
+                    let value = arguments[index]
+                    let text = try formatter.format(value, as: specifier, position: index + 1)
+                    if isolates { output.append("\u{2068}") }
+                    let start = output.utf8Count
+                    output.append(text)
+                    output.substitutions.append(
+                        LocalizedString.Substitution(
+                            argument: index + 1,
+                            utf8Range: start..<output.utf8Count,
+                            value: value
+                        )
+                    )
+                    if isolates { output.append("\u{2069}") }
+                case .node(let inner):
+                    try append(inner, arguments: arguments, to: &output)
+                }
+            }
+        case .plural(let plural):
+            guard plural.argument < arguments.count else {
+                throw LocalizationError(
+                    .missingArgument,
+                    "a plural variant is chosen by argument \(plural.argument + 1), but \(arguments.count) were given",
+                    argument: plural.argument + 1
+                )
+            }
+            if let chosen = plural.node(for: arguments[plural.argument], rules: pluralRules) {
+                try append(chosen, arguments: arguments, to: &output)
+            }
+        case .device(let cases):
+            if let chosen = cases[options.device] ?? cases[.other]
+                ?? DeviceClass.allCases.lazy.compactMap({ cases[$0] }).first
+            {
+                try append(chosen, arguments: arguments, to: &output)
+            }
+        case .width(let variants):
+            // The widest variant that fits; the narrowest if none fits; the widest if no width is set.
+            let chosen =
+                options.width.map { width in variants.last { $0.width <= width } ?? variants.first } ?? variants.last
+            if let chosen { try append(chosen.node, arguments: arguments, to: &output) }
+        }
+    }
+}

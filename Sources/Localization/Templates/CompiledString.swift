@@ -1,0 +1,179 @@
+/// A catalog value compiled once into literal text, argument slots and variant switches, so
+/// rendering never parses.
+///
+/// Arguments are 0-based indexes into the caller's argument list; positional specifiers
+/// (`%2$@`) and sequential ones (`%@`) are both resolved at compile time.
+public struct CompiledString: Hashable, Sendable {
+    /// The tree to render.
+    let root: TemplateNode
+    /// The value as written in the catalog (for a plain value); rendered verbatim when the caller
+    /// passes no arguments, as `NSLocalizedString` does.
+    public let source: String
+    /// How many arguments the string consumes (the highest index used, plus one).
+    public let argumentCount: Int
+    /// Every specifier, with the argument it formats, in order of appearance across all variants.
+    public let specifiers: [(argument: Int, specifier: FormatSpecifier)]
+
+    init(root: TemplateNode, source: String) {
+        self.root = root
+        self.source = source
+        var specifiers: [(Int, FormatSpecifier)] = []
+        var highest = -1
+        root.visit { piece in
+            switch piece {
+            case .argument(let index, let specifier):
+                specifiers.append((index, specifier))
+                highest = max(highest, index)
+            case .pluralSelector(let index):
+                highest = max(highest, index)
+            }
+        }
+        self.specifiers = specifiers
+        argumentCount = highest + 1
+    }
+
+    /// Whether any part of the string depends on arguments (specifiers or plural switches).
+    public var hasArguments: Bool { argumentCount > 0 }
+
+    /// Whether the value is text with specifiers only: no variants of any kind. Such a value,
+    /// rendered without arguments, is returned exactly as written (`%%` stays `%%`), as
+    /// `NSLocalizedString` returns it.
+    public var isPlain: Bool {
+        guard case .sequence(let pieces) = root else { return false }
+        return !pieces.contains { if case .node = $0 { true } else { false } }
+    }
+
+    /// The plural categories each plural switch covers (for lint), in order of appearance.
+    public var pluralSwitches: [(argument: Int, categories: Set<PluralCategory>)] {
+        var result: [(Int, Set<PluralCategory>)] = []
+        root.visitSwitches { node in
+            if case .plural(let plural) = node { result.append((plural.argument, Set(plural.cases.keys))) }
+        }
+        return result
+    }
+
+    public static func == (lhs: CompiledString, rhs: CompiledString) -> Bool {
+        lhs.root == rhs.root && lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(root)
+        hasher.combine(source)
+    }
+}
+
+/// A node of a compiled string.
+indirect enum TemplateNode: Hashable, Sendable {
+    /// Pieces rendered one after another.
+    case sequence([TemplatePiece])
+    /// A choice by the plural category of one argument.
+    case plural(PluralSwitch)
+    /// A choice by device (String Catalog `variations.device`, `NSStringDeviceSpecificRuleType`).
+    case device([DeviceClass: TemplateNode])
+    /// A choice by available width (`NSStringVariableWidthRuleType`), widths ascending.
+    case width([WidthVariant])
+
+    /// Calls `body` for every argument use and plural selector in the tree.
+    func visit(_ body: (ArgumentUse) -> Void) {
+        switch self {
+        case .sequence(let pieces):
+            for piece in pieces {
+                switch piece {
+                case .literal: break
+                case .argument(let index, let specifier): body(.argument(index, specifier))
+                case .node(let node): node.visit(body)
+                }
+            }
+        case .plural(let plural):
+            body(.pluralSelector(plural.argument))
+            for category in PluralCategory.allCases { plural.cases[category]?.visit(body) }
+        case .device(let cases):
+            for device in DeviceClass.allCases { cases[device]?.visit(body) }
+        case .width(let variants):
+            for variant in variants { variant.node.visit(body) }
+        }
+    }
+
+    /// Calls `body` for every switch node in the tree.
+    func visitSwitches(_ body: (TemplateNode) -> Void) {
+        switch self {
+        case .sequence(let pieces):
+            for case .node(let node) in pieces { node.visitSwitches(body) }
+        case .plural(let plural):
+            body(self)
+            for category in PluralCategory.allCases { plural.cases[category]?.visitSwitches(body) }
+        case .device(let cases):
+            body(self)
+            for device in DeviceClass.allCases { cases[device]?.visitSwitches(body) }
+        case .width(let variants):
+            body(self)
+            for variant in variants { variant.node.visitSwitches(body) }
+        }
+    }
+
+    enum ArgumentUse {
+        case argument(Int, FormatSpecifier)
+        case pluralSelector(Int)
+    }
+}
+
+/// One piece of a sequence.
+enum TemplatePiece: Hashable, Sendable {
+    case literal(String)
+    case argument(Int, FormatSpecifier)
+    case node(TemplateNode)
+}
+
+/// Variants chosen by the plural category of an argument.
+struct PluralSwitch: Hashable, Sendable {
+    /// The 0-based argument whose value selects.
+    var argument: Int
+    var cases: [PluralCategory: TemplateNode]
+
+    /// The variant for `category`: itself, else *other*, else the nearest category the entry has
+    /// (Polish files sometimes lack *other*; a missing variant never renders nothing silently).
+    func node(for category: PluralCategory) -> TemplateNode? {
+        if let node = cases[category] ?? cases[.other] { return node }
+        return nearest()
+    }
+
+    /// The variant for `argument`: an explicit `zero` variant wins for exactly 0 in every language,
+    /// as String Catalogs and stringsdict files use it ("No items"), then the CLDR category.
+    func node(for argument: FormatArgument, rules: PluralRules) -> TemplateNode? {
+        if let zero = cases[.zero], argument.isExactlyZero { return zero }
+        return node(for: rules.category(for: argument))
+    }
+
+    private func nearest() -> TemplateNode? {
+        for fallback in [PluralCategory.many, .few, .two, .one, .zero] {
+            if let node = cases[fallback] { return node }
+        }
+        return nil
+    }
+}
+
+/// One width variant.
+struct WidthVariant: Hashable, Sendable {
+    var width: Int
+    var node: TemplateNode
+}
+
+/// The device classes Apple's catalogs vary by.
+public enum DeviceClass: String, CaseIterable, Hashable, Sendable, Codable {
+    case iphone, ipad, ipod, mac, applewatch, appletv, applevision, other
+
+    /// Reads a catalog's device name (`iphone`, `applewatch`, `vision`…); unknown names are `nil`.
+    init?(catalogName: String) {
+        switch catalogName.lowercased() {
+        case "iphone": self = .iphone
+        case "ipad": self = .ipad
+        case "ipod": self = .ipod
+        case "mac": self = .mac
+        case "applewatch", "watch": self = .applewatch
+        case "appletv", "tv": self = .appletv
+        case "applevision", "vision": self = .applevision
+        case "other": self = .other
+        default: return nil
+        }
+    }
+}

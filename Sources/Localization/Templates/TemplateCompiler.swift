@@ -1,0 +1,234 @@
+/// How a `%#@name@` reference is defined: by a `.stringsdict` variable or a String Catalog substitution.
+enum VariableDefinition {
+    /// `NSStringPluralRuleType`: text per category name, in file order.
+    case plural([(category: String, text: String)])
+    /// `NSStringDeviceSpecificRuleType` or `variations.device`: text per device name.
+    case device([(device: String, text: String)])
+    /// `NSStringVariableWidthRuleType`: text per width.
+    case width([(width: String, text: String)])
+    /// A rule type Apple does not define (such as `NSStringGenderRuleType`): rendered with its
+    /// `other` (or first) variant, and reported.
+    case unsupported(ruleType: String, cases: [(name: String, text: String)])
+    /// A String Catalog substitution: its argument number and specifier, and its plural variants
+    /// (or a single value), whose `%arg` stands for the argument.
+    case substitution(argumentNumber: Int?, formatSpecifier: String, plural: [(category: String, text: String)])
+}
+
+/// Something the compiler noticed; readers turn these into ``CatalogDiagnostic``s with file and key.
+struct CompileIssue: Hashable, Sendable {
+    var severity: CatalogDiagnostic.Severity
+    var code: CatalogDiagnostic.Code
+    var message: String
+}
+
+extension CatalogDiagnostic.Code {
+    /// A `%` sequence that is not a valid conversion; it renders as written.
+    public static let invalidSpecifier = Self("invalid-specifier")
+    /// A `%#@name@` with no definition; it renders as written.
+    public static let undefinedVariable = Self("undefined-variable")
+    /// `%1#@name@`: a position without `$`; read as position 1.
+    public static let malformedVariable = Self("malformed-variable")
+    /// A variable rule type Apple does not define.
+    public static let unsupportedRuleType = Self("unsupported-rule-type")
+    /// A plural variant named other than zero/one/two/few/many/other.
+    public static let unknownPluralCategory = Self("unknown-plural-category")
+}
+
+/// Compiles catalog text into a ``TemplateNode`` tree, resolving argument numbers.
+///
+/// Numbering follows Apple's: unnumbered specifiers take the next argument in order; a variable
+/// reference takes one argument (its selector); inside a variable's variants, unnumbered
+/// specifiers start at the variable's own argument, so `%#@files@` with `one = "%d file"` formats
+/// the same number that selected the variant.
+struct TemplateCompiler {
+    let resolve: (String) -> VariableDefinition?
+    private(set) var issues: [CompileIssue] = []
+    private static let maximumDepth = 8
+
+    init(resolve: @escaping (String) -> VariableDefinition? = { _ in nil }) {
+        self.resolve = resolve
+    }
+
+    /// Compiles a whole value.
+    mutating func compile(_ text: String) -> CompiledString {
+        var next = 0
+        let node = compileSequence(text, next: &next, substitution: nil, depth: 0)
+        return CompiledString(root: node, source: text)
+    }
+
+    /// Compiles a value whose variants are chosen as a whole (String Catalog `variations`).
+    mutating func compileVariant(_ text: String) -> TemplateNode {
+        var next = 0
+        return compileSequence(text, next: &next, substitution: nil, depth: 0)
+    }
+
+    private mutating func issue(
+        _ severity: CatalogDiagnostic.Severity,
+        _ code: CatalogDiagnostic.Code,
+        _ message: String
+    ) {
+        issues.append(CompileIssue(severity: severity, code: code, message: message))
+    }
+
+    private mutating func compileSequence(
+        _ text: String,
+        next: inout Int,
+        substitution: (index: Int, specifier: FormatSpecifier)?,
+        depth: Int
+    ) -> TemplateNode {
+        var pieces: [TemplatePiece] = []
+        func appendLiteral(_ literal: String) {
+            if case .literal(let previous)? = pieces.last {
+                pieces[pieces.count - 1] = .literal(previous + literal)
+            } else {
+                pieces.append(.literal(literal))
+            }
+        }
+        for token in FormatStringScanner.scan(text, recognizesArg: substitution != nil) {
+            switch token {
+            case .literal(let literal):
+                appendLiteral(literal)
+            case .specifier(let specifier):
+                let index: Int
+                if let position = specifier.position {
+                    index = position - 1
+                } else {
+                    index = next
+                    next += 1
+                }
+                pieces.append(.argument(index, specifier))
+            case .substitutionArgument:
+                if let substitution {
+                    pieces.append(.argument(substitution.index, substitution.specifier))
+                } else {
+                    appendLiteral("%arg")
+                }
+            case .invalid(let invalidText, _, let reason):
+                // Strings never formatted (storyboard titles) legitimately hold "50%"; they render as written.
+                issue(.warning, .invalidSpecifier, "'\(invalidText)' in \"\(text)\": \(reason)")
+                appendLiteral(invalidText)
+            case .variable(let name, let position, let isMalformed):
+                let written = "%\(position.map { isMalformed ? "\($0)" : "\($0)$" } ?? "")#@\(name)@"
+                if isMalformed {
+                    issue(
+                        .warning,
+                        .malformedVariable,
+                        "'\(written)' has a position without '$'; read as argument \(position ?? 1)"
+                    )
+                }
+                let index: Int
+                if let position {
+                    index = position - 1
+                } else {
+                    index = next
+                    next += 1
+                }
+                guard depth < Self.maximumDepth else {
+                    issue(.error, .undefinedVariable, "variables nest deeper than \(Self.maximumDepth) at '\(written)'")
+                    appendLiteral(written)
+                    continue
+                }
+                guard let definition = resolve(name) else {
+                    issue(.error, .undefinedVariable, "'\(written)' refers to a variable the entry does not define")
+                    appendLiteral(written)
+                    continue
+                }
+                pieces.append(.node(compileVariable(name, definition, index: index, depth: depth + 1)))
+            }
+        }
+        return .sequence(pieces)
+    }
+
+    private mutating func compileVariable(
+        _ name: String,
+        _ definition: VariableDefinition,
+        index: Int,
+        depth: Int
+    ) -> TemplateNode {
+        /// Variants number their unnumbered specifiers from the variable's own argument.
+        func variant(_ text: String, substitution: (index: Int, specifier: FormatSpecifier)? = nil) -> TemplateNode {
+            var next = index
+            return compileSequence(text, next: &next, substitution: substitution, depth: depth)
+        }
+        switch definition {
+        case .plural(let cases):
+            var compiled: [PluralCategory: TemplateNode] = [:]
+            for (category, text) in knownCategories(name, cases) { compiled[category] = variant(text) }
+            return .plural(PluralSwitch(argument: index, cases: compiled))
+        case .substitution(let number, let formatSpecifier, let plural):
+            let argument = number.map { $0 - 1 } ?? index
+            let specifier = Self.specifier(fromCatalog: formatSpecifier) ?? FormatSpecifier(conversion: .object)
+            if Self.specifier(fromCatalog: formatSpecifier) == nil {
+                issue(.error, .invalidSpecifier, "substitution '\(name)' has format specifier '\(formatSpecifier)'")
+            }
+            var compiled: [PluralCategory: TemplateNode] = [:]
+            for (category, text) in knownCategories(name, plural) {
+                var next = argument
+                compiled[category] = compileSequence(
+                    text,
+                    next: &next,
+                    substitution: (argument, specifier),
+                    depth: depth
+                )
+            }
+            return .plural(PluralSwitch(argument: argument, cases: compiled))
+        case .device(let cases):
+            var devices: [DeviceClass: TemplateNode] = [:]
+            for (deviceName, text) in cases {
+                guard let device = DeviceClass(catalogName: deviceName) else {
+                    issue(.warning, .unsupportedRuleType, "variable '\(name)' has unknown device '\(deviceName)'")
+                    continue
+                }
+                devices[device] = variant(text)
+            }
+            return .device(devices)
+        case .width(let cases):
+            var variants: [WidthVariant] = []
+            for (width, text) in cases {
+                guard let value = Int(width) else {
+                    issue(.warning, .unsupportedRuleType, "variable '\(name)' has non-numeric width '\(width)'")
+                    continue
+                }
+                variants.append(WidthVariant(width: value, node: variant(text)))
+            }
+            return .width(variants.sorted { $0.width < $1.width })
+        case .unsupported(let ruleType, let cases):
+            issue(
+                .warning,
+                .unsupportedRuleType,
+                "variable '\(name)' uses \(ruleType), which Apple does not define; its "
+                    + "'\(cases.first { $0.name == "other" }?.name ?? cases.first?.name ?? "")' variant is used"
+            )
+            let chosen = cases.first { $0.name == "other" } ?? cases.first
+            return chosen.map { variant($0.text) } ?? .sequence([])
+        }
+    }
+
+    /// The cases whose names are CLDR categories; others are reported and dropped.
+    private mutating func knownCategories(
+        _ name: String,
+        _ cases: [(category: String, text: String)]
+    ) -> [(PluralCategory, String)] {
+        var known: [(PluralCategory, String)] = []
+        for (categoryName, text) in cases {
+            guard let category = PluralCategory(rawValue: categoryName) else {
+                issue(
+                    .warning,
+                    .unknownPluralCategory,
+                    "variable '\(name)' has unknown plural category '\(categoryName)'"
+                )
+                continue
+            }
+            known.append((category, text))
+        }
+        return known
+    }
+
+    /// Reads a String Catalog `formatSpecifier` (`lld`, `@`, `%ld`, `.2f`) as a specifier.
+    static func specifier(fromCatalog text: String) -> FormatSpecifier? {
+        let written = text.hasPrefix("%") ? text : "%" + text
+        let tokens = FormatStringScanner.scan(written)
+        guard tokens.count == 1, case .specifier(let specifier) = tokens[0] else { return nil }
+        return specifier
+    }
+}
