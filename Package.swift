@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "CaffeSimulator",
-            dependencies: ["ZeroMQ", "CaffeProtocol", "CTransportBaseline"],
+            dependencies: ["ZeroMQ", "CaffeProtocol", "Localization", "CTransportBaseline"],
             path: "Simulator/Sources/CaffeSimulator"
         ),
         .executableTarget(

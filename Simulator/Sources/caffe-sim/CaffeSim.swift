@@ -23,8 +23,15 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .long, help: "Messages per size in the closing transport measurement.")
     var benchMessages: Int = 200_000
 
+    @Option(name: .long, help: "The catalog folder to render from.")
+    var catalog: String = "config/Localizations"
+
     func run() async throws {
-        var demo = TransportDemo(style: TerminalStyle(enabled: color), benchMessages: benchMessages)
+        var demo = PipelineDemo(
+            style: TerminalStyle(enabled: color),
+            catalog: FileManager.default.fileExists(atPath: catalog) ? URL(fileURLWithPath: catalog) : nil,
+            benchMessages: benchMessages
+        )
         try await demo.run()
     }
 }
@@ -32,8 +39,56 @@ struct Demo: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
-        subcommands: [Transport.self]
+        subcommands: [Transport.self, Catalog.self]
     )
+
+    struct Catalog: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Catalog lookup + render of a plural, positional, three-argument entry, beside String(format:)."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "The catalog folder.")
+        var catalog = "config/Localizations"
+
+        @Option(help: "The locale to render for.")
+        var locale = "es-MX"
+
+        @Option(help: "Calls per round.")
+        var iterations = 200_000
+
+        @Option(help: "Rounds; the median is reported.")
+        var rounds = 5
+
+        func validate() throws {
+            guard iterations >= 1, rounds >= 1 else {
+                throw ValidationError("--iterations and --rounds must be positive")
+            }
+        }
+
+        func run() throws {
+            let benchmark = CatalogBenchmark(
+                configuration: .init(
+                    catalog: URL(fileURLWithPath: catalog),
+                    locale: locale,
+                    iterations: iterations,
+                    rounds: rounds
+                )
+            )
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(CatalogBenchmark.summary(report))
+            }
+        }
+    }
 
     struct Transport: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

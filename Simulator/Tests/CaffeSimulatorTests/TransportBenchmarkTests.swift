@@ -62,10 +62,14 @@ struct TransportBenchmarkTests {
 }
 
 @Suite("caffe-sim demo")
-struct TransportDemoTests {
+struct PipelineDemoTests {
     @Test func demoShowsEventsDeadLetterSecurityAndTransport() async throws {
         let output = Mutex<[String]>([])
-        var demo = TransportDemo(style: TerminalStyle(enabled: false), benchMessages: 2_000) { line in
+        var demo = PipelineDemo(
+            style: TerminalStyle(enabled: false),
+            catalog: CatalogBenchmarkTests.catalog,
+            benchMessages: 2_000
+        ) { line in
             output.withLock { $0.append(line) }
         }
         try await demo.run()
@@ -85,6 +89,18 @@ struct TransportDemoTests {
         #expect(lines.contains("  unknown client key: refused (handshakeFailedAuth, ZAP status 400)"))
         #expect(lines.contains("  authenticator: 1 admitted, 1 refused"))
         #expect(text.contains("  size      binding msg/s        C msg/s   ratio"))
+        #expect(lines.contains("  en-US  Ana added 1 juice · 1 item · watch: Open the receipt on your iPhone"))
+        #expect(
+            lines.contains("  es-MX  Ana añadió 1 jugo · 1,000,000 de artículos · watch: Abre el recibo en tu iPhone")
+        )
+        #expect(lines.contains("  es-ES  Ana añadió 1 zumo · 3 artículos · watch: Abre el recibo en tu iPhone"))
+        #expect(lines.contains("  ar-EG  أضاف Ana ١ عصير · ١٬٢٣٤ عنصرًا · watch: افتح الإيصال على iPhone"))
+        #expect(
+            lines.contains(
+                "  fr-FR  Ana added 1 juice · 2 items · watch: Open the receipt on your iPhone  (no fr-FR localization)"
+            )
+        )
+        #expect(lines.contains("  caffe lint: 0 errors, 1 warning, 0 notes"))
         #expect(!text.contains("\u{1B}["))
     }
 }

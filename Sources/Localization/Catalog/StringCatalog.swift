@@ -144,6 +144,11 @@ public struct StringCatalog: Sendable {
         tables[table]?[localization]?[key]
     }
 
+    /// The compiled value for `key` in exactly this localization, without copying the entry.
+    func value(_ key: String, table: String, localization: String) -> CompiledString? {
+        tables[table]?[localization]?[key]?.value
+    }
+
     /// The entries of one table in one localization, sorted by key.
     public func entries(table: String = defaultTable, localization: String) -> [CatalogEntry] {
         (tables[table]?[localization] ?? [:]).values.sorted { $0.key < $1.key }

@@ -19,6 +19,12 @@ public final class PluralRules: @unchecked Sendable {
     private let rules: OpaquePointer
     /// Formatters with exactly `n` fraction digits, so ICU sees the visible digits of a value.
     private let fixedDigitFormats: [ICUNumberFormatter]
+    /// The categories of the integers 0..<``smallIntegerLimit``, asked of ICU once: counts and
+    /// quantities are almost always small, and ICU's selection costs about a microsecond.
+    private let smallIntegerCategories: [PluralCategory]
+
+    /// Integers below this are answered from a table made at initialization.
+    static let smallIntegerLimit = 1024
 
     /// The most visible fraction digits told apart; more are treated as this many.
     static let maximumVisibleFractionDigits = 6
@@ -50,6 +56,9 @@ public final class PluralRules: @unchecked Sendable {
         }
         fixedDigitFormats = formats
         categories = Self.keywords(of: rules)
+        smallIntegerCategories = (0..<Self.smallIntegerLimit).map { value in
+            Self.select(Double(value), visibleFractionDigits: 0, rules: rules, formats: formats)
+        }
     }
 
     deinit {
@@ -59,6 +68,7 @@ public final class PluralRules: @unchecked Sendable {
     /// The category of a number; text arguments are *other*.
     public func category(for argument: FormatArgument) -> PluralCategory {
         switch argument {
+        case .integer(let value) where value >= 0 && value < Self.smallIntegerLimit: smallIntegerCategories[Int(value)]
         case .integer(let value): category(for: Double(value), visibleFractionDigits: 0)
         case .unsignedInteger(let value): category(for: Double(value), visibleFractionDigits: 0)
         case .double(let value): category(for: value, visibleFractionDigits: Self.visibleFractionDigits(of: value))
@@ -70,6 +80,26 @@ public final class PluralRules: @unchecked Sendable {
 
     /// The category of `value` shown with `visibleFractionDigits` digits after the point.
     public func category(for value: Double, visibleFractionDigits: Int) -> PluralCategory {
+        if visibleFractionDigits == 0, value >= 0, value < Double(Self.smallIntegerLimit),
+            value.rounded(.towardZero) == value
+        {
+            return smallIntegerCategories[Int(value)]
+        }
+        return Self.select(
+            value,
+            visibleFractionDigits: visibleFractionDigits,
+            rules: rules,
+            formats: fixedDigitFormats
+        )
+    }
+
+    /// Asks ICU for the category of `value` shown with `visibleFractionDigits` fraction digits.
+    private static func select(
+        _ value: Double,
+        visibleFractionDigits: Int,
+        rules: OpaquePointer,
+        formats: [ICUNumberFormatter]
+    ) -> PluralCategory {
         var keyword = (UInt16(0), UInt16(0), UInt16(0), UInt16(0), UInt16(0), UInt16(0), UInt16(0), UInt16(0))
         var status = U_ZERO_ERROR
         let length = withUnsafeMutableBytes(of: &keyword) { raw -> Int32 in
@@ -78,7 +108,7 @@ public final class PluralRules: @unchecked Sendable {
                 return swift_uplrules_select(rules, value, buffer, 8, &status)
             }
             let digits = min(visibleFractionDigits, Self.maximumVisibleFractionDigits)
-            return swift_uplrules_selectWithFormat(rules, value, fixedDigitFormats[digits].handle, buffer, 8, &status)
+            return swift_uplrules_selectWithFormat(rules, value, formats[digits].handle, buffer, 8, &status)
         }
         guard status.rawValue <= U_ZERO_ERROR.rawValue else { return .other }
         let name = withUnsafeBytes(of: &keyword) { raw in

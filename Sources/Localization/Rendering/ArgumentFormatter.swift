@@ -17,7 +17,7 @@ struct ArgumentFormatter {
             case .string(let value):
                 text = value
                 isNumeric = false
-            case .integer(let value): text = numbers.integer.string(value)
+            case .integer(let value): text = numbers.string(value)
             case .unsignedInteger(let value): text = numbers.integer.string(decimal: String(value))
             case .double(let value): text = numbers.general.string(value)
             case .decimal(let value): text = decimal(value)
@@ -78,7 +78,7 @@ struct ArgumentFormatter {
         throws(LocalizationError) -> String
     {
         switch argument {
-        case .integer(let value): return numbers.integer.string(value)
+        case .integer(let value): return numbers.string(value)
         case .unsignedInteger(let value): return numbers.integer.string(decimal: String(value))
         case .decimal(let text) where !text.contains("."): return numbers.integer.string(decimal: text)
         default: throw mismatch(argument, specifier, position, "an integer")

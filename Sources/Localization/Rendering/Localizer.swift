@@ -67,8 +67,8 @@ public final class Localizer: Sendable {
         arguments: [FormatArgument] = []
     ) throws(LocalizationError) -> LocalizedString {
         for localization in localizations {
-            if let entry = catalog.entry(key, table: table, localization: localization) {
-                var rendered = try render(entry.value, arguments: arguments, key: key)
+            if let value = catalog.value(key, table: table, localization: localization) {
+                var rendered = try render(value, arguments: arguments, key: key)
                 rendered.localization = localization
                 return rendered
             }

@@ -177,3 +177,36 @@ public enum DeviceClass: String, CaseIterable, Hashable, Sendable, Codable {
         }
     }
 }
+
+extension CompiledString {
+    /// The value as one printf-style string with every plural switch resolved to `category`
+    /// (device and width switches to their `other`/widest variant), positions made explicit.
+    ///
+    /// For comparisons with `String(format:)`; rendering never goes through text like this.
+    public func flattened(choosing category: PluralCategory) -> String {
+        var text = ""
+        func walk(_ node: TemplateNode) {
+            switch node {
+            case .sequence(let pieces):
+                for piece in pieces {
+                    switch piece {
+                    case .literal(let literal):
+                        text += literal.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%")
+                    case .argument(let index, var specifier):
+                        specifier.position = index + 1
+                        text += specifier.description
+                    case .node(let inner): walk(inner)
+                    }
+                }
+            case .plural(let plural):
+                if let chosen = plural.node(for: category) { walk(chosen) }
+            case .device(let cases):
+                if let chosen = cases[.other] ?? cases.values.first { walk(chosen) }
+            case .width(let variants):
+                if let chosen = variants.last { walk(chosen.node) }
+            }
+        }
+        walk(root)
+        return text
+    }
+}

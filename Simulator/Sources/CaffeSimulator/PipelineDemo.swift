@@ -1,22 +1,31 @@
 import CaffeProtocol
 import Foundation
+import Localization
 import SwiftProtobuf
 import ZeroMQ
 
 /// What `caffe-sim demo` shows while the worker does not exist yet: order events crossing a
 /// PUB/SUB forwarder as protobuf frames, a bad event dead-lettered with its reason, a CURVE-secured
-/// health check with an unknown client refused, and the transport measured against C.
+/// health check with an unknown client refused, the sample catalogs rendered for the demo locales,
+/// and the transport measured against C.
 ///
 /// Everything runs in this process over `ipc://` endpoints in a temporary folder that is removed
 /// at the end.
-public struct TransportDemo {
+public struct PipelineDemo {
     let style: TerminalStyle
     let benchMessages: Int
+    /// The catalog folder (`config/Localizations`); `nil` skips the catalog step.
+    let catalog: URL?
     var output: (String) -> Void
 
-    public init(style: TerminalStyle, benchMessages: Int = 200_000, output: @escaping (String) -> Void = { print($0) })
-    {
+    public init(
+        style: TerminalStyle,
+        catalog: URL?,
+        benchMessages: Int = 200_000,
+        output: @escaping (String) -> Void = { print($0) }
+    ) {
         self.style = style
+        self.catalog = catalog
         self.benchMessages = benchMessages
         self.output = output
     }
@@ -49,6 +58,7 @@ public struct TransportDemo {
         let context = try ZMQContext()
         try await forwardOrders(context: context, folder: folder.path)
         try await secureHealthCheck(context: context, folder: folder.path)
+        renderCatalogs()
         await measureTransport()
     }
 
@@ -187,10 +197,50 @@ public struct TransportDemo {
         monitor.stop()
     }
 
+    /// The sample catalogs in each demo locale: plurals, regional fallback, device variants, digits.
+    func renderCatalogs() {
+        output(style.bold("3. Catalogs") + style.dim("  (config/Localizations: .xcstrings, .strings, .stringsdict)"))
+        defer { output("") }
+        guard let catalog else {
+            output(style.dim("  no catalog folder given; skipped"))
+            return
+        }
+        do {
+            let loaded = try StringCatalog(directory: catalog)
+            // One juice each: agreeing "2 juices" / "2 jugos" is the grammar-agreement module's job.
+            let samples: [(locale: String, juices: Int64, items: Int64)] = [
+                ("en-US", 1, 1), ("es-ES", 1, 3), ("es-MX", 1, 1_000_000), ("fr-FR", 1, 2), ("ja-JP", 1, 3),
+                ("ar-EG", 1, 1234),
+            ]
+            for sample in samples {
+                let localizer = try Localizer(catalog: loaded, locale: sample.locale)
+                let onWatch = try Localizer(
+                    catalog: loaded,
+                    locale: sample.locale,
+                    options: RenderOptions(device: .applewatch)
+                )
+                let juice = try localizer.string("juice", table: "Menu").text
+                let line = try localizer.string(
+                    "%1$@ added %2$lld %3$@",
+                    table: "Receipt",
+                    arguments: ["Ana", .integer(sample.juices), .string(juice)]
+                )
+                let count = try localizer.string("%lld items", arguments: [.integer(sample.items)])
+                let receipt = try onWatch.string("Open your receipt")
+                let fallback = localizer.fallbackNote == nil ? "" : style.dim("  (no \(sample.locale) localization)")
+                let label = sample.locale.padding(toLength: 6, withPad: " ", startingAt: 0)
+                output("  \(style.cyan(label)) \(line.text) · \(count.text) · watch: \(receipt.text)\(fallback)")
+            }
+            output(style.dim("  caffe lint: \(CatalogLinter(catalog: loaded).lint().summary)"))
+        } catch {
+            output(style.red("  catalog step failed: \(error)"))
+        }
+    }
+
     /// A short run of `caffe-sim bench transport`.
     func measureTransport() async {
         output(
-            style.bold("3. Transport: Swift binding vs C")
+            style.bold("4. Transport: Swift binding vs C")
                 + style.dim("  (PUSH/PULL, tcp loopback, \(benchMessages) messages)")
         )
         let benchmark = TransportBenchmark(
