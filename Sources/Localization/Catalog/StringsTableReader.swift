@@ -9,7 +9,12 @@ enum StringsTableReader {
         localization: String
     ) -> (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic]) {
         let result = StringsFileReader.read(data, file: file)
-        var diagnostics = result.diagnostics
+        // The readers know the file, not the localization its folder names.
+        var diagnostics = result.diagnostics.map { diagnostic in
+            var located = diagnostic
+            located.locale = located.locale ?? localization
+            return located
+        }
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(result.entries.count)
         for item in result.entries {

@@ -21,7 +21,7 @@ enum XCStringsReader {
                     .error,
                     .syntaxError,
                     file: file,
-                    location: jsonErrorLocation(error),
+                    location: jsonErrorLocation(error, in: data),
                     message: "not valid JSON: \(error)"
                 )
             )
@@ -65,14 +65,31 @@ enum XCStringsReader {
         return result
     }
 
-    /// Reads "around line 3, column 7" from a JSON error's description, when it has one.
-    static func jsonErrorLocation(_ error: any Error) -> SourceLocation {
-        let text = String(describing: error)
-        func number(after label: String) -> Int? {
-            guard let range = text.range(of: label) else { return nil }
-            return Int(text[range.upperBound...].prefix(while: \.isNumber))
+    /// Where a JSON error is: "line 3, column 7" if the message says so, else "character 57"
+    /// (a UTF-8 offset, as Foundation on Linux reports it) turned into line and column.
+    static func jsonErrorLocation(_ error: any Error, in data: Data) -> SourceLocation {
+        var messages = [String(describing: error)]
+        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { messages.append(detail) }
+        for text in messages {
+            func number(after label: String) -> Int? {
+                guard let range = text.range(of: label) else { return nil }
+                return Int(text[range.upperBound...].prefix(while: \.isNumber))
+            }
+            if let line = number(after: "line ") {
+                return SourceLocation(line: line, column: number(after: "column ") ?? 0)
+            }
+            if let offset = number(after: "character ") {
+                return location(ofUTF8Offset: offset, in: data)
+            }
         }
-        return SourceLocation(line: number(after: "line ") ?? 0, column: number(after: "column ") ?? 0)
+        return .unknown
+    }
+
+    /// The 1-based line and column (in characters) of a UTF-8 offset.
+    static func location(ofUTF8Offset offset: Int, in data: Data) -> SourceLocation {
+        let prefix = data.prefix(max(0, min(offset, data.count)))
+        let lines = String(decoding: prefix, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return SourceLocation(line: lines.count, column: (lines.last?.count ?? 0) + 1)
     }
 }
 

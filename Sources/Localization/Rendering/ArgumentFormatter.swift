@@ -1,3 +1,5 @@
+import Foundation
+
 /// Formats one argument for one specifier in one locale: type-checked, never through C `printf`.
 struct ArgumentFormatter {
     let numbers: LocaleNumberFormats
@@ -130,9 +132,25 @@ struct ArgumentFormatter {
                     .decimal(minimumFractionDigits: precision, maximumFractionDigits: precision, grouping: true)
                 )
         case .scientific, .scientificUpper:
-            formatter = numbers.formatter(.scientific(fractionDigits: precision))
+            return scientific(value, fractionDigits: precision, uppercase: specifier.conversion == .scientificUpper)
         case .general, .generalUpper:
-            formatter = numbers.formatter(.significant(significantDigits: max(precision, 1), grouping: true))
+            // printf: P significant digits; scientific when the exponent is below -4 or at least P,
+            // trailing zeros dropped unless `#`.
+            let significant = max(precision, 1)
+            let exponent = value == 0 ? 0 : Self.decimalExponent(value, significantDigits: significant)
+            let alternate = specifier.flags.contains(.alternate)
+            if exponent < -4 || exponent >= significant {
+                let text = scientific(
+                    value,
+                    fractionDigits: significant - 1,
+                    uppercase: specifier.conversion == .generalUpper
+                )
+                return alternate ? text : trimmingFractionZeros(text)
+            }
+            let digits = max(significant - 1 - exponent, 0)
+            formatter = numbers.formatter(
+                .decimal(minimumFractionDigits: alternate ? digits : 0, maximumFractionDigits: digits, grouping: true)
+            )
         default:
             throw LocalizationError(
                 .unsupportedSpecifier,
@@ -149,6 +167,46 @@ struct ArgumentFormatter {
         }
         if let decimalText { return formatter.string(decimal: decimalText) }
         return formatter.string(value)
+    }
+
+    /// printf's `%e` with the locale's digits and decimal separator: `1.234568e+04`.
+    private func scientific(_ value: Double, fractionDigits: Int, uppercase: Bool) -> String {
+        let exponent = value == 0 ? 0 : Self.decimalExponent(value, significantDigits: fractionDigits + 1)
+        let mantissa = value / Self.powerOfTen(exponent)
+        let mantissaFormatter = numbers.formatter(
+            .decimal(minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, grouping: false)
+        )
+        let mantissaText = mantissaFormatter?.string(mantissa) ?? String(mantissa)
+        let magnitude = numbers.string(Int64(abs(exponent)))
+        let padded = magnitude.count < 2 ? numbers.zeroDigit + magnitude : magnitude
+        return mantissaText + (uppercase ? "E" : "e") + (exponent < 0 ? "-" : "+") + padded
+    }
+
+    /// The decimal exponent of `value` after rounding to `significantDigits` (9.9999 → 1 at 3 digits).
+    static func decimalExponent(_ value: Double, significantDigits: Int) -> Int {
+        var exponent = Int(log10(abs(value)).rounded(.down))
+        let scale = powerOfTen(significantDigits - 1 - exponent)
+        if (abs(value) * scale).rounded() >= powerOfTen(significantDigits) { exponent += 1 }
+        return exponent
+    }
+
+    static func powerOfTen(_ exponent: Int) -> Double {
+        pow(10, Double(exponent))
+    }
+
+    /// Drops trailing zeros (and a bare decimal separator) from a fraction, keeping any exponent.
+    private func trimmingFractionZeros(_ text: String) -> String {
+        let exponentStart = text.firstIndex { $0 == "e" || $0 == "E" } ?? text.endIndex
+        var mantissa = text[..<exponentStart]
+        guard let separator = mantissa.lastIndex(where: { !$0.isNumber }) else { return text }
+        guard mantissa[separator...].dropFirst().allSatisfy(\.isNumber) else { return text }
+        while let last = mantissa.last, last.isNumber, last.wholeNumberValue == 0,
+            mantissa.index(before: mantissa.endIndex) > separator
+        {
+            mantissa.removeLast()
+        }
+        if mantissa.index(before: mantissa.endIndex) == separator { mantissa.removeLast() }
+        return String(mantissa) + text[exponentStart...]
     }
 
     private func mismatch(

@@ -74,6 +74,12 @@ public final class Localizer: Sendable {
             }
         }
         missing.add(1, ordering: .relaxed)
+        // Like `String(localized:)`, the key is the default value, formatted with the arguments.
+        if !arguments.isEmpty {
+            var compiler = TemplateCompiler()
+            let keyAsValue = compiler.compile(key)
+            if let rendered = try? render(keyAsValue, arguments: arguments, key: key) { return rendered }
+        }
         return LocalizedString(text: key, substitutions: [], key: key, localization: nil)
     }
 

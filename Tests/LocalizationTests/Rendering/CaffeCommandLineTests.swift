@@ -1,0 +1,96 @@
+// Caffe — Localization tests.
+
+import Foundation
+import Localization
+import Testing
+
+/// The `caffe` executable run as a real process. It is found next to this test bundle, where
+/// `swift build --build-tests` puts it; when it is not there these tests are skipped.
+@Suite(
+    "caffe command line",
+    .enabled(if: RenderingSupport.caffeExecutable != nil, "the caffe executable is not next to the test bundle")
+)
+struct CaffeCommandLineTests {
+    typealias Support = RenderingSupport
+
+    @Test func pluralPrintsOneCategoryPerLine() throws {
+        let result = try Support.runCaffe(["plural", "--locale", "ru", "1", "2", "5", "1.5"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "one\nfew\nmany\nother\n")
+    }
+
+    @Test func pluralCountsVisibleFractionDigits() throws {
+        let english = try Support.runCaffe(["plural", "--locale", "en", "1", "1.0", "0"])
+        #expect(english.standardOutput == "one\nother\nother\n")
+        let spanish = try Support.runCaffe(["plural", "--locale", "es-MX", "1", "1.0", "1000000"])
+        #expect(spanish.standardOutput == "one\none\nmany\n")
+    }
+
+    @Test func pluralRejectsText() throws {
+        let result = try Support.runCaffe(["plural", "--locale", "ru", "two"])
+        #expect(result.status != 0)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("'two' is not a number"))
+    }
+
+    @Test func lintSampleCatalogExitsZero() throws {
+        let result = try Support.runCaffe(["lint", Support.configDirectory.path])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let lastLine = result.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasPrefix("0 errors, "), "\(lastLine)")
+    }
+
+    static let brokenFolder: [String: String] = [
+        "Broken.xcstrings": "{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { x } } }",
+        "en.lproj/Menu.strings": "\"juice\" = \"juice\";\n",
+    ]
+
+    @Test func lintWithAnErrorExitsOne() throws {
+        try Support.withFolder(Self.brokenFolder) { folder in
+            let result = try Support.runCaffe(["lint", folder.path])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("Broken.xcstrings"))
+            #expect(result.standardOutput.contains("error: [syntax-error]"))
+            #expect(result.standardOutput.hasSuffix("1 error, 0 warnings, 0 notes\n"))
+        }
+    }
+
+    @Test func lintJSON() throws {
+        try Support.withFolder(Self.brokenFolder) { folder in
+            let result = try Support.runCaffe(["lint", "--json", folder.path])
+            #expect(result.status == 1)
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+            let findings = try #require(parsed as? [[String: Any]])
+            #expect(findings.count == 1)
+            for finding in findings {
+                for key in ["severity", "code", "file", "message"] {
+                    #expect(finding[key] is String, "\(key) in \(finding)")
+                }
+            }
+            #expect(findings.first?["severity"] as? String == "error")
+            #expect(findings.first?["code"] as? String == "syntax-error")
+            #expect(findings.first?["file"] as? String == "Broken.xcstrings")
+        }
+    }
+
+    @Test func lintJSONOnTheSampleCatalog() throws {
+        let result = try Support.runCaffe(["lint", "--json", Support.configDirectory.path])
+        #expect(result.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+        let findings = try #require(parsed as? [[String: Any]])
+        for finding in findings {
+            for key in ["severity", "code", "file", "message"] {
+                #expect(finding[key] is String, "\(key) in \(finding)")
+            }
+            #expect(finding["severity"] as? String != "error")
+        }
+    }
+
+    @Test func stringRendersForALocale() throws {
+        let result = try Support.runCaffe([
+            "string", "--catalog", Support.configDirectory.path, "--locale", "es-MX", "%lld items", "1000000",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "1,000,000 de artículos\n")
+    }
+}
