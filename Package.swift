@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
         .library(name: "Localization", targets: ["Localization"]),
+        .library(name: "RichText", targets: ["RichText"]),
         .executable(name: "caffe", targets: ["caffe"]),
         .executable(name: "caffe-sim", targets: ["caffe-sim"]),
     ],
@@ -54,12 +55,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
 
+        // MARK: Rich text
+
+        .target(name: "RichText"),
+
         // MARK: Executables
 
         .executableTarget(
             name: "caffe",
             dependencies: [
                 "Localization",
+                "RichText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +109,12 @@ let package = Package(
         .testTarget(
             name: "LocalizationTests",
             dependencies: ["Localization"]
+        ),
+        .testTarget(
+            name: "RichTextTests",
+            dependencies: ["RichText"],
+            exclude: ["Fixtures/README.md", "Fixtures/extract_commonmark.py"],
+            resources: [.copy("Fixtures/commonmark-spec.json"), .copy("Fixtures/commonmark-inline.json")]
         ),
         .testTarget(
             name: "CaffeSimulatorTests",

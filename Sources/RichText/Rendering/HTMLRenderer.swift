@@ -1,0 +1,114 @@
+/// Renders a ``RichDocument`` as an escaped HTML fragment, as CommonMark's reference renderer
+/// renders inlines: `<em>`, `<strong>`, `<code>`, `<a href title>`, `<br />`, plus `<del>` for
+/// strikethrough and `<span data-key="value">` for `^[…](…)` attributes.
+public struct HTMLRenderer: Sendable {
+    /// Which `^[…](…)` keys become `data-` attributes; `nil` keeps them all.
+    public var attributeKeys: Set<String>?
+
+    public init(attributeKeys: Set<String>? = nil) {
+        self.attributeKeys = attributeKeys
+    }
+
+    public func render(_ document: RichDocument) -> String {
+        var html = ""
+        render(document.nodes, into: &html)
+        return html
+    }
+
+    private func render(_ nodes: [RichNode], into html: inout String) {
+        for node in nodes {
+            switch node {
+            case .text(let text): html += Self.escape(text)
+            case .softBreak: html += "\n"
+            case .lineBreak: html += "<br />\n"
+            case .code(let text): html += "<code>" + Self.escape(text) + "</code>"
+            case .emphasis(let children): wrap("em", children, into: &html)
+            case .strong(let children): wrap("strong", children, into: &html)
+            case .strikethrough(let children): wrap("del", children, into: &html)
+            case .link(let destination, let title, let children):
+                html += "<a href=\"" + Self.escapeHref(destination) + "\""
+                if let title { html += " title=\"" + Self.escape(title) + "\"" }
+                html += ">"
+                render(children, into: &html)
+                html += "</a>"
+            case .attributes(let attributes, let children):
+                let shown = attributes.filter { attributeKeys?.contains($0.key) ?? true }.sorted { $0.key < $1.key }
+                guard !shown.isEmpty else {
+                    render(children, into: &html)
+                    continue
+                }
+                html += "<span"
+                for (key, value) in shown {
+                    html += " data-" + Self.dataAttributeName(key) + "=\"" + Self.escape(value.description) + "\""
+                }
+                html += ">"
+                render(children, into: &html)
+                html += "</span>"
+            }
+        }
+    }
+
+    private func wrap(_ tag: String, _ children: [RichNode], into html: inout String) {
+        html += "<\(tag)>"
+        render(children, into: &html)
+        html += "</\(tag)>"
+    }
+
+    /// Escapes `&`, `<`, `>` and `"` for text and attribute values.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Percent-encodes a link destination the way CommonMark's reference renderer does: bytes
+    /// outside its safe set become `%XX`, existing `%` stays, `&` and `'` become entities.
+    public static func escapeHref(_ destination: String) -> String {
+        var result = ""
+        for byte in destination.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): result += "&amp;"
+            case UInt8(ascii: "'"): result += "&#x27;"
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where "-_.+!*(),%#@?=;:/$~".utf8.contains(byte):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    /// `agreeWithArgument` → `agree-with-argument`, keeping only characters HTML allows in names.
+    static func dataAttributeName(_ key: String) -> String {
+        var name = ""
+        for scalar in key.unicodeScalars {
+            if ("A"..."Z").contains(scalar) {
+                name += "-" + String(scalar).lowercased()
+            } else if MarkdownCharacters.isASCIIAlphanumeric(scalar) || scalar == "-" || scalar == "_" || scalar == "."
+            {
+                name.unicodeScalars.append(scalar)
+            } else {
+                name += "_"
+            }
+        }
+        return name
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
