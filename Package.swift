@@ -79,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "CaffeSimulator",
-            dependencies: ["ZeroMQ", "CaffeProtocol", "Localization", "CTransportBaseline"],
+            dependencies: ["ZeroMQ", "CaffeProtocol", "Localization", "RichText", "CTransportBaseline"],
             path: "Simulator/Sources/CaffeSimulator"
         ),
         .executableTarget(

@@ -39,8 +39,41 @@ struct Demo: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
-        subcommands: [Transport.self, Catalog.self]
+        subcommands: [Transport.self, Catalog.self, RichTextCommand.self]
     )
+
+    struct RichTextCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "richtext",
+            abstract:
+                "Markdown parsed from source beside a template compiled once: the receipt note and the agreement template."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Calls per round.")
+        var iterations = 100_000
+
+        @Option(help: "Rounds; the median is reported.")
+        var rounds = 5
+
+        func run() throws {
+            let benchmark = RichTextBenchmark(
+                configuration: .init(iterations: max(1, iterations), rounds: max(1, rounds))
+            )
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(RichTextBenchmark.summary(report))
+            }
+        }
+    }
 
     struct Catalog: ParsableCommand {
         static let configuration = CommandConfiguration(

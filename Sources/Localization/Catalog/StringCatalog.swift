@@ -133,6 +133,11 @@ public struct StringCatalog: Sendable {
         matcher = LocalizationMatcher(available: available.sorted(), developmentLanguage: development)
     }
 
+    /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.
+    public static func empty(developmentLanguage: String = "en") -> StringCatalog {
+        StringCatalog(sources: [], developmentLanguage: developmentLanguage)
+    }
+
     /// Every localization with at least one entry.
     public var localizations: [String] { matcher.available }
 

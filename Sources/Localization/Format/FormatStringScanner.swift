@@ -19,43 +19,44 @@ enum FormatStringScanner {
 
     /// Scans `format`. `recognizesArg` enables `%arg`, which only String Catalog substitution variants use.
     static func scan(_ format: String, recognizesArg: Bool = false) -> [Token] {
-        let bytes = Array(format.utf8)
         var tokens: [Token] = []
+        for (token, _) in scanWithRanges(format, recognizesArg: recognizesArg) {
+            if case .literal(let text) = token, case .literal(let previous)? = tokens.last {
+                tokens[tokens.count - 1] = .literal(previous + text)
+            } else {
+                tokens.append(token)
+            }
+        }
+        return tokens
+    }
+
+    /// Scans `format`, giving each token with the UTF-8 range it covers (literal runs unmerged).
+    static func scanWithRanges(_ format: String, recognizesArg: Bool = false) -> [(Token, Range<Int>)] {
+        let bytes = Array(format.utf8)
+        var tokens: [(Token, Range<Int>)] = []
         var literalStart = 0
         var index = 0
-        var pendingLiteral = ""
-
-        func flushLiteral(upTo end: Int) {
-            if end > literalStart {
-                pendingLiteral += String(decoding: bytes[literalStart..<end], as: UTF8.self)
-            }
-        }
-        func emitPending() {
-            if !pendingLiteral.isEmpty {
-                tokens.append(.literal(pendingLiteral))
-                pendingLiteral = ""
-            }
-        }
-
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "%") else {
                 index += 1
                 continue
             }
-            flushLiteral(upTo: index)
+            if index > literalStart {
+                tokens.append(
+                    (.literal(String(decoding: bytes[literalStart..<index], as: UTF8.self)), literalStart..<index)
+                )
+            }
             let start = index
             let (token, next) = scanConversion(bytes, at: index, recognizesArg: recognizesArg)
-            if case .literal(let text) = token {
-                pendingLiteral += text
-            } else {
-                emitPending()
-                tokens.append(token)
-            }
             index = max(next, start + 1)
+            tokens.append((token, start..<index))
             literalStart = index
         }
-        flushLiteral(upTo: bytes.count)
-        emitPending()
+        if bytes.count > literalStart {
+            tokens.append(
+                (.literal(String(decoding: bytes[literalStart...], as: UTF8.self)), literalStart..<bytes.count)
+            )
+        }
         return tokens
     }
 

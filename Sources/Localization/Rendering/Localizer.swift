@@ -103,6 +103,17 @@ public final class Localizer: Sendable {
         return LocalizedString(text: output.text, substitutions: output.substitutions, key: key, localization: nil)
     }
 
+    /// Formats one argument for one specifier in this locale (what rendering does for each slot),
+    /// for layers that place argument text themselves, such as rich-text templates.
+    ///
+    /// - Throws: ``LocalizationError`` `.argumentMismatch` when the value does not fit the specifier.
+    public func format(_ argument: FormatArgument, as specifier: FormatSpecifier, argumentNumber: Int = 1)
+        throws(LocalizationError) -> String
+    {
+        let text = try formatter.format(argument, as: specifier, position: argumentNumber)
+        return isolates ? "\u{2068}" + text + "\u{2069}" : text
+    }
+
     /// Text under construction and where arguments went.
     private struct Output {
         var text = ""

@@ -39,6 +39,12 @@ public struct RichDocument: Hashable, Sendable {
         self.runs = runs
     }
 
+    /// A document whose runs were derived already (by a template, from its own runs).
+    init(nodes: [RichNode], runs: [RichRun]) {
+        self.nodes = nodes
+        self.runs = runs
+    }
+
     /// The text without markup.
     public var plainText: String { runs.map(\.text).joined() }
 
