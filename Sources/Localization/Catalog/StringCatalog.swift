@@ -14,7 +14,7 @@ public struct StringCatalog: Sendable {
     /// The language the app is developed in: the last fallback (a String Catalog's `sourceLanguage`).
     public let developmentLanguage: String
     /// What the readers found wrong or noteworthy, in file order.
-    public let diagnostics: [CatalogDiagnostic]
+    public private(set) var diagnostics: [CatalogDiagnostic]
     /// The files read, relative to the folder.
     public let files: [String]
 
@@ -28,7 +28,8 @@ public struct StringCatalog: Sendable {
     ///   - developmentLanguage: overrides the String Catalogs' `sourceLanguage` (default `en`).
     /// - Throws: ``LocalizationError`` `.unreadableCatalog` only when the folder cannot be listed.
     public init(directory: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
-        let root = directory.standardizedFileURL
+        // Resolve links, so a catalog folder given through a symlink lists its files under the same root.
+        let root = directory.resolvingSymlinksInPath().standardizedFileURL
         guard
             let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]),
             (try? root.checkResourceIsReachable()) == true
@@ -37,7 +38,7 @@ public struct StringCatalog: Sendable {
         }
         var sources: [CatalogSource] = []
         for case let url as URL in enumerator {
-            let path = url.standardizedFileURL.path
+            let path = url.resolvingSymlinksInPath().standardizedFileURL.path
             guard path.hasPrefix(root.path) else { continue }
             let relative = String(path.dropFirst(root.path.count).drop { $0 == "/" })
             guard let kind = CatalogSource.Kind(url) else { continue }
@@ -47,6 +48,16 @@ public struct StringCatalog: Sendable {
             sources: sources.sorted { $0.relativePath < $1.relativePath },
             developmentLanguage: developmentLanguage
         )
+        if sources.isEmpty {
+            diagnostics.append(
+                CatalogDiagnostic(
+                    .warning,
+                    .unreadableFile,
+                    file: directory.path,
+                    message: "no .strings, .stringsdict or .xcstrings files found"
+                )
+            )
+        }
     }
 
     /// Loads catalog files given one by one (each with its path relative to a catalog folder,

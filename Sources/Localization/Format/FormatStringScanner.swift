@@ -87,9 +87,15 @@ enum FormatStringScanner {
         if let digits {
             if index < bytes.count, bytes[index] == UInt8(ascii: "$") {
                 guard digits > 0 else { return invalid("argument positions start at 1") }
+                guard digits <= maximumPosition else {
+                    return invalid("argument position \(digits) is beyond \(maximumPosition)")
+                }
                 position = digits
                 index += 1
             } else if bytes[index...].starts(with: Array("#@".utf8)) {
+                guard digits > 0, digits <= maximumPosition else {
+                    return invalid("argument positions run from 1 to \(maximumPosition)")
+                }
                 position = digits
                 isMalformedPosition = true
             } else {
@@ -125,6 +131,7 @@ enum FormatStringScanner {
             return invalid("a * width takes its value from an argument, which is not supported")
         }
         let width = readNumber(bytes, &index)
+        if let width, width > maximumWidth { return invalid("a width of \(width) is beyond \(maximumWidth)") }
         var precision: Int?
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -132,6 +139,9 @@ enum FormatStringScanner {
                 return invalid("a * precision takes its value from an argument, which is not supported")
             }
             precision = readNumber(bytes, &index) ?? 0
+            if let precision, precision > maximumWidth {
+                return invalid("a precision of \(precision) is beyond \(maximumWidth)")
+            }
         }
         var length = FormatSpecifier.Length.none
         if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "h"), bytes[index + 1] == UInt8(ascii: "h") {
@@ -160,6 +170,11 @@ enum FormatStringScanner {
         )
         return (.specifier(specifier), index + 1)
     }
+
+    /// The highest argument position accepted (`%100$@`); catalogs use a handful.
+    static let maximumPosition = 100
+    /// The largest width or precision accepted, so no catalog string can make a render allocate megabytes.
+    static let maximumWidth = 1024
 
     private static let singleLengths: [UInt8: FormatSpecifier.Length] = [
         UInt8(ascii: "h"): .h, UInt8(ascii: "l"): .l, UInt8(ascii: "q"): .q, UInt8(ascii: "z"): .z,

@@ -30,6 +30,9 @@ public struct LocalizationMatcher: Sendable {
 
     /// The locale's CLDR ancestry, itself first, without the root (`es-MX`, `es-419`, `es`).
     public static func ancestry(of locale: String) -> [String] {
+        // Foundation's `parent` can spin in ICU for some tags (no-NO) until ICU has loaded the
+        // locale's data once; opening its plural rules first loads it.
+        ICULocaleWarmUp.prepare(locale)
         var chain = [locale]
         var seen: Set<String> = [normalized(locale)]
         var current = Locale.Language(identifier: locale).parent

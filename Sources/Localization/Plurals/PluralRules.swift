@@ -27,7 +27,7 @@ public final class PluralRules: @unchecked Sendable {
     static let smallIntegerLimit = 1024
 
     /// The most visible fraction digits told apart; more are treated as this many.
-    static let maximumVisibleFractionDigits = 6
+    static let maximumVisibleFractionDigits = 15
 
     /// Opens the rules for a BCP 47 locale identifier.
     ///
@@ -120,9 +120,16 @@ public final class PluralRules: @unchecked Sendable {
     /// Fraction digits Swift shows for a `Double` (`1.0` → 1, `1.25` → 2, `3` never happens).
     static func visibleFractionDigits(of value: Double) -> Int {
         guard value.isFinite else { return 0 }
+        // Swift's shortest form: "1.25", "1.0", or "1.5e-07" (mantissa digits plus the negative exponent).
         let text = String(value)
-        guard !text.contains("e"), let dot = text.firstIndex(of: ".") else { return 0 }
-        return text.distance(from: text.index(after: dot), to: text.endIndex)
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let mantissaDigits =
+            mantissa.firstIndex(of: ".").map {
+                mantissa.distance(from: mantissa.index(after: $0), to: mantissa.endIndex)
+            } ?? 0
+        return max(0, mantissaDigits - exponent)
     }
 
     private static func keywords(of rules: OpaquePointer) -> [PluralCategory] {

@@ -25,7 +25,7 @@ struct ArgumentFormatter {
             case .decimal(let value): text = decimal(value)
             }
         case .integer:
-            text = try integer(argument, specifier, position)
+            text = minimumDigits(try integer(argument, specifier, position), specifier.precision)
         case .unsignedInteger:
             text = try unsigned(argument, specifier, position)
         case .floatingPoint:
@@ -69,11 +69,26 @@ struct ArgumentFormatter {
         return text
     }
 
+    /// printf's integer precision: at least `precision` digits, padded with the locale's zero.
+    private func minimumDigits(_ text: String, _ precision: Int?) -> String {
+        guard let precision else { return text }
+        let digitCount = text.count { $0.isNumber }
+        guard digitCount < precision else { return text }
+        let padding = String(repeating: numbers.zeroDigit, count: precision - digitCount)
+        if let first = text.first, first == "-" || first == "\u{2212}" {
+            return String(first) + padding + text.dropFirst()
+        }
+        return padding + text
+    }
+
     /// A decimal given as text, shown with the fraction digits it was written with.
     private func decimal(_ text: String) -> String {
         let digits = DecimalText.visibleFractionDigits(text)
-        let formatter = digits < numbers.fixed.count ? numbers.fixed[digits] : numbers.general
-        return formatter.string(decimal: text)
+        let formatter =
+            digits < numbers.fixed.count
+            ? numbers.fixed[digits]
+            : numbers.formatter(.decimal(minimumFractionDigits: digits, maximumFractionDigits: digits, grouping: true))
+        return (formatter ?? numbers.general).string(decimal: text)
     }
 
     private func integer(_ argument: FormatArgument, _ specifier: FormatSpecifier, _ position: Int)
@@ -172,7 +187,8 @@ struct ArgumentFormatter {
     /// printf's `%e` with the locale's digits and decimal separator: `1.234568e+04`.
     private func scientific(_ value: Double, fractionDigits: Int, uppercase: Bool) -> String {
         let exponent = value == 0 ? 0 : Self.decimalExponent(value, significantDigits: fractionDigits + 1)
-        let mantissa = value / Self.powerOfTen(exponent)
+        // Two steps, so 10^exponent cannot underflow to zero for values near the subnormal range.
+        let mantissa = value / Self.powerOfTen(exponent / 2) / Self.powerOfTen(exponent - exponent / 2)
         let mantissaFormatter = numbers.formatter(
             .decimal(minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, grouping: false)
         )
@@ -183,10 +199,13 @@ struct ArgumentFormatter {
     }
 
     /// The decimal exponent of `value` after rounding to `significantDigits` (9.9999 → 1 at 3 digits).
+    ///
+    /// Scales the mantissa, never the value, so exponents near the ends of `Double`'s range work.
     static func decimalExponent(_ value: Double, significantDigits: Int) -> Int {
         var exponent = Int(log10(abs(value)).rounded(.down))
-        let scale = powerOfTen(significantDigits - 1 - exponent)
-        if (abs(value) * scale).rounded() >= powerOfTen(significantDigits) { exponent += 1 }
+        let mantissa = abs(value) / powerOfTen(exponent)
+        let digits = Double(min(max(significantDigits - 1, 0), 17))
+        if (mantissa * pow(10, digits)).rounded() / pow(10, digits) >= 10 { exponent += 1 }
         return exponent
     }
 

@@ -38,9 +38,10 @@ public final class Localizer: Sendable {
         self.locale = locale
         self.catalog = catalog
         self.options = options
-        localizations = catalog.matcher.localizations(for: locale)
+        // ICU data first: Foundation's parent lookup can spin on a locale ICU has not loaded (no-NO).
         pluralRules = try PluralRules(locale: locale)
         formatter = ArgumentFormatter(numbers: try LocaleNumberFormats(locale: locale))
+        localizations = catalog.matcher.localizations(for: locale)
         isRightToLeft = Locale.Language(identifier: locale).characterDirection == .rightToLeft
         switch options.bidiIsolation {
         case .never: isolates = false
@@ -136,7 +137,7 @@ public final class Localizer: Sendable {
                 case .literal(let text):
                     output.append(text)
                 case .argument(let index, let specifier):
-                    guard index < arguments.count else {
+                    guard index >= 0, index < arguments.count else {
                         throw LocalizationError(
                             .missingArgument,
                             "\(specifier) needs argument \(index + 1), but \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given",
@@ -161,7 +162,7 @@ public final class Localizer: Sendable {
                 }
             }
         case .plural(let plural):
-            guard plural.argument < arguments.count else {
+            guard plural.argument >= 0, plural.argument < arguments.count else {
                 throw LocalizationError(
                     .missingArgument,
                     "a plural variant is chosen by argument \(plural.argument + 1), but \(arguments.count) were given",

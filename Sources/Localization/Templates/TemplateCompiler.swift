@@ -44,6 +44,11 @@ struct TemplateCompiler {
     let resolve: (String) -> VariableDefinition?
     private(set) var issues: [CompileIssue] = []
     private static let maximumDepth = 8
+    /// Variables being expanded, to report self-reference instead of expanding it.
+    private var expanding: Set<String> = []
+    /// Pieces compiled so far for this value; bounds fan-out (a variable used ten times per variant).
+    private var compiledPieces = 0
+    private static let maximumPieces = 10_000
 
     init(resolve: @escaping (String) -> VariableDefinition? = { _ in nil }) {
         self.resolve = resolve
@@ -85,6 +90,7 @@ struct TemplateCompiler {
             }
         }
         for token in FormatStringScanner.scan(text, recognizesArg: substitution != nil) {
+            compiledPieces += 1
             switch token {
             case .literal(let literal):
                 appendLiteral(literal)
@@ -133,7 +139,19 @@ struct TemplateCompiler {
                     appendLiteral(written)
                     continue
                 }
+                guard !expanding.contains(name) else {
+                    issue(.error, .undefinedVariable, "variable '\(name)' refers to itself")
+                    appendLiteral(written)
+                    continue
+                }
+                guard compiledPieces < Self.maximumPieces else {
+                    issue(.error, .undefinedVariable, "the value expands to more than \(Self.maximumPieces) pieces")
+                    appendLiteral(written)
+                    continue
+                }
+                expanding.insert(name)
                 pieces.append(.node(compileVariable(name, definition, index: index, depth: depth + 1)))
+                expanding.remove(name)
             }
         }
         return .sequence(pieces)
@@ -156,7 +174,18 @@ struct TemplateCompiler {
             for (category, text) in knownCategories(name, cases) { compiled[category] = variant(text) }
             return .plural(PluralSwitch(argument: index, cases: compiled))
         case .substitution(let number, let formatSpecifier, let plural):
-            let argument = number.map { $0 - 1 } ?? index
+            var argument = index
+            if let number {
+                if (1...FormatStringScanner.maximumPosition).contains(number) {
+                    argument = number - 1
+                } else {
+                    issue(
+                        .error,
+                        .invalidSpecifier,
+                        "substitution '\(name)' has argNum \(number); argument numbers run from 1"
+                    )
+                }
+            }
             let specifier = Self.specifier(fromCatalog: formatSpecifier) ?? FormatSpecifier(conversion: .object)
             if Self.specifier(fromCatalog: formatSpecifier) == nil {
                 issue(.error, .invalidSpecifier, "substitution '\(name)' has format specifier '\(formatSpecifier)'")
