@@ -35,6 +35,7 @@ let package = Package(
             name: "ZeroMQTestKit",
             dependencies: ["ZeroMQ"]
         ),
+        .target(name: "CaffeTestKit"),
 
         // MARK: Wire protocol
 
@@ -108,11 +109,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalizationTests",
-            dependencies: ["Localization"]
+            dependencies: ["Localization", "CaffeTestKit"]
         ),
         .testTarget(
             name: "RichTextTests",
-            dependencies: ["RichText"],
+            dependencies: ["RichText", "CaffeTestKit"],
             exclude: ["Fixtures/README.md", "Fixtures/extract_commonmark.py"],
             resources: [.copy("Fixtures/commonmark-spec.json"), .copy("Fixtures/commonmark-inline.json")]
         ),

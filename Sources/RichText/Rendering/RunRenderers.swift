@@ -12,15 +12,23 @@ public struct JSONRunsRenderer: Sendable {
 
     /// The runs as JSON values.
     public func runs(_ document: RichDocument) -> [JSONValue] {
-        document.runs.map { run in
+        // Dropping keys can make neighbouring runs equal: merge them again.
+        var kept: [RichRun] = []
+        for var run in document.runs {
+            if let attributeKeys { run.attributes = run.attributes.filter { attributeKeys.contains($0.key) } }
+            if let last = kept.last, last.hasSameAttributes(as: run) {
+                kept[kept.count - 1].text += run.text
+            } else {
+                kept.append(run)
+            }
+        }
+        return kept.map { run in
             var attributes: [String: JSONValue] = [:]
             if !run.intents.isEmpty {
                 attributes["inlinePresentationIntent"] = .array(run.intents.names.map(JSONValue.string))
             }
             if let link = run.link { attributes["link"] = .string(link) }
-            for (key, value) in run.attributes where attributeKeys?.contains(key) ?? true {
-                attributes[key] = value
-            }
+            for (key, value) in run.attributes { attributes[key] = value }
             return .object(["text": .string(run.text), "attributes": .object(attributes)])
         }
     }

@@ -1,5 +1,6 @@
 // Caffe — Localization tests.
 
+import CaffeTestKit
 import Foundation
 import Localization
 import Testing

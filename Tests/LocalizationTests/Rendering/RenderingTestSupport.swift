@@ -1,5 +1,5 @@
 // Caffe — Localization tests.
-
+import CaffeTestKit
 import Foundation
 import Localization
 import Testing
@@ -120,60 +120,14 @@ enum RenderingSupport {
 
     // MARK: The caffe executable
 
-    /// The `caffe` executable built next to this test bundle (`swift build --build-tests` builds
-    /// both into the same folder), or `nil` when it is not there.
-    static let caffeExecutable: URL? = {
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("caffe")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue,
-                FileManager.default.isExecutableFile(atPath: candidate.path)
-            {
-                return candidate.standardizedFileURL
-            }
-        }
-        return nil
-    }()
+    /// The `caffe` executable built next to this test bundle, or `nil` when it is not there.
+    static let caffeExecutable: URL? = ExecutableRunner.locate("caffe")
 
-    struct ProcessResult {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
+    typealias ProcessResult = ExecutableRunner.Result
 
-    /// Runs the `caffe` executable with `arguments` and waits for it. Output goes to temporary
-    /// files, so no pipe can fill up and block the child.
+    /// Runs the `caffe` executable with `arguments` and waits for it.
     static func runCaffe(_ arguments: [String]) throws -> ProcessResult {
-        let executable = try #require(caffeExecutable)
-        let folder = try makeFolder([:])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outputURL = folder.appendingPathComponent("stdout")
-        let errorURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        try error.close()
-        return ProcessResult(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
-        )
+        try ExecutableRunner.run(try #require(caffeExecutable), arguments)
     }
 }
 
