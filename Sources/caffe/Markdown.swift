@@ -29,7 +29,7 @@ struct Markdown: ParsableCommand {
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         guard jsonl else {
             // The newline that ends the file is not part of the document.
-            let document = input.hasSuffix("\n") ? String(input.dropLast()) : input
+            let document = input.hasSuffix("\r\n") || input.hasSuffix("\n") ? String(input.dropLast()) : input
             switch render(document) {
             case .success(let output):
                 print(format == .json ? output.jsonText : output.description, terminator: format == .json ? "\n" : "")
@@ -41,7 +41,11 @@ struct Markdown: ParsableCommand {
             return
         }
         let decoder = JSONDecoder()
-        for line in input.split(separator: "\n", omittingEmptySubsequences: true) {
+        // Split on scalars: in Swift "\r\n" is one Character, which a split on "\n" would miss.
+        let lines = input.unicodeScalars.split(separator: "\n").map { line in
+            String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...]))
+        }
+        for line in lines where !line.isEmpty {
             let result: JSONValue
             if let document = try? decoder.decode(String.self, from: Data(line.utf8)) {
                 switch render(document) {

@@ -12,7 +12,8 @@ enum AttributeBodyParser {
     static func parse(_ body: String) throws(Failure) -> [String: JSONValue] {
         let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
         let isExplicitObject = trimmed.hasPrefix("{")
-        let document = isExplicitObject ? body : "{" + body + "}"
+        // The newline ends a trailing `// comment` before the closing brace.
+        let document = isExplicitObject ? body : "{" + body + "\n}"
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {

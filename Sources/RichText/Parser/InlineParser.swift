@@ -66,11 +66,29 @@ struct InlineParser {
     private var delimiters: [Delimiter] = []
     private var topDelimiter: Int?
     private var brackets: [Bracket] = []
+    /// Indexes into `brackets` of the link openers still active, so forming a link deactivates
+    /// them without walking past attribute openers (which would be quadratic).
+    private var activeLinkOpeners: [Int] = []
     /// Backtick run lengths known to have no closer after some offset (keeps code spans linear).
     private var backtickRunsWithoutCloser: [Int: Int] = [:]
 
+    /// The longest `^[…](body)` body, in Unicode scalars; longer ones stay literal text.
+    static let maximumAttributeBody = 4096
+
     init(_ text: String, maximumNesting: Int, invalidAttributes: InvalidAttributes) {
-        input = Array(text.unicodeScalars)
+        // Line endings become "\n" (CRLF counts once) and NUL becomes U+FFFD, as the spec requires.
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.unicodeScalars.count)
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = scalar == "\r"
+            scalars.append(scalar == "\r" ? "\n" : scalar == "\0" ? "\u{FFFD}" : scalar)
+        }
+        input = scalars
         self.maximumNesting = maximumNesting
         self.invalidAttributes = invalidAttributes
     }
@@ -86,6 +104,7 @@ struct InlineParser {
             case "*", "_", "~": delimiterRun()
             case "[":
                 appendText("[")
+                activeLinkOpeners.append(brackets.count)
                 brackets.append(
                     Bracket(
                         node: last ?? 0,
@@ -406,7 +425,7 @@ struct InlineParser {
             return
         }
         guard opener.isActive else {
-            brackets.removeLast()
+            popBracket()
             appendText("]")
             position += 1
             return
@@ -414,7 +433,7 @@ struct InlineParser {
         let afterBracket = position + 1
         if opener.isAttribute {
             guard let (body, end) = attributeBody(at: afterBracket) else {
-                brackets.removeLast()
+                popBracket()
                 appendText("]")
                 position += 1
                 return
@@ -430,7 +449,7 @@ struct InlineParser {
                         offset: afterBracket + 1 + error.offset
                     )
                 case .keepLiteral:
-                    brackets.removeLast()
+                    popBracket()
                     appendText("]")
                     position += 1
                     return
@@ -441,7 +460,7 @@ struct InlineParser {
             return
         }
         guard let (destination, title, end) = inlineLink(at: afterBracket) else {
-            brackets.removeLast()
+            popBracket()
             appendText("]")
             position += 1
             return
@@ -449,10 +468,14 @@ struct InlineParser {
         closeContainer(opener: opener, kind: .link(destination: destination, title: title))
         position = end
         // Links may not contain links: earlier link openers can no longer form one.
-        for index in brackets.indices.reversed() where !brackets[index].isAttribute {
-            if !brackets[index].isActive { break }
-            brackets[index].isActive = false
-        }
+        for index in activeLinkOpeners where index < brackets.count { brackets[index].isActive = false }
+        activeLinkOpeners.removeAll()
+    }
+
+    /// Pops the top bracket, forgetting it as an active link opener.
+    private mutating func popBracket() {
+        brackets.removeLast()
+        if activeLinkOpeners.last == brackets.count { activeLinkOpeners.removeLast() }
     }
 
     /// Wraps everything after the opener's text node in a container and removes the opener text.
@@ -460,7 +483,7 @@ struct InlineParser {
         processEmphasis(above: opener.delimiterBottom)
         wrap(after: opener.node, before: nil, in: kind)
         unlink(opener.node)
-        brackets.removeLast()
+        popBracket()
     }
 
     /// `(…)` right after `]`: the body between balanced parentheses, ignoring those inside quotes
@@ -470,7 +493,9 @@ struct InlineParser {
         var depth = 0
         var index = start
         var quote: Unicode.Scalar?
-        while index < input.count {
+        // Bodies are short; a cap keeps unclosed ones from making each `]` scan to the end.
+        let limit = min(input.count, start + Self.maximumAttributeBody)
+        while index < limit {
             let scalar = input[index]
             if scalar == "\\" {
                 index += 2

@@ -4,9 +4,28 @@
 public struct HTMLRenderer: Sendable {
     /// Which `^[…](…)` keys become `data-` attributes; `nil` keeps them all.
     public var attributeKeys: Set<String>?
+    /// URL schemes rendered as links; a destination with another scheme (`javascript:`, `data:`)
+    /// renders its text only. Relative destinations are always links. `nil` allows every scheme,
+    /// as CommonMark's reference renderer does outside its safe mode.
+    public var allowedSchemes: Set<String>?
 
-    public init(attributeKeys: Set<String>? = nil) {
+    /// Schemes fit for a receipt e-mail.
+    public static let safeSchemes: Set<String> = ["http", "https", "mailto", "tel"]
+
+    public init(attributeKeys: Set<String>? = nil, allowedSchemes: Set<String>? = HTMLRenderer.safeSchemes) {
         self.attributeKeys = attributeKeys
+        self.allowedSchemes = allowedSchemes
+    }
+
+    /// Whether `destination` may become an `href`.
+    func isAllowed(_ destination: String) -> Bool {
+        guard let allowedSchemes else { return true }
+        let scalars = destination.unicodeScalars.drop { $0 == " " }
+        guard let colon = scalars.firstIndex(of: ":") else { return true }
+        let scheme = String(String.UnicodeScalarView(scalars[..<colon]))
+        // A "scheme" containing '/' ,'?' or '#' is a path, not a scheme.
+        guard !scheme.contains(where: { "/?#".contains($0) }) else { return true }
+        return allowedSchemes.contains(scheme.lowercased())
     }
 
     public func render(_ document: RichDocument) -> String {
@@ -26,6 +45,10 @@ public struct HTMLRenderer: Sendable {
             case .strong(let children): wrap("strong", children, into: &html)
             case .strikethrough(let children): wrap("del", children, into: &html)
             case .link(let destination, let title, let children):
+                guard isAllowed(destination) else {
+                    render(children, into: &html)
+                    continue
+                }
                 html += "<a href=\"" + Self.escapeHref(destination) + "\""
                 if let title { html += " title=\"" + Self.escape(title) + "\"" }
                 html += ">"

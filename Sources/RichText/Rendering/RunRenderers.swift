@@ -58,6 +58,19 @@ public struct ANSIRenderer: Sendable {
         self.styleAttributes = styleAttributes
     }
 
+    /// Removes C0 and C1 control characters (keeping newline and tab), so text from a catalog or
+    /// an argument cannot inject terminal escape sequences.
+    static func withoutControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var clean = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isControl(scalar) { clean.append(scalar) }
+        return String(clean)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+    }
+
     public func render(_ document: RichDocument) -> String {
         var output = ""
         for run in document.runs {
@@ -67,10 +80,12 @@ public struct ANSIRenderer: Sendable {
             if run.intents.contains(.strikethrough) { codes.append("9") }
             if run.intents.contains(.code) { codes.append("2") }
             if run.link != nil { codes.append("4") }
-            var text = run.text
+            var text = Self.withoutControls(run.text)
             if !run.attributes.isEmpty, let styled = styleAttributes(text, run.attributes) { text = styled }
             if !codes.isEmpty { text = "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m" }
-            if let link = run.link { text = "\u{1B}]8;;" + link + "\u{1B}\\" + text + "\u{1B}]8;;\u{1B}\\" }
+            if let link = run.link {
+                text = "\u{1B}]8;;" + Self.withoutControls(link) + "\u{1B}\\" + text + "\u{1B}]8;;\u{1B}\\"
+            }
             output += text
         }
         return output

@@ -64,24 +64,64 @@ public struct RichTextTemplate: Sendable {
         slots: [(utf8Range: Range<Int>, argument: Int)],
         options: RichTextParser.Options = RichTextParser.Options()
     ) throws(RichTextError) {
-        let ordered = slots.sorted { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }.prefix(Self.maximumSlots)
+        let ordered = slots.sorted { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }
         var text = String.UnicodeScalarView()
         let bytes = Array(markup.utf8)
         var offset = 0
         var kept: [Slot] = []
-        for (index, slot) in ordered.enumerated() {
+        /// Markup text with any scalar from the placeholder range neutralised.
+        func appendMarkup(_ range: Range<Int>) {
+            for scalar in String(decoding: bytes[range], as: UTF8.self).unicodeScalars {
+                text.append(Self.slotIndex(scalar) == nil ? scalar : "\u{FFFD}")
+            }
+        }
+        for slot in ordered where kept.count < Self.maximumSlots {
+            // Overlapping or out-of-range slots are skipped; placeholders are numbered by kept slots.
             guard slot.utf8Range.lowerBound >= offset, slot.utf8Range.upperBound <= bytes.count else { continue }
-            text.append(
-                contentsOf: String(decoding: bytes[offset..<slot.utf8Range.lowerBound], as: UTF8.self).unicodeScalars
-            )
-            text.append(Unicode.Scalar(Self.placeholderBase + UInt32(index)) ?? "\u{FFFD}")
-            kept.append(Slot(index: index, argument: slot.argument))
+            appendMarkup(offset..<slot.utf8Range.lowerBound)
+            text.append(Unicode.Scalar(Self.placeholderBase + UInt32(kept.count)) ?? "\u{FFFD}")
+            kept.append(Slot(index: kept.count, argument: slot.argument))
             offset = slot.utf8Range.upperBound
         }
-        text.append(contentsOf: String(decoding: bytes[offset...], as: UTF8.self).unicodeScalars)
-        document = try RichTextParser.parse(String(text), options: options)
+        appendMarkup(offset..<bytes.count)
+        let parsed = try RichTextParser.parse(String(text), options: options)
+        if let misplaced = Self.slotInAttributeBody(parsed.nodes) {
+            throw RichTextParser.error(
+                "a format specifier inside a ^[…](…) body is not supported (attribute '\(misplaced)')",
+                at: 0,
+                in: markup
+            )
+        }
+        document = parsed
         self.slots = kept
-        runs = document.runs.map { run in TemplateRun(pieces: Self.pieces(of: run.text), run: run) }
+        runs = document.runs.map { run in
+            TemplateRun(pieces: Self.pieces(of: run.text, slotCount: kept.count), run: run)
+        }
+    }
+
+    /// The key of an attribute whose value holds a placeholder, if any.
+    private static func slotInAttributeBody(_ nodes: [RichNode]) -> String? {
+        func contains(_ value: JSONValue) -> Bool {
+            switch value {
+            case .string(let text): text.unicodeScalars.contains { slotIndex($0) != nil }
+            case .array(let values): values.contains(where: contains)
+            case .object(let members): members.values.contains(where: contains)
+            default: false
+            }
+        }
+        for node in nodes {
+            switch node {
+            case .attributes(let attributes, let children):
+                if let key = attributes.first(where: { contains($0.value) })?.key { return key }
+                if let key = slotInAttributeBody(children) { return key }
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
+                if let key = slotInAttributeBody(children) { return key }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// Fills every slot with `text(slot)`; the Markdown is not parsed again.
@@ -109,6 +149,7 @@ public struct RichTextTemplate: Sendable {
                 }
             }
             run.text = runText
+            if let link = run.link { run.link = Self.fill(link, with: filled) }
             outputRuns.append(run)
         }
         let nodes = document.nodes.map { Self.fill($0, with: filled) }
@@ -116,18 +157,19 @@ public struct RichTextTemplate: Sendable {
     }
 
     /// Splits run text at placeholder scalars.
-    private static func pieces(of text: String) -> [TemplateRun.Piece] {
+    private static func pieces(of text: String, slotCount: Int) -> [TemplateRun.Piece] {
         var pieces: [TemplateRun.Piece] = []
         var literal = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if let index = slotIndex(scalar) {
+            // A placeholder-range scalar that is no slot (made by an entity) is shown as U+FFFD.
+            if let index = slotIndex(scalar), index < slotCount {
                 if !literal.isEmpty {
                     pieces.append(.literal(String(literal)))
                     literal = String.UnicodeScalarView()
                 }
                 pieces.append(.slot(index))
             } else {
-                literal.append(scalar)
+                literal.append(slotIndex(scalar) == nil ? scalar : "\u{FFFD}")
             }
         }
         if !literal.isEmpty { pieces.append(.literal(String(literal))) }
@@ -145,7 +187,7 @@ public struct RichTextTemplate: Sendable {
         var result = ""
         for scalar in text.unicodeScalars {
             if let index = slotIndex(scalar) {
-                result += index < filled.count ? filled[index] : ""
+                result += index < filled.count ? filled[index] : "\u{FFFD}"
             } else {
                 result.unicodeScalars.append(scalar)
             }
