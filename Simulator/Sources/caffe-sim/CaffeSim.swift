@@ -65,13 +65,7 @@ struct Bench: AsyncParsableCommand {
             let report = try benchmark.run { line in
                 if !json { print(line) }
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(RichTextBenchmark.summary(report))
-            }
+            try printReport(report, json: json, summary: RichTextBenchmark.summary(report))
         }
     }
 
@@ -113,13 +107,7 @@ struct Bench: AsyncParsableCommand {
             let report = try benchmark.run { line in
                 if !json { print(line) }
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(CatalogBenchmark.summary(report))
-            }
+            try printReport(report, json: json, summary: CatalogBenchmark.summary(report))
         }
     }
 
@@ -169,15 +157,20 @@ struct Bench: AsyncParsableCommand {
             let report = try await benchmark.run { line in
                 if !json { print(line) }
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(TransportBenchmark.summary(report))
-            }
+            try printReport(report, json: json, summary: TransportBenchmark.summary(report))
         }
     }
 }
 
 extension TransportBenchmark.ReceiveMode: ExpressibleByArgument {}
+
+/// Prints a benchmark report: one JSON object (sorted keys) or its text summary.
+func printReport(_ report: some Encodable, json: Bool, summary: @autoclosure () -> String) throws {
+    guard json else {
+        print(summary())
+        return
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+}

@@ -99,3 +99,15 @@ extension CatalogDiagnostic.Code {
     /// The same key appears twice in one file; the last value wins.
     public static let duplicateKey = Self("duplicate-key")
 }
+
+extension [CatalogDiagnostic] {
+    /// The findings with `localization` filled in where they lack one: the low-level readers know
+    /// the file, not the localization its `.lproj` folder names.
+    func located(in localization: String) -> [CatalogDiagnostic] {
+        map { diagnostic in
+            var located = diagnostic
+            located.locale = located.locale ?? localization
+            return located
+        }
+    }
+}

@@ -23,12 +23,7 @@ enum StringsDictReader {
         localization: String
     ) -> (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic]) {
         let result = PropertyListReader.read(data, file: file)
-        // The readers know the file, not the localization its folder names.
-        var diagnostics = result.diagnostics.map { diagnostic in
-            var located = diagnostic
-            located.locale = located.locale ?? localization
-            return located
-        }
+        var diagnostics = result.diagnostics.located(in: localization)
         guard let value = result.value else { return ([], diagnostics) }
         guard let root = value.dictionaryValue else {
             diagnostics.append(

@@ -9,12 +9,7 @@ enum StringsTableReader {
         localization: String
     ) -> (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic]) {
         let result = StringsFileReader.read(data, file: file)
-        // The readers know the file, not the localization its folder names.
-        var diagnostics = result.diagnostics.map { diagnostic in
-            var located = diagnostic
-            located.locale = located.locale ?? localization
-            return located
-        }
+        var diagnostics = result.diagnostics.located(in: localization)
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(result.entries.count)
         for item in result.entries {
