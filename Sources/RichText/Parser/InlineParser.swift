@@ -531,12 +531,7 @@ struct InlineParser {
                 let scalar = input[scan]
                 if scalar == ">" { break }
                 if scalar == "<" || scalar == "\n" || scalar == "\r" { return nil }
-                if scalar == "\\", scan + 1 < input.count, MarkdownCharacters.isASCIIPunctuation(input[scan + 1]) {
-                    raw.append(input[scan])
-                    raw.append(input[scan + 1])
-                    scan += 2
-                    continue
-                }
+                if copyEscape(at: &scan, into: &raw) { continue }
                 raw.append(scalar)
                 scan += 1
             }
@@ -549,12 +544,7 @@ struct InlineParser {
             var raw: [Unicode.Scalar] = []
             while scan < input.count {
                 let scalar = input[scan]
-                if scalar == "\\", scan + 1 < input.count, MarkdownCharacters.isASCIIPunctuation(input[scan + 1]) {
-                    raw.append(scalar)
-                    raw.append(input[scan + 1])
-                    scan += 2
-                    continue
-                }
+                if copyEscape(at: &scan, into: &raw) { continue }
                 if scalar.value <= 0x20 || scalar.value == 0x7F { break }
                 if scalar == "(" {
                     depth += 1
@@ -599,6 +589,18 @@ struct InlineParser {
         return index
     }
 
+    /// Copies a backslash escape (`\\` + ASCII punctuation) at `scan` into `raw`, still escaped
+    /// for ``unescape(_:)``, and steps past it; `false` if there is none.
+    private func copyEscape(at scan: inout Int, into raw: inout [Unicode.Scalar]) -> Bool {
+        guard input[scan] == "\\", scan + 1 < input.count, MarkdownCharacters.isASCIIPunctuation(input[scan + 1]) else {
+            return false
+        }
+        raw.append(input[scan])
+        raw.append(input[scan + 1])
+        scan += 2
+        return true
+    }
+
     private func linkTitle(at start: Int) -> (String, Int)? {
         let open = input[start]
         let close: Unicode.Scalar
@@ -612,12 +614,7 @@ struct InlineParser {
         var raw: [Unicode.Scalar] = []
         while scan < input.count {
             let scalar = input[scan]
-            if scalar == "\\", scan + 1 < input.count, MarkdownCharacters.isASCIIPunctuation(input[scan + 1]) {
-                raw.append(scalar)
-                raw.append(input[scan + 1])
-                scan += 2
-                continue
-            }
+            if copyEscape(at: &scan, into: &raw) { continue }
             if scalar == close { return (Self.unescape(raw), scan + 1) }
             if open == "(" && scalar == "(" { return nil }
             raw.append(scalar)
