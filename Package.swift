@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "RichText", targets: ["RichText"]),
+        .library(name: "GrammarAgreement", targets: ["GrammarAgreement"]),
         .executable(name: "caffe", targets: ["caffe"]),
         .executable(name: "caffe-sim", targets: ["caffe-sim"]),
     ],
@@ -60,6 +61,15 @@ let package = Package(
 
         .target(name: "RichText"),
 
+        // MARK: Grammar agreement
+
+        .target(
+            name: "GrammarAgreement",
+            dependencies: ["Localization", "RichText"],
+            // Lexicons/<language>.tsv, each with a README naming its sources and license.
+            resources: [.copy("Lexicons")]
+        ),
+
         // MARK: Executables
 
         .executableTarget(
@@ -67,6 +77,7 @@ let package = Package(
             dependencies: [
                 "Localization",
                 "RichText",
+                "GrammarAgreement",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,7 +91,9 @@ let package = Package(
         ),
         .target(
             name: "CaffeSimulator",
-            dependencies: ["ZeroMQ", "CaffeProtocol", "Localization", "RichText", "CTransportBaseline"],
+            dependencies: [
+                "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CTransportBaseline",
+            ],
             path: "Simulator/Sources/CaffeSimulator"
         ),
         .executableTarget(
@@ -116,6 +129,11 @@ let package = Package(
             dependencies: ["RichText", "CaffeTestKit"],
             exclude: ["Fixtures/README.md", "Fixtures/extract_commonmark.py"],
             resources: [.copy("Fixtures/commonmark-spec.json"), .copy("Fixtures/commonmark-inline.json")]
+        ),
+        .testTarget(
+            name: "GrammarAgreementTests",
+            dependencies: ["GrammarAgreement", "Localization", "RichText", "CaffeTestKit"],
+            resources: [.copy("Evaluation")]
         ),
         .testTarget(
             name: "CaffeSimulatorTests",

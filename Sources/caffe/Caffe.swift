@@ -8,7 +8,7 @@ struct Caffe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe",
         abstract: "Localize café orders: render catalog strings, check catalogs, inspect plural rules.",
-        subcommands: [Plural.self, StringCommand.self, Lint.self, Markdown.self]
+        subcommands: [Plural.self, StringCommand.self, Lint.self, Markdown.self, Inflect.self]
     )
 }
 

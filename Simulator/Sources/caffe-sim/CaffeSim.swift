@@ -39,7 +39,7 @@ struct Demo: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
-        subcommands: [Transport.self, Catalog.self, RichTextCommand.self]
+        subcommands: [Transport.self, Catalog.self, RichTextCommand.self, Agreement.self]
     )
 
     struct RichTextCommand: ParsableCommand {
@@ -66,6 +66,35 @@ struct Bench: AsyncParsableCommand {
                 if !json { print(line) }
             }
             try printReport(report, json: json, summary: RichTextBenchmark.summary(report))
+        }
+    }
+
+    struct Agreement: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Grammar agreement on a compiled number + adjective + noun span, beside the same fill without it."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Calls per round.")
+        var iterations = 200_000
+
+        @Option(help: "Rounds; the median is reported.")
+        var rounds = 5
+
+        func validate() throws {
+            guard iterations >= 1, rounds >= 1 else {
+                throw ValidationError("--iterations and --rounds must be positive")
+            }
+        }
+
+        func run() throws {
+            let benchmark = AgreementBenchmark(configuration: .init(iterations: iterations, rounds: rounds))
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            try printReport(report, json: json, summary: AgreementBenchmark.summary(report))
         }
     }
 

@@ -27,4 +27,12 @@ public enum FormatStringSpecifiers {
         }
         return occurrences
     }
+
+    /// The UTF-8 ranges of `%%` escapes, each to be shown as one `%`.
+    public static func percentEscapes(in format: String) -> [Range<Int>] {
+        FormatStringScanner.scanWithRanges(format).compactMap { token, range in
+            if case .literal("%") = token, range.count == 2 { return range }
+            return nil
+        }
+    }
 }

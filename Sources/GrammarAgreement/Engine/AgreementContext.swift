@@ -1,0 +1,80 @@
+/// What grammars may consult and report while inflecting one document: the text around a span,
+/// and warnings (each said once per document).
+struct AgreementContext {
+    private let texts: [String]
+    private var plain: [UInt8]?
+    private(set) var warnings: [AgreementWarning] = []
+
+    init(texts: [String]) {
+        self.texts = texts
+    }
+
+    /// Records a warning unless the same one was already given.
+    mutating func warn(_ warning: AgreementWarning) {
+        if !warnings.contains(warning) { warnings.append(warning) }
+    }
+
+    /// The word ending one space before `offset`, and its range: the article before a span.
+    mutating func word(before offset: Int) -> (text: String, utf8Range: Range<Int>)? {
+        // Most spans start a run after a space, or have none before them: look before building the text.
+        guard byte(at: offset - 1) == 0x20 else { return nil }
+        let bytes = plainText()
+        guard offset >= 2, offset <= bytes.count, bytes[offset - 1] == 0x20 else { return nil }
+        var start = offset - 1
+        while start > 0, Self.isWordByte(bytes[start - 1]) { start -= 1 }
+        guard start < offset - 1 else { return nil }
+        return (String(decoding: bytes[start..<(offset - 1)], as: UTF8.self), start..<(offset - 1))
+    }
+
+    /// The word starting one space after `offset` (the noun after a possessive).
+    mutating func word(after offset: Int) -> String? {
+        let bytes = plainText()
+        guard offset < bytes.count, bytes[offset] == 0x20 else { return nil }
+        var end = offset + 1
+        while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
+        guard end > offset + 1 else { return nil }
+        return String(decoding: bytes[(offset + 1)..<end], as: UTF8.self)
+    }
+
+    /// The byte at `offset`, found in its run without joining the runs.
+    private func byte(at offset: Int) -> UInt8? {
+        guard offset >= 0 else { return nil }
+        if let plain { return offset < plain.count ? plain[offset] : nil }
+        var start = 0
+        for text in texts {
+            let count = text.utf8.count
+            if offset < start + count {
+                let utf8 = text.utf8
+                return utf8[utf8.index(utf8.startIndex, offsetBy: offset - start)]
+            }
+            start += count
+        }
+        return nil
+    }
+
+    /// The text at `range` of the document.
+    mutating func text(_ range: Range<Int>) -> String {
+        let bytes = plainText()
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    private mutating func plainText() -> [UInt8] {
+        if let plain { return plain }
+        var bytes: [UInt8] = []
+        for text in texts { bytes.append(contentsOf: text.utf8) }
+        plain = bytes
+        return bytes
+    }
+
+    /// Letters, digits, apostrophes, hyphens and any non-ASCII byte (accented letters).
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "'"), UInt8(ascii: "-"):
+            true
+        default:
+            byte >= 0x80
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Localization
+import RichText
+
+/// A word or number of an agreement span, and the form the language rules choose for it.
+struct Word: Sendable {
+    /// As written.
+    var text: String
+    /// `text` lowercased, for lexicon lookups.
+    var lower: String
+    /// Where the word is, in the document's plain text.
+    var utf8Range: Range<Int>
+    /// The raw value, when the word is a number (a numeric argument or digits in the text).
+    var number: FormatArgument?
+    /// The 1-based format argument the word came from.
+    var argument: Int?
+    /// A `morphology` attribute on exactly this word.
+    var hint: Morphology?
+    /// The chosen form; `nil` keeps the word as written.
+    var replacement: String?
+
+    var isNumber: Bool { number != nil }
+
+    /// The word as it will be shown.
+    var current: String { replacement ?? text }
+
+    /// The lowercase form as it will be shown.
+    var currentLower: String { replacement?.lowercased() ?? lower }
+
+    /// Sets the word to `lowercaseForm`, keeping the capitalisation it was written with.
+    mutating func set(_ lowercaseForm: String) {
+        // Most words are written in lowercase: then the form is used as it is.
+        let cased = text == lower ? lowercaseForm : CasePattern(of: text).apply(to: lowercaseForm, original: text)
+        replacement = cased == text ? nil : cased
+    }
+}
+
+/// The words of one span, with what was said about the span as a whole.
+struct Phrase: Sendable {
+    var words: [Word]
+    /// A `morphology` attribute covering several words: the phrase's head's properties.
+    var hint: Morphology?
+
+    /// Indices of the words that are not numbers.
+    var wordIndices: [Int] { words.indices.filter { !words[$0].isNumber } }
+}
+
+/// How a word was capitalised, so an inflected form can be written the same way.
+enum CasePattern {
+    case lower
+    case capitalized
+    case upper
+    case mixed
+
+    init(of word: String) {
+        if word.isASCII {
+            self.init(asciiBytes: word.utf8)
+            return
+        }
+        var hasLower = false
+        var hasUpper = false
+        var firstIsUpper = false
+        var upperAfterFirst = false
+        var isFirst = true
+        for scalar in word.unicodeScalars where scalar.properties.isAlphabetic {
+            let upper = scalar.properties.isUppercase
+            if upper { hasUpper = true } else if scalar.properties.isLowercase { hasLower = true }
+            if isFirst {
+                firstIsUpper = upper
+                isFirst = false
+            } else if upper {
+                upperAfterFirst = true
+            }
+        }
+        if !hasUpper {
+            self = .lower
+        } else if !hasLower {
+            self = .upper
+        } else if firstIsUpper && !upperAfterFirst {
+            self = .capitalized
+        } else {
+            self = .mixed
+        }
+    }
+
+    /// The same classification on ASCII bytes, without Unicode property lookups.
+    private init(asciiBytes bytes: String.UTF8View) {
+        var hasLower = false
+        var hasUpper = false
+        var firstIsUpper = false
+        var upperAfterFirst = false
+        var isFirst = true
+        for byte in bytes {
+            let upper = (0x41...0x5A).contains(byte)
+            let lower = (0x61...0x7A).contains(byte)
+            guard upper || lower else { continue }
+            if upper { hasUpper = true } else { hasLower = true }
+            if isFirst {
+                firstIsUpper = upper
+                isFirst = false
+            } else if upper {
+                upperAfterFirst = true
+            }
+        }
+        if !hasUpper {
+            self = .lower
+        } else if !hasLower {
+            self = .upper
+        } else if firstIsUpper && !upperAfterFirst {
+            self = .capitalized
+        } else {
+            self = .mixed
+        }
+    }
+
+    /// `form` (lowercase) written in this pattern; mixed case keeps the original's letters where
+    /// the form shares its beginning (*iPad* → *iPads*).
+    func apply(to form: String, original: String) -> String {
+        switch self {
+        case .lower: return form
+        case .upper:
+            // A short all-capital word without vowels is an initialism: BLT → BLTs.
+            if original.count <= 4, !original.lowercased().contains(where: { "aeiou".contains($0) }),
+                form.hasPrefix(original.lowercased())
+            {
+                return original + form.dropFirst(original.count)
+            }
+            return form.uppercased()
+        case .capitalized:
+            guard let first = form.first else { return form }
+            return first.uppercased() + form.dropFirst()
+        case .mixed:
+            let lowerOriginal = original.lowercased()
+            var shared = 0
+            for (a, b) in zip(lowerOriginal, form) {
+                guard a == b else { break }
+                shared += 1
+            }
+            return String(original.prefix(shared)) + form.dropFirst(shared)
+        }
+    }
+}

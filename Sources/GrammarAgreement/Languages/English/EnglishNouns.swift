@@ -1,0 +1,108 @@
+/// English noun plurals: the lexicon's irregular forms first, then spelling rules.
+struct EnglishNouns: Sendable {
+    let lexicon: Lexicon
+
+    /// Prepositions inside hyphenated compounds whose first part inflects (*mothers-in-law*).
+    /// (*add-ons*, *carry-ons*: particles such as *on* leave the last part to inflect, and so do
+    /// French compounds: *vol-au-vents*.)
+    private static let compoundPrepositions: Set<Substring> = ["in", "of"]
+
+    /// The plural of a lowercase singular noun.
+    func plural(of word: String) -> String {
+        if let entry = lexicon.entry(word) {
+            if let plural = entry.plural { return plural.lowercased() }
+            if entry.isPluralOnly { return word }
+        }
+        if word.utf8.contains(UInt8(ascii: "-")) {
+            let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+            let head =
+                parts.firstIndex(where: { Self.compoundPrepositions.contains($0) }).map { $0 - 1 } ?? parts.count - 1
+            guard head >= 0, !parts[head].isEmpty else { return Self.regularPlural(of: word) }
+            var inflected = parts.map(String.init)
+            inflected[head] = plural(of: inflected[head])
+            return inflected.joined(separator: "-")
+        }
+        return Self.regularPlural(of: word)
+    }
+
+    /// Whether a lowercase word is a plural form (listed, or a regular plural of a listed noun).
+    func isPlural(_ word: String) -> Bool {
+        if let entry = lexicon.entry(word) { return entry.isPluralOnly }
+        if let (_, kind) = lexicon.entry(forInflectedForm: word) { return kind == .plural }
+        return singularCandidate(of: word) != nil
+    }
+
+    /// Whether a word, listed or not, reads as a plural: listed plurals, and unlisted words in
+    /// *-s* other than *-ss*, *-us* and *-is* (for phrases whose number must be guessed).
+    func looksPlural(_ word: String) -> Bool {
+        if lexicon.entry(word) != nil || lexicon.entry(forInflectedForm: word) != nil { return isPlural(word) }
+        return word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")
+    }
+
+    /// The singular of a plural form the lexicon knows, directly or by a regular ending.
+    func singular(of word: String) -> String? {
+        if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural {
+            return entry.lemma.lowercased()
+        }
+        return singularCandidate(of: word)
+    }
+
+    private func singularCandidate(of word: String) -> String? {
+        guard word.endsWith("s") else { return nil }
+        var candidates: [String] = []
+        if word.endsWith("ies") { candidates.append(String(word.dropLast(3)) + "y") }
+        if word.endsWith("ves") {
+            candidates.append(String(word.dropLast(3)) + "f")
+            candidates.append(String(word.dropLast(3)) + "fe")
+        }
+        if word.endsWith("es") { candidates.append(String(word.dropLast(2))) }
+        candidates.append(String(word.dropLast()))
+        return candidates.first { candidate in
+            guard let entry = lexicon.entry(candidate), entry.canBeNoun else { return false }
+            return plural(of: candidate) == word
+        }
+    }
+
+    /// Spelling rules for nouns the lexicon does not list.
+    static func regularPlural(of word: String) -> String {
+        let scalars = word.unicodeScalars
+        guard let last = scalars.last else { return word }
+        let previous = scalars.count >= 2 ? scalars[scalars.index(scalars.endIndex, offsetBy: -2)] : nil
+        // Compounds of nouns that do not change: swordfish, monkfish; nationalities: Japanese.
+        for suffix in ["fish", "sheep", "deer", "ese"] where word.endsWith(suffix) && word.count > suffix.count {
+            return word
+        }
+        if word == "fish" || word == "sheep" || word == "deer" { return word }
+        // Greek -sis → -ses (analysis, oasis).
+        if word.endsWith("sis"), word.count > 4 { return String(word.dropLast(2)) + "es" }
+        // French -eau → -eaux (gâteau, rouleau).
+        if word.endsWith("eau") { return word + "x" }
+        // -man → -men (barman, fisherman), but not human, German, Roman, shaman.
+        if word.endsWith("man"), word.count > 4,
+            !["human", "german", "roman", "shaman", "caiman", "talisman"].contains(word)
+        {
+            return String(word.dropLast(3)) + "men"
+        }
+        switch last {
+        case "s", "x", "z":
+            return word + "es"
+        case "h" where previous == "s" || previous == "c":
+            return word + "es"
+        case "y" where previous.map { !isVowel($0) } ?? false:
+            return String(word.dropLast()) + "ies"
+        case "f" where previous == "l" || word.endsWith("eaf") || word.endsWith("oaf") || word.endsWith("arf"):
+            return String(word.dropLast()) + "ves"
+        case "e" where word.endsWith("ife"):
+            return String(word.dropLast(2)) + "ves"
+        default:
+            return word + "s"
+        }
+    }
+
+    static func isVowel(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a", "e", "i", "o", "u", "á", "é", "í", "ó", "ú", "à", "è", "â", "ê", "î", "ô", "û": true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,413 @@
+import RichText
+
+/// Spanish agreement: the head noun takes the span's number, and its gender (from the lexicon or
+/// its ending) and number spread to determiners and adjectives — before the noun, after it, and
+/// after a prepositional complement (*2 tazas de café pequeñas*). Reader-addressing words follow the
+/// term of address (*Bienvenida*), and *de el*/*a el* contract.
+struct SpanishGrammar: LanguageGrammar {
+    let language = "es"
+    let lexicon: Lexicon
+    private let nouns: SpanishNouns
+    private let adjectives: SpanishAdjectives
+
+    init(lexicon: Lexicon) {
+        self.lexicon = lexicon
+        nouns = SpanishNouns(lexicon: lexicon)
+        adjectives = SpanishAdjectives(lexicon: lexicon)
+    }
+
+    /// Prepositions that end the part of a name that inflects (*tazas* de café).
+    static let prepositions: Set<String> = [
+        "de", "con", "sin", "en", "a", "para", "por", "entre", "hasta", "al", "del", "tipo",
+    ]
+    static let conjunctions: Set<String> = ["y", "e", "o", "u", "ni"]
+
+    /// Nouns for people whose form follows their gender (*cliente*/*clienta*).
+    static let personNouns: [String: String] = [
+        "cliente": "clienta", "señor": "señora", "jefe": "jefa", "presidente": "presidenta", "amigo": "amiga",
+        "socio": "socia", "usuario": "usuaria", "invitado": "invitada", "compañero": "compañera",
+        "vecino": "vecina", "camarero": "camarera", "cocinero": "cocinera", "cajero": "cajera", "chico": "chica",
+        "niño": "niña", "hijo": "hija", "abuelo": "abuela", "anfitrión": "anfitriona", "profesor": "profesora",
+        "doctor": "doctora", "dueño": "dueña", "propietario": "propietaria", "repartidor": "repartidora",
+        "consumidor": "consumidora", "comprador": "compradora", "suscriptor": "suscriptora",
+        "miembro": "miembro", "estudiante": "estudiante", "barista": "barista", "chef": "chef",
+        "comensal": "comensal", "visitante": "visitante", "huésped": "huésped", "ganador": "ganadora",
+        "jugador": "jugadora", "participante": "participante",
+    ]
+    /// Forms of *estar*, *ser* and *haber* that sit in a span addressing the reader (*¿Estás listo?*).
+    static let auxiliaries: Set<String> = [
+        "estás", "está", "estáis", "están", "estoy", "eres", "es", "sois", "son", "soy", "has", "ha", "habéis",
+        "han", "he", "sido", "estado", "serás", "estarás", "fuiste", "fue", "quedas", "queda", "te", "se", "le",
+        "usted", "tú", "vos",
+    ]
+    /// Size adjectives, which after a complement describe the container (*2 tazas de café pequeñas*).
+    static let sizeAdjectives: Set<String> = [
+        "pequeño", "mediano", "grande", "chico", "enorme", "gigante", "doble", "triple", "extra", "individual",
+        "familiar", "mini", "normal", "sencillo", "mayor", "menor", "xl",
+    ]
+    private static let personNounsByFeminine = Dictionary(
+        personNouns.map { ($0.value, $0.key) },
+        uniquingKeysWith: { first, _ in first }
+    )
+
+    /// Third-person verbs that agree in number (*está*/*están*).
+    private static let verbs: [String: String] = [
+        "está": "están", "es": "son", "estaba": "estaban", "fue": "fueron", "será": "serán",
+        "estará": "estarán", "ha": "han", "queda": "quedan", "llega": "llegan", "incluye": "incluyen",
+        "cuesta": "cuestan", "sale": "salen", "viene": "vienen", "lleva": "llevan", "tiene": "tienen",
+        "contiene": "contienen", "parece": "parecen", "sabe": "saben",
+    ]
+    private static let pluralVerbs = Dictionary(uniqueKeysWithValues: verbs.map { ($0.value, $0.key) })
+
+    // MARK: Inflecting a span
+
+    private enum Role {
+        case number, determiner, preposition, conjunction, auxiliary, content
+    }
+
+    private func role(of word: Word, beforeHead: Bool) -> Role {
+        if word.isNumber { return .number }
+        let lower = word.lower
+        if Self.auxiliaries.contains(lower), word.hint?.partOfSpeech != .noun { return .auxiliary }
+        if beforeHead, SpanishDeterminers.lemmas[lower] != nil, word.hint?.partOfSpeech != .noun { return .determiner }
+        if Self.prepositions.contains(lower) { return .preposition }
+        if Self.conjunctions.contains(lower) { return .conjunction }
+        return .content
+    }
+
+    func inflect(
+        _ phrase: inout Phrase,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
+        guard let head = head(of: phrase, hasNumber: number != nil, context: &context) else {
+            return PhraseAnalysis(features: nil, addressesReader: number == nil)
+        }
+        let word = phrase.words[head]
+        let hint = word.hint ?? phrase.hint
+        let writtenPlural = hint?.number.map { $0 != .singular } ?? nouns.isPlural(word.lower)
+        let lemma = writtenPlural ? nouns.guessedSingular(of: word.lower) : word.lower
+        let entry = lexicon.entry(lemma)
+        let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
+        var gender = hint?.grammaticalGender ?? nouns.gender(of: lemma)
+        if entry?.gender == .common, hint?.grammaticalGender == nil,
+            phrase.words[..<head].contains(where: { SpanishDeterminers.writtenGender($0.lower) == true })
+        {
+            gender = .feminine  // la azúcar
+        }
+        let features = GrammaticalFeatures(gender: gender, number: target)
+
+        if entry?.isUncountable != true {
+            phrase.words[head].set(features.isPlural ? nouns.plural(of: lemma) : lemma)
+        }
+        agreeModifiers(&phrase, head: head, features: features, stressedA: entry?.takesMasculineArticle ?? false)
+        let isPerson = Self.personNouns[lemma] != nil || Self.personNounsByFeminine[lemma] != nil
+        return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
+    }
+
+    /// The head: a noun hint; else the first known noun with only adjectives before it (*gran
+    /// ensalada*, *Querido cliente*); else the first content word — unless the span has no number
+    /// and its one word is adjective-like (*Bienvenido*, *listo*), when it has no head.
+    private func head(of phrase: Phrase, hasNumber: Bool, context: inout AgreementContext) -> Int? {
+        if let hinted = phrase.words.indices.first(where: { phrase.words[$0].hint?.partOfSpeech == .noun }) {
+            return hinted
+        }
+        var content: [Int] = []
+        scan: for index in phrase.words.indices {
+            switch role(of: phrase.words[index], beforeHead: content.isEmpty) {
+            case .content: content.append(index)
+            case .preposition where !content.isEmpty: break scan
+            default: continue
+            }
+        }
+        guard let first = content.first else { return nil }
+        var head: Int?
+        for (position, index) in content.enumerated() where isKnownNoun(phrase.words[index]) {
+            let modifiersOnly = content[..<position].allSatisfy { earlier in
+                let word = phrase.words[earlier]
+                return word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower)
+                    // An unknown word before the noun: only a masculine base in -o reads as an adjective.
+                    || (lexicon.entry(word.lower) == nil && word.lower.endsWith("o"))
+            }
+            if modifiersOnly { head = index }
+            break
+        }
+        if head == nil {
+            let word = phrase.words[first]
+            if content.count >= 2, word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower) {
+                head = content[1]
+            } else if !hasNumber, content.count == 1, word.hint?.partOfSpeech != .noun,
+                lexicon.entry(word.lower).map({ !$0.canBeNoun })
+                    ?? SpanishAdjectives.looksLikeAdjective(word.lower)
+            {
+                return nil
+            } else {
+                head = first
+            }
+        }
+        guard let head else { return nil }
+        for index in content where phrase.words[index].hint == nil {
+            guard let entry = lexicon.entry(phrase.words[index].lower), entry.isAmbiguous else { continue }
+            context.warn(
+                .ambiguous(
+                    phrase.words[index].text,
+                    readAs: index == head ? "noun" : "adjective",
+                    alternatives: entry.partsOfSpeech.map(\.rawValue)
+                )
+            )
+        }
+        return head
+    }
+
+    /// A noun the lexicon lists as a noun first, a person noun, or a listed plural.
+    private func isKnownNoun(_ word: Word) -> Bool {
+        let lower = word.lower
+        if let entry = lexicon.entry(lower) { return entry.partsOfSpeech.first == .noun }
+        if Self.personNouns[lower] != nil || Self.personNounsByFeminine[lower] != nil { return true }
+        if let singular = nouns.singular(of: lower) {
+            return lexicon.entry(singular)?.partsOfSpeech.first == .noun || Self.personNouns[singular] != nil
+        }
+        return false
+    }
+
+    /// An adjective that goes before its noun here: one the lexicon lists first as an adjective, or a short form.
+    private func isPrenominalAdjective(_ word: String) -> Bool {
+        if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .adjective }
+        if let (entry, kind) = lexicon.entry(forInflectedForm: word) { return kind == .apocope || !entry.canBeNoun }
+        return false
+    }
+
+    /// Determiners and adjectives around the head agree with it; nouns in apposition and the
+    /// complements of prepositions keep their own form.
+    private func agreeModifiers(_ phrase: inout Phrase, head: Int, features: GrammaticalFeatures, stressedA: Bool) {
+        var inComplement = false
+        /// The complement's own noun (de *café*), once seen.
+        var complementNoun: Word?
+        for index in phrase.words.indices where index != head {
+            let word = phrase.words[index]
+            let beforeHead = index < head
+            switch role(of: word, beforeHead: beforeHead) {
+            case .number, .conjunction, .auxiliary:
+                continue
+            case .determiner:
+                let lemma = SpanishDeterminers.lemmas[word.lower] ?? word.lower
+                let adjacent = index + 1 == head && stressedA && !features.isPlural && features.gender == .feminine
+                if let form = SpanishDeterminers.form(lemma, features, beforeStressedA: adjacent) {
+                    phrase.words[index].set(form)
+                }
+            case .preposition:
+                if !beforeHead {
+                    inComplement = true
+                    complementNoun = nil
+                }
+            case .content:
+                if beforeHead {
+                    agreeAdjective(&phrase.words[index], features, beforeNoun: index + 1 == head)
+                } else if inComplement && SpanishDeterminers.lemmas[word.lower] != nil {
+                    continue  // a la gallega, de la casa: the complement's article keeps its form
+                } else if inComplement && complementNoun == nil {
+                    if !isAdjective(word.lower, afterNoun: false) { complementNoun = word }
+                } else if index > head, CasePattern(of: word.text) == .capitalized,
+                    CasePattern(of: phrase.words[head].text) == .lower
+                {
+                    continue  // ensalada César
+                } else if isAdjective(word.lower, afterNoun: true) {
+                    if let noun = complementNoun, belongsToComplement(word.lower, noun: noun, head: features) {
+                        continue  // copa de vino tinto
+                    }
+                    agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+                }
+            }
+        }
+        adjustConjunctions(&phrase)
+    }
+
+    /// Whether an adjective after a complement describes the complement's noun: its written form
+    /// agrees with that noun and not with the head (*copa de vino tinto*, *bolsa de patatas
+    /// fritas*). Sizes describe the container and agree with the head (*tazas de café pequeñas*).
+    private func belongsToComplement(_ adjective: String, noun: Word, head: GrammaticalFeatures) -> Bool {
+        let (lemma, entry) = adjectives.lemma(of: adjective)
+        if Self.sizeAdjectives.contains(lemma) { return false }
+        let nounPlural = nouns.isPlural(noun.lower)
+        let nounLemma = nounPlural ? nouns.guessedSingular(of: noun.lower) : noun.lower
+        let nounFeatures = GrammaticalFeatures(
+            gender: nouns.gender(of: nounLemma),
+            number: nounPlural ? .plural : .singular
+        )
+        let asWritten = adjectives.form(of: lemma, entry: entry, features: nounFeatures)
+        guard asWritten == adjective else { return false }
+        // Written in a marked form for the complement (reina pepiada, patatas fritas), or in one the
+        // head would not take (copa de vino tinto): it belongs to the complement.
+        if adjective != lemma || adjective.endsWith("a") || adjective.endsWith("s") { return true }
+        let forHead = adjectives.form(
+            of: lemma,
+            entry: entry,
+            features: GrammaticalFeatures(gender: head.gender, number: nounFeatures.number)
+        )
+        return forHead != adjective
+    }
+
+    /// Whether a word is an adjective here: the lexicon's first reading, or an adjective-like ending.
+    private func isAdjective(_ word: String, afterNoun: Bool) -> Bool {
+        if let entry = lexicon.entry(word) {
+            return entry.canBeAdjective && (afterNoun || entry.partsOfSpeech.first == .adjective)
+        }
+        if let (entry, _) = lexicon.entry(forInflectedForm: word) { return entry.canBeAdjective }
+        if adjectives.lemma(of: word).entry != nil { return true }
+        return afterNoun && SpanishAdjectives.looksLikeAdjective(word)
+    }
+
+    private func agreeAdjective(_ word: inout Word, _ features: GrammaticalFeatures, beforeNoun: Bool) {
+        let (lemma, entry) = adjectives.lemma(of: word.lower)
+        word.set(adjectives.form(of: lemma, entry: entry, features: features, beforeNoun: beforeNoun))
+    }
+
+    /// *y* → *e* before an *i* sound, *o* → *u* before an *o* sound (*pan e infusión*, *siete u ocho*).
+    private func adjustConjunctions(_ phrase: inout Phrase) {
+        for index in phrase.words.indices.dropLast() {
+            let lower = phrase.words[index].lower
+            guard lower == "y" || lower == "e" || lower == "o" || lower == "u" else { continue }
+            let next = phrase.words[index + 1].currentLower
+            phrase.words[index].set(Self.conjunction(lower, before: next))
+        }
+    }
+
+    /// The RAE's rule: *e* before words starting with the sound /i/ (*i-*, *hi-*, but not *hie-*,
+    /// *hia-*, *hio-*, *hiu-*), *u* before the sound /o/ (*o-*, *ho-*).
+    static func conjunction(_ conjunction: String, before next: String) -> String {
+        switch conjunction {
+        case "y", "e":
+            let iSound =
+                (next.startsWith("i") || next.startsWith("í") || next.startsWith("hi") || next.startsWith("hí"))
+                && !["hia", "hie", "hio", "hiu"].contains(where: next.hasPrefix)
+            return iSound ? "e" : "y"
+        case "o", "u":
+            let oSound = ["o", "ó", "ho", "hó"].contains(where: next.hasPrefix)
+            return oSound ? "u" : "o"
+        default:
+            return conjunction
+        }
+    }
+
+    // MARK: Agreement with arguments, concepts and the reader
+
+    func features(of phrase: Phrase) -> GrammaticalFeatures? {
+        var scratch = AgreementContext(texts: [])
+        guard let head = head(of: phrase, hasNumber: false, context: &scratch) else { return nil }
+        let word = phrase.words[head].lower
+        let plural = nouns.isPlural(word)
+        let lemma = plural ? nouns.guessedSingular(of: word) : word
+        var gender = phrase.words[head].hint?.grammaticalGender ?? nouns.gender(of: lemma)
+        if let feminine = Self.personNounsByFeminine[lemma], feminine != lemma { gender = .feminine }
+        return GrammaticalFeatures(gender: gender, number: plural ? .plural : .singular)
+    }
+
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
+        for index in phrase.words.indices {
+            let word = phrase.words[index]
+            if word.isNumber { continue }
+            let lower = word.lower
+            // What follows a preposition (bienvenido *de nuevo*, suscrito *al boletín*) has its own agreement.
+            if index > 0, Self.prepositions.contains(lower) { break }
+            if let lemma = SpanishDeterminers.lemmas[lower], let form = SpanishDeterminers.form(lemma, features) {
+                phrase.words[index].set(form)
+            } else if let person = personForm(lower, features) {
+                phrase.words[index].set(person)
+            } else if let plural = Self.verbs[lower] {
+                if features.isPlural { phrase.words[index].set(plural) }
+            } else if let singular = Self.pluralVerbs[lower] {
+                if !features.isPlural { phrase.words[index].set(singular) }
+            } else if Self.prepositions.contains(lower) || Self.conjunctions.contains(lower)
+                || Self.auxiliaries.contains(lower)
+            {
+                continue
+            } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
+                continue
+            } else if isAdjective(lower, afterNoun: true) {
+                agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+            }
+        }
+        adjustConjunctions(&phrase)
+    }
+
+    /// A person noun in the gender and number asked for (*cliente* → *clienta*).
+    private func personForm(_ word: String, _ features: GrammaticalFeatures) -> String? {
+        let masculine: String
+        if Self.personNouns[word] != nil {
+            masculine = word
+        } else if let found = Self.personNounsByFeminine[word] {
+            masculine = found
+        } else {
+            return nil
+        }
+        let singular = features.gender == .feminine ? Self.personNouns[masculine] ?? masculine : masculine
+        return features.isPlural ? nouns.plural(of: singular) : singular
+    }
+
+    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
+        term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
+    }
+
+    // MARK: Pronouns
+
+    private static let subjectPronouns = ["él", "ella", "ellos", "ellas"]
+    private static let objectPronouns = ["lo", "la", "los", "las"]
+
+    func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
+        let features: GrammaticalFeatures
+        switch referent {
+        case .person(let term):
+            guard let gender = term.grammaticalGender else { return }
+            features = GrammaticalFeatures(gender: gender, number: .singular)
+        case .thing(let thing):
+            features = thing
+        }
+        let slot = (features.gender == .feminine ? 1 : 0) + (features.isPlural ? 2 : 0)
+        for index in phrase.words.indices {
+            let lower = phrase.words[index].lower
+            if Self.subjectPronouns.contains(lower) {
+                phrase.words[index].set(Self.subjectPronouns[slot])
+            } else if Self.objectPronouns.contains(lower) {
+                phrase.words[index].set(Self.objectPronouns[slot])
+            } else if ["mismo", "misma", "mismos", "mismas"].contains(lower) {
+                agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+            }
+        }
+    }
+
+    // MARK: Around the span
+
+    /// *de* + *el* → *del*, *a* + *el* → *al*, and *y*/*o* before the span's first word.
+    func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] {
+        guard let first = phrase.words.first, !first.isNumber,
+            let before = context.word(before: first.utf8Range.lowerBound)
+        else { return [] }
+        let preceding = before.text.lowercased()
+        let current = first.currentLower
+        if current == "el", preceding == "de" || preceding == "a" {
+            let contracted = CasePattern(of: before.text).apply(
+                to: preceding == "de" ? "del" : "al",
+                original: before.text
+            )
+            return [
+                RichTextEdit(
+                    utf8Range: before.utf8Range.lowerBound..<first.utf8Range.upperBound,
+                    replacement: contracted
+                )
+            ]
+        }
+        if Self.conjunctions.contains(preceding), preceding != "ni" {
+            let adjusted = Self.conjunction(preceding, before: current)
+            if adjusted != preceding {
+                return [
+                    RichTextEdit(
+                        utf8Range: before.utf8Range,
+                        replacement: CasePattern(of: before.text).apply(to: adjusted, original: before.text)
+                    )
+                ]
+            }
+        }
+        return []
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import RichText
+
+/// A language's word list: lemmas with their parts of speech, genders and irregular forms.
+///
+/// Lexicons are tab-separated text files bundled with the module (`Lexicons/<language>.tsv`, each
+/// with a README naming its sources and license):
+///
+/// ```text
+/// # lemma<TAB>pos<TAB>gender<TAB>forms        (the gender column only where the language has one)
+/// agua	noun	f	flags=elA
+/// sándwich	noun	m	pl=sándwiches
+/// grande	adjective|noun	-	apocope=gran
+/// ```
+///
+/// Lookups take the lowercase word and allocate nothing; the tables are built once.
+public struct Lexicon: Sendable {
+    /// The lexicon's name, for messages.
+    public let source: String
+    private var entries: [String: LexiconEntry] = [:]
+    /// Irregular forms (plurals, feminines, short forms) back to their lemma.
+    private var forms: [String: FormReference] = [:]
+    /// The most words in a multi-word lemma.
+    public private(set) var longestPhrase = 1
+    /// The first words of multi-word lemmas, so phrase lookups are tried only where one can start.
+    private var phraseStarts: Set<String> = []
+
+    /// What an irregular form is of its lemma.
+    public enum FormKind: Hashable, Sendable {
+        case plural
+        case feminine
+        case femininePlural
+        case apocope
+    }
+
+    private struct FormReference: Hashable, Sendable {
+        var lemma: String
+        var kind: FormKind
+    }
+
+    /// An empty lexicon: every word goes through the rules.
+    public init(source: String = "empty") {
+        self.source = source
+    }
+
+    /// Reads a lexicon in the tab-separated format.
+    ///
+    /// - Parameters:
+    ///   - text: the file's content.
+    ///   - source: a name for error messages.
+    ///   - hasGenderColumn: whether the third column is a gender (`m`, `f`, `mf`, `-`).
+    /// - Throws: ``LexiconError`` for the first malformed line.
+    public init(parsing text: String, source: String, hasGenderColumn: Bool) throws(LexiconError) {
+        self.source = source
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let entry = try Self.entry(
+                from: trimmed,
+                line: lineNumber,
+                source: source,
+                hasGenderColumn: hasGenderColumn
+            )
+            try add(entry, line: lineNumber)
+        }
+    }
+
+    /// Adds an entry, with its irregular forms.
+    ///
+    /// - Throws: ``LexiconError`` when the lemma is already present.
+    public mutating func add(_ entry: LexiconEntry, line: Int = 0) throws(LexiconError) {
+        let key = entry.lemma.lowercased()
+        guard entries[key] == nil else {
+            throw LexiconError(source: source, line: line, message: "'\(entry.lemma)' is listed twice")
+        }
+        entries[key] = entry
+        let words = key.split(separator: " ")
+        longestPhrase = max(longestPhrase, words.count)
+        if words.count > 1, let first = words.first { phraseStarts.insert(String(first)) }
+        func reference(_ form: String?, _ kind: FormKind) {
+            guard let form = form?.lowercased(), form != key, forms[form] == nil else { return }
+            forms[form] = FormReference(lemma: key, kind: kind)
+        }
+        reference(entry.plural, .plural)
+        reference(entry.feminine, .feminine)
+        reference(entry.apocope, .apocope)
+    }
+
+    /// The entry whose lemma is `word` (lowercase).
+    public func entry(_ word: String) -> LexiconEntry? {
+        entries[word]
+    }
+
+    /// The entry and form kind when `word` (lowercase) is an irregular form listed in the lexicon.
+    public func entry(forInflectedForm word: String) -> (entry: LexiconEntry, kind: FormKind)? {
+        guard let reference = forms[word], let entry = entries[reference.lemma] else { return nil }
+        return (entry, reference.kind)
+    }
+
+    /// Whether a multi-word lemma starts with `word` (lowercase).
+    public func startsPhrase(_ word: String) -> Bool { phraseStarts.contains(word) }
+
+    /// Whether the lexicon has `word` (lowercase) as a lemma.
+    public func contains(_ word: String) -> Bool { entries[word] != nil }
+
+    /// How many lemmas the lexicon lists.
+    public var count: Int { entries.count }
+
+    /// All lemmas, for tools and tests.
+    public var lemmas: Dictionary<String, LexiconEntry>.Keys { entries.keys }
+
+    // MARK: Reading
+
+    private static func entry(
+        from line: Substring,
+        line number: Int,
+        source: String,
+        hasGenderColumn: Bool
+    ) throws(LexiconError) -> LexiconEntry {
+        func failure(_ message: String) -> LexiconError {
+            LexiconError(source: source, line: number, message: message)
+        }
+        let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let expected = hasGenderColumn ? 4 : 3
+        guard columns.count >= expected - 1, columns.count <= expected else {
+            throw failure("expected \(expected - 1) or \(expected) tab-separated columns, found \(columns.count)")
+        }
+        let lemma = String(columns[0])
+        guard !lemma.isEmpty, lemma == lemma.trimmingCharacters(in: .whitespaces) else {
+            throw failure("the lemma is empty or has surrounding spaces")
+        }
+        var partsOfSpeech: [RichText.Morphology.PartOfSpeech] = []
+        for name in columns[1].split(separator: "|") {
+            guard let part = RichText.Morphology.PartOfSpeech(rawValue: String(name)) else {
+                throw failure("unknown part of speech '\(name)'")
+            }
+            partsOfSpeech.append(part)
+        }
+        guard !partsOfSpeech.isEmpty else { throw failure("no part of speech") }
+        var entry = LexiconEntry(lemma: lemma, partsOfSpeech: partsOfSpeech)
+        var formsColumn = 2
+        if hasGenderColumn {
+            formsColumn = 3
+            let gender = columns[2]
+            if gender != "-" {
+                guard let value = LexiconEntry.Gender(rawValue: String(gender)) else {
+                    throw failure("unknown gender '\(gender)' (m, f, mf or -)")
+                }
+                entry.gender = value
+            }
+            if entry.canBeNoun, entry.gender == nil {
+                throw failure("the noun '\(lemma)' needs a gender")
+            }
+        }
+        if columns.count > formsColumn {
+            for field in columns[formsColumn].split(separator: ";") where !field.isEmpty {
+                try apply(field, to: &entry, failure: failure)
+            }
+        }
+        return entry
+    }
+
+    private static func apply(
+        _ field: Substring,
+        to entry: inout LexiconEntry,
+        failure: (String) -> LexiconError
+    ) throws(LexiconError) {
+        guard let equals = field.firstIndex(of: "=") else { throw failure("'\(field)' is not key=value") }
+        let key = field[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = field[field.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw failure("'\(key)' has no value") }
+        switch key {
+        case "pl":
+            if value == "-" {
+                entry.isUncountable = true
+                entry.plural = entry.lemma
+            } else {
+                entry.plural = value
+            }
+        case "f": entry.feminine = value
+        case "apocope": entry.apocope = value
+        case "article":
+            guard value == "a" || value == "an" else { throw failure("article must be 'a' or 'an'") }
+            entry.article = value
+        case "number":
+            guard value == "plural" else { throw failure("number must be 'plural'") }
+            entry.isPluralOnly = true
+        case "flags":
+            for flag in value.split(separator: ",") {
+                switch flag.trimmingCharacters(in: .whitespaces) {
+                case "elA": entry.takesMasculineArticle = true
+                case "invariable": entry.isInvariable = true
+                case "genderInvariable": if entry.feminine == nil { entry.feminine = entry.lemma }
+                default: throw failure("unknown flag '\(flag)'")
+                }
+            }
+        default:
+            throw failure("unknown key '\(key)'")
+        }
+    }
+}
+
+extension Lexicon {
+    /// The lexicon bundled for `language` (`en`, `es`), read once per process.
+    ///
+    /// - Throws: ``LexiconError`` when the bundled file is missing or malformed.
+    public static func bundled(language: String) throws(LexiconError) -> Lexicon {
+        try BundledLexicons.shared.lexicon(language: language)
+    }
+}
+
+/// Bundled lexicons, read on first use.
+private final class BundledLexicons: Sendable {
+    static let shared = BundledLexicons()
+
+    private let english: Result<Lexicon, LexiconError>
+    private let spanish: Result<Lexicon, LexiconError>
+
+    private init() {
+        english = Self.load("en", hasGenderColumn: false)
+        spanish = Self.load("es", hasGenderColumn: true)
+    }
+
+    func lexicon(language: String) throws(LexiconError) -> Lexicon {
+        switch language {
+        case "en": try english.get()
+        case "es": try spanish.get()
+        default: throw LexiconError(source: language, line: 0, message: "no lexicon is bundled for '\(language)'")
+        }
+    }
+
+    private static func load(_ language: String, hasGenderColumn: Bool) -> Result<Lexicon, LexiconError> {
+        let name = "\(language).tsv"
+        guard let url = Bundle.module.url(forResource: language, withExtension: "tsv", subdirectory: "Lexicons")
+        else {
+            return .failure(LexiconError(source: name, line: 0, message: "missing from the module's resources"))
+        }
+        do {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            return Result { () throws(LexiconError) in
+                try Lexicon(parsing: text, source: name, hasGenderColumn: hasGenderColumn)
+            }
+        } catch {
+            return .failure(LexiconError(source: name, line: 0, message: "unreadable: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import RichText
+
+/// One word or fixed phrase of a language's lexicon: its parts of speech, gender and the forms
+/// the rules cannot derive.
+public struct LexiconEntry: Hashable, Sendable {
+    /// A noun's grammatical gender as the lexicon records it.
+    public enum Gender: String, Hashable, Sendable {
+        case masculine = "m"
+        case feminine = "f"
+        /// Used with either gender (Spanish *el/la azúcar*); agreement picks the masculine.
+        case common = "mf"
+    }
+
+    /// The dictionary form: singular, masculine for adjectives, lowercase unless always capitalised.
+    public var lemma: String
+    /// The parts of speech the word can have, the likeliest first; more than one makes it ambiguous.
+    public var partsOfSpeech: [Morphology.PartOfSpeech]
+    /// The noun's gender (languages with grammatical gender).
+    public var gender: Gender?
+    /// The plural when the language's rules would not produce it; equal to ``lemma`` for nouns
+    /// that do not change (English *fish*, Spanish *lunes*).
+    public var plural: String?
+    /// An adjective's feminine singular when the rules would not produce it.
+    public var feminine: String?
+    /// An adjective's short form before a singular noun (Spanish *bueno* → *buen*).
+    public var apocope: String?
+    /// English: the indefinite article the word takes when its spelling misleads (*an hour*).
+    public var article: String?
+    /// Whether the word is written in the plural only (English *fries*, Spanish *natillas*).
+    public var isPluralOnly: Bool
+    /// Whether the phrase never takes a plural (English *mac and cheese*).
+    public var isUncountable: Bool
+    /// Spanish: a feminine noun starting with stressed *a* that takes *el*/*un* (*el agua*).
+    public var takesMasculineArticle: Bool
+    /// An adjective that keeps one form for every gender and number (Spanish *naranja*, *extra*).
+    public var isInvariable: Bool
+
+    public init(
+        lemma: String,
+        partsOfSpeech: [Morphology.PartOfSpeech],
+        gender: Gender? = nil,
+        plural: String? = nil,
+        feminine: String? = nil,
+        apocope: String? = nil,
+        article: String? = nil,
+        isPluralOnly: Bool = false,
+        isUncountable: Bool = false,
+        takesMasculineArticle: Bool = false,
+        isInvariable: Bool = false
+    ) {
+        self.lemma = lemma
+        self.partsOfSpeech = partsOfSpeech
+        self.gender = gender
+        self.plural = plural
+        self.feminine = feminine
+        self.apocope = apocope
+        self.article = article
+        self.isPluralOnly = isPluralOnly
+        self.isUncountable = isUncountable
+        self.takesMasculineArticle = takesMasculineArticle
+        self.isInvariable = isInvariable
+    }
+
+    /// Whether the word can be a noun.
+    public var canBeNoun: Bool { partsOfSpeech.contains(.noun) }
+    /// Whether the word can be an adjective.
+    public var canBeAdjective: Bool { partsOfSpeech.contains(.adjective) }
+    /// Whether the lexicon gives more than one part of speech.
+    public var isAmbiguous: Bool { partsOfSpeech.count > 1 }
+}

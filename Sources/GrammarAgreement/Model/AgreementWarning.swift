@@ -1,0 +1,38 @@
+/// Something the engine decided without being told, or could not do, worth a translator's look.
+/// An ambiguous word read by its position is warned about once per string, as Apple's engine does.
+public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of warning this is; stable names for tools.
+    public enum Code: String, Hashable, Sendable {
+        /// A word the lexicon lists with several parts of speech, read by its position.
+        case ambiguousWord
+        /// `agreeWithArgument:` names an argument the string does not have.
+        case missingArgument
+        /// `agreeWithConcept:`/`referentConcept:` names a concept the caller did not give.
+        case missingConcept
+        /// The locale's language has no agreement rules; spans are left as written.
+        case unsupportedLanguage
+    }
+
+    public var code: Code
+    /// The word concerned, as written.
+    public var word: String?
+    public var message: String
+
+    public init(code: Code, word: String? = nil, message: String) {
+        self.code = code
+        self.word = word
+        self.message = message
+    }
+
+    /// An ambiguous word and the reading its position gave it.
+    static func ambiguous(_ word: String, readAs reading: String, alternatives: [String]) -> AgreementWarning {
+        AgreementWarning(
+            code: .ambiguousWord,
+            word: word,
+            message: "'\(word)' can be \(alternatives.joined(separator: " or ")); read as \(reading) by its "
+                + "position (add morphology: {partOfSpeech: '\(reading)'} to say so)"
+        )
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,106 @@
+import Localization
+import RichText
+
+/// A catalog string with agreement markup, compiled once: its Markdown, argument slots and
+/// agreement spans are found at compile time, so rendering only formats arguments and inflects.
+///
+/// ```swift
+/// let template = try AgreementTemplate("Añadir ^[%1$lld %3$@ %2$@](inflect: true) a tu pedido")
+/// let spanish = try AgreementEngine(locale: "es-ES")
+/// let formatter = try Localizer(catalog: .empty(), locale: "es-ES")
+/// try template.render([2, "pequeño", "ensalada"], engine: spanish, formatter: formatter).plainText
+/// // "Añadir 2 ensaladas pequeñas a tu pedido"
+/// ```
+public struct AgreementTemplate: Sendable {
+    /// The markup as given.
+    public let source: String
+    /// How many arguments the format specifiers use.
+    public let argumentCount: Int
+    private let template: RichTextTemplate
+    /// Per slot: the specifier it formats, or `nil` for a `%%` escape.
+    private let specifiers: [FormatSpecifier?]
+    private let agreement: [RunAgreement]
+    private let spans: [SpanPlan]
+
+    /// Compiles `markup`: printf-style specifiers (`%lld`, `%2$@`, `%%`) inside inline Markdown with
+    /// `^[…](inflect: true)` and the other agreement keys.
+    ///
+    /// - Throws: ``AgreementError`` `.invalidTemplate` when the Markdown is invalid.
+    public init(_ markup: String) throws(AgreementError) {
+        source = markup
+        let occurrences = FormatStringSpecifiers.find(in: markup)
+        var slots = occurrences.map { (utf8Range: $0.utf8Range, argument: $0.argument) }
+        slots += FormatStringSpecifiers.percentEscapes(in: markup).map { (utf8Range: $0, argument: -1) }
+        slots.sort { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }
+        do {
+            template = try RichTextTemplate(markup, slots: slots)
+        } catch {
+            throw AgreementError(.invalidTemplate, error.description)
+        }
+        let byStart = Dictionary(occurrences.map { ($0.utf8Range.lowerBound, $0.specifier) }) { first, _ in first }
+        specifiers = slots.map { byStart[$0.utf8Range.lowerBound] }
+        argumentCount = (occurrences.map(\.argument).max() ?? -1) + 1
+        agreement = template.document.runs.map { RunAgreement(json: $0.attributes) }
+        spans = SpanPlan.spans(in: agreement)
+    }
+
+    /// Formats `arguments` into the template (numbers for the formatter's locale) and inflects.
+    ///
+    /// - Parameters:
+    ///   - arguments: the values, in argument order; numbers keep their raw value for agreement.
+    ///   - engine: the agreement engine of the output's locale.
+    ///   - formatter: formats each argument for its specifier (a ``Localizer`` of the same locale).
+    ///   - termOfAddress: how the reader is addressed.
+    ///   - concepts: what `agreeWithConcept:`/`referentConcept:` refer to.
+    /// - Throws: ``AgreementError`` `.invalidArgument` when an argument is missing or does not fit.
+    public func render(
+        _ arguments: [FormatArgument],
+        engine: AgreementEngine,
+        formatter: Localizer,
+        termOfAddress: TermOfAddress = .unknown,
+        concepts: [InflectionConcept] = []
+    ) throws(AgreementError) -> InflectedText {
+        var failure: AgreementError?
+        let rendered = template.render { slot -> String in
+            guard let specifier = specifiers[slot.index] else { return "%" }
+            guard slot.argument < arguments.count else {
+                failure = AgreementError(
+                    .invalidArgument,
+                    "\(specifier) needs argument \(slot.argument + 1), but \(arguments.count) were given"
+                )
+                return ""
+            }
+            do {
+                return try formatter.format(arguments[slot.argument], as: specifier, argumentNumber: slot.argument + 1)
+            } catch {
+                failure = AgreementError(.invalidArgument, "\(error)")
+                return ""
+            }
+        }
+        if let failure { throw failure }
+        var records: [ArgumentRecord] = []
+        records.reserveCapacity(rendered.substitutions.count)
+        for substitution in rendered.substitutions where substitution.argument >= 0 {
+            records.append(
+                ArgumentRecord(
+                    argument: substitution.argument + 1,
+                    utf8Range: substitution.utf8Range,
+                    value: arguments[substitution.argument]
+                )
+            )
+        }
+        let result = engine.edits(
+            texts: rendered.document.runs.map(\.text),
+            agreement: agreement,
+            spans: spans,
+            arguments: records,
+            termOfAddress: termOfAddress,
+            concepts: concepts
+        )
+        return InflectedText(
+            document: rendered.document.replacingText(result.edits),
+            arguments: records.map { $0.mapped(through: result.edits) },
+            warnings: result.warnings
+        )
+    }
+}

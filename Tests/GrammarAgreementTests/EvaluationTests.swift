@@ -1,0 +1,123 @@
+// Caffe — GrammarAgreement tests.
+import Foundation
+import RichText
+import Testing
+
+@testable import GrammarAgreement
+
+/// Accuracy on the evaluation sets in `Evaluation/` (hand-checked café, food and drink phrases,
+/// written independently of the lexicons). Reports three figures per language: every row, the rows
+/// whose span has a word the lexicon does not list, and every row with the rules alone (an empty
+/// lexicon). Set `AGREEMENT_EVALUATION_VERBOSE=1` to print each miss.
+@Suite("Evaluation sets")
+struct EvaluationTests {
+    struct Row {
+        var line: Int
+        var term: TermOfAddress
+        var input: String
+        var accepted: [String]
+    }
+
+    struct Score: CustomStringConvertible {
+        var correct = 0
+        var total = 0
+        var accuracy: Double { total == 0 ? 1 : Double(correct) / Double(total) }
+        var description: String { String(format: "%.1f %% (%d/%d)", accuracy * 100, correct, total) }
+    }
+
+    static func rows(_ language: String) throws -> [Row] {
+        let url = try #require(
+            Bundle.module.url(forResource: language, withExtension: "tsv", subdirectory: "Evaluation")
+        )
+        var rows: [Row] = []
+        for (index, line) in try String(contentsOf: url, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        ).enumerated()
+        where !line.isEmpty && !line.hasPrefix("#") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            try #require(columns.count == 3, "line \(index + 1) has \(columns.count) columns")
+            rows.append(
+                Row(
+                    line: index + 1,
+                    term: columns[0] == "-" ? .unknown : try #require(TermOfAddress(columns[0])),
+                    input: columns[1],
+                    accepted: columns[2].components(separatedBy: " || ")
+                )
+            )
+        }
+        return rows
+    }
+
+    /// Whether every word inside the row's spans is listed (or closed-class: articles, prepositions…).
+    static func isCovered(_ row: Row, lexicon: Lexicon, language: String) throws -> Bool {
+        let document = try RichTextParser.parse(row.input)
+        let spanText = document.runs.filter { !$0.attributes.isEmpty }.map(\.text).joined(separator: " ")
+        for word in Tokenizer.phrase(spanText).words where !word.isNumber {
+            let lower = word.lower
+            if lexicon.entry(lower) != nil || lexicon.entry(forInflectedForm: lower) != nil { continue }
+            switch language {
+            case "en":
+                if EnglishGrammar.determiners.contains(lower) || EnglishGrammar.prepositions.contains(lower)
+                    || ["and", "or"].contains(lower) || EnglishNouns(lexicon: lexicon).singular(of: lower) != nil
+                {
+                    continue
+                }
+            default:
+                if SpanishDeterminers.lemmas[lower] != nil || SpanishGrammar.prepositions.contains(lower)
+                    || SpanishGrammar.conjunctions.contains(lower)
+                    || SpanishNouns(lexicon: lexicon).singular(of: lower) != nil
+                {
+                    continue
+                }
+            }
+            return false
+        }
+        return true
+    }
+
+    static func evaluate(_ language: String, locale: String, minimum: Double) throws {
+        let rows = try rows(language)
+        let lexicon = try Lexicon.bundled(language: language)
+        let engine = try AgreementEngine(locale: locale)
+        let rulesOnly = try AgreementEngine(
+            locale: locale,
+            grammar: language == "en"
+                ? EnglishGrammar(lexicon: Lexicon()) as any LanguageGrammar : SpanishGrammar(lexicon: Lexicon())
+        )
+        let verbose = ProcessInfo.processInfo.environment["AGREEMENT_EVALUATION_VERBOSE"] == "1"
+        var all = Score()
+        var unseen = Score()
+        var rules = Score()
+        for row in rows {
+            let document = try RichTextParser.parse(row.input)
+            let output = engine.inflect(document, termOfAddress: row.term).plainText
+            let isRight = row.accepted.contains(output)
+            all.total += 1
+            if isRight { all.correct += 1 }
+            if !(try isCovered(row, lexicon: lexicon, language: language)) {
+                unseen.total += 1
+                if isRight { unseen.correct += 1 }
+            }
+            rules.total += 1
+            if row.accepted.contains(rulesOnly.inflect(document, termOfAddress: row.term).plainText) {
+                rules.correct += 1
+            }
+            if verbose, !isRight {
+                print(
+                    "\(language):\(row.line): \(row.input) → \(output) (expected \(row.accepted.joined(separator: " || ")))"
+                )
+            }
+        }
+        print("agreement accuracy \(language): all \(all); words not in the lexicon \(unseen); rules alone \(rules)")
+        #expect(all.accuracy >= minimum, "\(language): \(all)")
+    }
+
+    @Test func english() throws {
+        try Self.evaluate("en", locale: "en-US", minimum: 0.99)
+    }
+
+    @Test func spanish() throws {
+        try Self.evaluate("es", locale: "es-ES", minimum: 0.98)
+    }
+}
