@@ -16,14 +16,12 @@ struct AgreementContext {
 
     /// The word ending one space before `offset`, and its range: the article before a span.
     mutating func word(before offset: Int) -> (text: String, utf8Range: Range<Int>)? {
-        // Most spans start a run after a space, or have none before them: look before building the text.
-        guard byte(at: offset - 1) == 0x20 else { return nil }
-        let bytes = plainText()
-        guard offset >= 2, offset <= bytes.count, bytes[offset - 1] == 0x20 else { return nil }
+        guard offset >= 2, byte(at: offset - 1) == 0x20 else { return nil }
         var start = offset - 1
-        while start > 0, Self.isWordByte(bytes[start - 1]) { start -= 1 }
+        // Words before a span are short: look byte by byte, without joining the runs.
+        while start > 0, let byte = byte(at: start - 1), Self.isWordByte(byte) { start -= 1 }
         guard start < offset - 1 else { return nil }
-        return (String(decoding: bytes[start..<(offset - 1)], as: UTF8.self), start..<(offset - 1))
+        return (text(start..<(offset - 1)), start..<(offset - 1))
     }
 
     /// The word starting one space after `offset` (the noun after a possessive).
@@ -54,6 +52,15 @@ struct AgreementContext {
 
     /// The text at `range` of the document.
     mutating func text(_ range: Range<Int>) -> String {
+        if range.count <= 32 {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(range.count)
+            for offset in range {
+                guard let byte = byte(at: offset) else { return "" }
+                bytes.append(byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let bytes = plainText()
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }
         return String(decoding: bytes[range], as: UTF8.self)

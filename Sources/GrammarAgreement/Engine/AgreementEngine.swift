@@ -120,8 +120,6 @@ public final class AgreementEngine: Sendable {
                 arguments: arguments
             )
         }
-        var analyses = [PhraseAnalysis?](repeating: nil, count: spans.count)
-        var replaced = [String?](repeating: nil, count: spans.count)
 
         // 1. Spans that inflect on their own: numbers, heads, and the reader's gender.
         for index in spans.indices {
@@ -133,9 +131,9 @@ public final class AgreementEngine: Sendable {
             var explicit: Morphology?
             if case .explicit(let morphology) = rule { explicit = morphology }
             let analysis = grammar.inflect(&phrases[index], number: number, rule: explicit, context: &context)
-            analyses[index] = analysis
+            phrases[index].analysis = analysis
             if analysis.addressesReader {
-                replaced[index] = agreeWithReader(
+                phrases[index].alternative = agreeWithReader(
                     &phrases[index],
                     term: termOfAddress,
                     alternative: plan.alternative,
@@ -151,7 +149,6 @@ public final class AgreementEngine: Sendable {
                 if let features = features(
                     ofArgument: argument,
                     phrases: phrases,
-                    analyses: analyses,
                     arguments: arguments,
                     context: &context
                 ) {
@@ -162,7 +159,7 @@ public final class AgreementEngine: Sendable {
                 switch concept {
                 case .termsOfAddress(let terms):
                     let term = terms.first { grammar.features(addressing: $0) != nil } ?? .unknown
-                    replaced[index] = agreeWithReader(
+                    phrases[index].alternative = agreeWithReader(
                         &phrases[index],
                         term: term,
                         alternative: plan.alternative,
@@ -188,9 +185,10 @@ public final class AgreementEngine: Sendable {
 
         // 3. The edits: alternatives replace whole spans; otherwise changed words and boundaries.
         var edits: [RichTextEdit] = []
+        edits.reserveCapacity(8)
         for index in spans.indices {
             let range = offsets[spans[index].runs.lowerBound]..<offsets[spans[index].runs.upperBound]
-            if let alternative = replaced[index] {
+            if let alternative = phrases[index].alternative {
                 edits.append(RichTextEdit(utf8Range: range, replacement: alternative))
                 continue
             }
@@ -225,13 +223,12 @@ public final class AgreementEngine: Sendable {
     private func features(
         ofArgument argument: Int,
         phrases: [Phrase],
-        analyses: [PhraseAnalysis?],
         arguments: [ArgumentRecord],
         context: inout AgreementContext
     ) -> GrammaticalFeatures? {
         // The argument inside an inflected span: agree with what that span became.
         for index in phrases.indices where phrases[index].words.contains(where: { $0.argument == argument }) {
-            if let features = analyses[index]?.features { return features }
+            if let features = phrases[index].analysis?.features { return features }
         }
         guard let record = arguments.first(where: { $0.argument == argument }) else {
             context.warn(

@@ -1,28 +1,32 @@
 extension String {
-    /// Whether the UTF-8 bytes end with `suffix`'s: byte comparison, much cheaper than
-    /// `hasSuffix`, which compares grapheme clusters. Words and lexicons are NFC, so the bytes agree.
+    /// Whether the UTF-8 bytes end with `suffix`'s: a byte comparison, much cheaper than
+    /// `hasSuffix`, which compares grapheme clusters. Words and lexicons are NFC, so bytes agree.
     @inline(__always)
     func endsWith(_ suffix: String) -> Bool {
-        let bytes = utf8
-        let tail = suffix.utf8
-        guard bytes.count >= tail.count else { return false }
-        return bytes[bytes.index(bytes.endIndex, offsetBy: -tail.count)...].elementsEqual(tail)
+        var text = self
+        var tail = suffix
+        return text.withUTF8 { bytes in
+            tail.withUTF8 { ending in
+                guard bytes.count >= ending.count else { return false }
+                let offset = bytes.count - ending.count
+                for index in 0..<ending.count where bytes[offset + index] != ending[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Whether the UTF-8 bytes start with `prefix`'s.
     @inline(__always)
     func startsWith(_ prefix: String) -> Bool {
-        let bytes = utf8
-        let head = prefix.utf8
-        guard bytes.count >= head.count else { return false }
-        return bytes.prefix(head.count).elementsEqual(head)
-    }
-
-    /// The string without its last `count` bytes (ASCII endings only).
-    @inline(__always)
-    func droppingLastBytes(_ count: Int) -> String {
-        let bytes = utf8
-        return String(Substring(bytes[..<bytes.index(bytes.endIndex, offsetBy: -count)]))
+        var text = self
+        var head = prefix
+        return text.withUTF8 { bytes in
+            head.withUTF8 { beginning in
+                guard bytes.count >= beginning.count else { return false }
+                for index in 0..<beginning.count where bytes[index] != beginning[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Whether every byte is ASCII.

@@ -28,15 +28,18 @@ enum Tokenizer {
         arguments: [ArgumentRecord]
     ) -> Phrase {
         var words: [Word] = []
+        words.reserveCapacity(8)
         var wordRuns: [Int] = []
         var runStart = offset
         var phraseHint: Morphology?
+        let hasHints = hints.contains { $0 != nil }
         for (runIndex, text) in texts.enumerated() {
             let before = words.count
             scan(text, start: runStart, arguments: arguments, into: &words)
-            wordRuns.append(contentsOf: repeatElement(runIndex, count: words.count - before))
+            if hasHints { wordRuns.append(contentsOf: repeatElement(runIndex, count: words.count - before)) }
             runStart += text.utf8.count
         }
+        guard hasHints else { return Phrase(words: words, hint: nil) }
         // A morphology attribute on one word describes that word; on several, the phrase's head.
         for (runIndex, hint) in hints.enumerated() {
             guard let hint else { continue }
@@ -58,31 +61,39 @@ enum Tokenizer {
     }
 
     /// Scans UTF-8 bytes: ASCII letters and digits directly, other scalars by their Unicode
-    /// properties; each word is sliced from the text once.
+    /// properties; each word is sliced from the bytes once.
     private static func scan(_ text: String, start: Int, arguments: [ArgumentRecord], into words: inout [Word]) {
-        let utf8 = text.utf8
-        let end = start + utf8.count
-        var wordStart: String.Index?
-        var wordStartOffset = 0
-        var wordEnd = utf8.startIndex
-        var wordEndOffset = 0
-        var lastScalarIsDigit = false
-        var index = utf8.startIndex
-        var offset = start
+        var text = text
+        text.withUTF8 { bytes in
+            scan(bytes, start: start, arguments: arguments, into: &words)
+        }
+    }
+
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        start: Int,
+        arguments: [ArgumentRecord],
+        into words: inout [Word]
+    ) {
+        let end = start + bytes.count
+        var wordStart = -1
+        var wordEnd = 0
+        var lastIsDigit = false
+        var index = 0
 
         func finish() {
-            guard let from = wordStart else { return }
-            let word = String(Substring(utf8[from..<wordEnd]))
-            words.append(makeWord(word, range: wordStartOffset..<wordEndOffset, arguments))
-            wordStart = nil
+            guard wordStart >= 0 else { return }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), as: UTF8.self)
+            words.append(makeWord(word, range: (start + wordStart)..<(start + wordEnd), arguments))
+            wordStart = -1
         }
 
-        while index < utf8.endIndex {
+        while index < bytes.count {
             // Numeric arguments are one number each, whatever their formatted text (١٬٢٣٤, 1.000).
-            if let number = numericArgument(startingAt: offset, in: arguments, before: end) {
+            if !arguments.isEmpty, let number = numericArgument(startingAt: start + index, in: arguments, before: end) {
                 finish()
-                let upper = utf8.index(index, offsetBy: number.utf8Range.count)
-                let text = String(Substring(utf8[index..<upper]))
+                let upper = index + number.utf8Range.count
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<upper]), as: UTF8.self)
                 words.append(
                     Word(
                         text: text,
@@ -93,45 +104,47 @@ enum Tokenizer {
                     )
                 )
                 index = upper
-                offset = number.utf8Range.upperBound
+                lastIsDigit = false
                 continue
             }
-            let byte = utf8[index]
-            let width: Int
-            let isWord: Bool
-            var isJoiner = false
-            var isDigit = false
-            if byte < 0x80 {
-                width = 1
-                isDigit = (0x30...0x39).contains(byte)
-                isWord = isDigit || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
-                isJoiner =
-                    byte == UInt8(ascii: "'") || byte == UInt8(ascii: "-")
-                    || ((byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && lastScalarIsDigit)
-            } else {
-                width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                let scalarText = text.unicodeScalars[index]
-                isWord = isWordScalar(scalarText)
-                isJoiner = scalarText == "\u{2019}" || scalarText == "\u{2010}" || scalarText == "\u{2011}"
-            }
-            let next = utf8.index(index, offsetBy: width, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            let (isWord, isJoiner, isDigit, width) = classify(bytes, at: index, afterDigit: lastIsDigit)
+            let next = min(bytes.count, index + width)
             if isWord {
-                if wordStart == nil {
-                    wordStart = index
-                    wordStartOffset = offset
-                }
+                if wordStart < 0 { wordStart = index }
                 wordEnd = next
-                wordEndOffset = offset + width
-            } else if !(isJoiner && wordStart != nil && wordEnd == index && next < utf8.endIndex
-                && isWordByteStart(utf8[next], text: text, at: next))
+            } else if !(isJoiner && wordStart >= 0 && wordEnd == index && next < bytes.count
+                && classify(bytes, at: next, afterDigit: false).isWord)
             {
                 finish()
             }
-            lastScalarIsDigit = isDigit
+            lastIsDigit = isDigit
             index = next
-            offset += width
         }
         finish()
+    }
+
+    /// What the scalar at `index` is: part of a word, a joiner (apostrophe, hyphen; `.`/`,`
+    /// after a digit), a digit; and its width in bytes.
+    @inline(__always)
+    private static func classify(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, afterDigit: Bool)
+        -> (isWord: Bool, isJoiner: Bool, isDigit: Bool, width: Int)
+    {
+        let byte = bytes[index]
+        if byte < 0x80 {
+            let isDigit = (0x30...0x39).contains(byte)
+            let isWord = isDigit || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
+            let isJoiner =
+                byte == UInt8(ascii: "'") || byte == UInt8(ascii: "-")
+                || ((byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && afterDigit)
+            return (isWord, isJoiner, isDigit, 1)
+        }
+        let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        guard index + width <= bytes.count else { return (false, false, false, 1) }
+        var value = UInt32(byte) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+        for offset in 1..<width { value = value << 6 | (UInt32(bytes[index + offset]) & 0x3F) }
+        guard let scalar = Unicode.Scalar(value) else { return (false, false, false, width) }
+        let isJoiner = scalar == "\u{2019}" || scalar == "\u{2010}" || scalar == "\u{2011}"
+        return (isWordScalar(scalar), isJoiner, false, width)
     }
 
     /// The numeric argument whose text starts at `offset`, if any.
@@ -148,17 +161,9 @@ enum Tokenizer {
         return nil
     }
 
-    /// Whether the scalar starting at `index` continues a word (after a joiner such as `-`).
-    private static func isWordByteStart(_ byte: UInt8, text: String, at index: String.Index) -> Bool {
-        if byte < 0x80 {
-            return (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
-        }
-        return isWordScalar(text.unicodeScalars[index])
-    }
-
     private static func makeWord(_ text: String, range: Range<Int>, _ arguments: [ArgumentRecord]) -> Word {
         let argument = arguments.first { $0.utf8Range.contains(range.lowerBound) }?.argument
-        let number = numericLiteral(text)
+        let number = text.utf8.first.map { (0x30...0x39).contains($0) } == true ? numericLiteral(text) : nil
         return Word(
             text: text,
             lower: number == nil ? text.fastLowercased : text,

@@ -39,6 +39,10 @@ struct Phrase: Sendable {
     var words: [Word]
     /// A `morphology` attribute covering several words: the phrase's head's properties.
     var hint: Morphology?
+    /// What inflecting the span found (set by the engine).
+    var analysis: PhraseAnalysis?
+    /// Text replacing the whole span: the inflection alternative (set by the engine).
+    var alternative: String?
 
     /// Indices of the words that are not numbers.
     var wordIndices: [Int] { words.indices.filter { !words[$0].isNumber } }

@@ -17,13 +17,13 @@ import RichText
 public struct Lexicon: Sendable {
     /// The lexicon's name, for messages.
     public let source: String
-    private var entries: [String: LexiconEntry] = [:]
+    private var entries = WordTable<LexiconEntry>()
     /// Irregular forms (plurals, feminines, short forms) back to their lemma.
-    private var forms: [String: FormReference] = [:]
+    private var forms = WordTable<FormReference>()
     /// The most words in a multi-word lemma.
     public private(set) var longestPhrase = 1
     /// The first words of multi-word lemmas, so phrase lookups are tried only where one can start.
-    private var phraseStarts: Set<String> = []
+    private var phraseStarts = WordTable<Bool>()
 
     /// What an irregular form is of its lemma.
     public enum FormKind: Hashable, Sendable {
@@ -78,7 +78,7 @@ public struct Lexicon: Sendable {
         entries[key] = entry
         let words = key.split(separator: " ")
         longestPhrase = max(longestPhrase, words.count)
-        if words.count > 1, let first = words.first { phraseStarts.insert(String(first)) }
+        if words.count > 1, let first = words.first { phraseStarts[String(first)] = true }
         func reference(_ form: String?, _ kind: FormKind) {
             guard let form = form?.lowercased(), form != key, forms[form] == nil else { return }
             forms[form] = FormReference(lemma: key, kind: kind)
@@ -103,13 +103,13 @@ public struct Lexicon: Sendable {
     public func startsPhrase(_ word: String) -> Bool { phraseStarts.contains(word) }
 
     /// Whether the lexicon has `word` (lowercase) as a lemma.
-    public func contains(_ word: String) -> Bool { entries[word] != nil }
+    public func contains(_ word: String) -> Bool { entries.contains(word) }
 
     /// How many lemmas the lexicon lists.
     public var count: Int { entries.count }
 
-    /// All lemmas, for tools and tests.
-    public var lemmas: Dictionary<String, LexiconEntry>.Keys { entries.keys }
+    /// All lemmas (lowercase), for tools and tests.
+    public var lemmas: [String] { entries.allKeys }
 
     // MARK: Reading
 

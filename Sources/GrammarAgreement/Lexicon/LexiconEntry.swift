@@ -2,7 +2,11 @@ import RichText
 
 /// One word or fixed phrase of a language's lexicon: its parts of speech, gender and the forms
 /// the rules cannot derive.
-public struct LexiconEntry: Hashable, Sendable {
+///
+/// A class, so the many lookups agreement makes per word share one instance instead of copying
+/// its strings. Entries are filled in while a ``Lexicon`` is read and never change once it is
+/// shared, which is why the unchecked `Sendable` is sound.
+public final class LexiconEntry: @unchecked Sendable {
     /// A noun's grammatical gender as the lexicon records it.
     public enum Gender: String, Hashable, Sendable {
         case masculine = "m"
@@ -12,28 +16,28 @@ public struct LexiconEntry: Hashable, Sendable {
     }
 
     /// The dictionary form: singular, masculine for adjectives, lowercase unless always capitalised.
-    public var lemma: String
+    public internal(set) var lemma: String
     /// The parts of speech the word can have, the likeliest first; more than one makes it ambiguous.
-    public var partsOfSpeech: [Morphology.PartOfSpeech]
+    public internal(set) var partsOfSpeech: [Morphology.PartOfSpeech]
     /// The noun's gender (languages with grammatical gender).
-    public var gender: Gender?
+    public internal(set) var gender: Gender?
     /// The plural when the language's rules would not produce it; equal to ``lemma`` for nouns
     /// that do not change (English *fish*, Spanish *lunes*).
-    public var plural: String?
+    public internal(set) var plural: String?
     /// An adjective's feminine singular when the rules would not produce it.
-    public var feminine: String?
+    public internal(set) var feminine: String?
     /// An adjective's short form before a singular noun (Spanish *bueno* → *buen*).
-    public var apocope: String?
+    public internal(set) var apocope: String?
     /// English: the indefinite article the word takes when its spelling misleads (*an hour*).
-    public var article: String?
+    public internal(set) var article: String?
     /// Whether the word is written in the plural only (English *fries*, Spanish *natillas*).
-    public var isPluralOnly: Bool
+    public internal(set) var isPluralOnly: Bool
     /// Whether the phrase never takes a plural (English *mac and cheese*).
-    public var isUncountable: Bool
+    public internal(set) var isUncountable: Bool
     /// Spanish: a feminine noun starting with stressed *a* that takes *el*/*un* (*el agua*).
-    public var takesMasculineArticle: Bool
+    public internal(set) var takesMasculineArticle: Bool
     /// An adjective that keeps one form for every gender and number (Spanish *naranja*, *extra*).
-    public var isInvariable: Bool
+    public internal(set) var isInvariable: Bool
 
     public init(
         lemma: String,

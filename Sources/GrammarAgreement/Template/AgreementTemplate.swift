@@ -16,10 +16,12 @@ public struct AgreementTemplate: Sendable {
     public let source: String
     /// How many arguments the format specifiers use.
     public let argumentCount: Int
+    /// Tells this template apart in an ``AgreementCache``.
+    let identity = TemplateIdentity.make()
     private let template: RichTextTemplate
     /// Per slot: the specifier it formats, or `nil` for a `%%` escape.
     private let specifiers: [FormatSpecifier?]
-    private let agreement: [RunAgreement]
+    private let runAgreement: [RunAgreement]
     private let spans: [SpanPlan]
 
     /// Compiles `markup`: printf-style specifiers (`%lld`, `%2$@`, `%%`) inside inline Markdown with
@@ -40,8 +42,8 @@ public struct AgreementTemplate: Sendable {
         let byStart = Dictionary(occurrences.map { ($0.utf8Range.lowerBound, $0.specifier) }) { first, _ in first }
         specifiers = slots.map { byStart[$0.utf8Range.lowerBound] }
         argumentCount = (occurrences.map(\.argument).max() ?? -1) + 1
-        agreement = template.document.runs.map { RunAgreement(json: $0.attributes) }
-        spans = SpanPlan.spans(in: agreement)
+        runAgreement = template.document.runs.map { RunAgreement(json: $0.attributes) }
+        spans = SpanPlan.spans(in: runAgreement)
     }
 
     /// Formats `arguments` into the template (numbers for the formatter's locale) and inflects.
@@ -60,6 +62,25 @@ public struct AgreementTemplate: Sendable {
         termOfAddress: TermOfAddress = .unknown,
         concepts: [InflectionConcept] = []
     ) throws(AgreementError) -> InflectedText {
+        let filled = try fill(arguments, formatter: formatter)
+        let agreed = agreement(of: filled, engine: engine, termOfAddress: termOfAddress, concepts: concepts)
+        return InflectedText(
+            document: filled.document.replacingText(agreed.edits),
+            arguments: filled.arguments.map { $0.mapped(through: agreed.edits) },
+            warnings: agreed.warnings
+        )
+    }
+
+    /// The template with its arguments formatted in, before agreement.
+    @_spi(Benchmarks)
+    public struct Filled: Sendable {
+        public var document: RichDocument
+        public var arguments: [ArgumentRecord]
+    }
+
+    /// Stage one of ``render(_:engine:formatter:termOfAddress:concepts:)``: format and fill.
+    @_spi(Benchmarks)
+    public func fill(_ arguments: [FormatArgument], formatter: Localizer) throws(AgreementError) -> Filled {
         var failure: AgreementError?
         let rendered = template.render { slot -> String in
             guard let specifier = specifiers[slot.index] else { return "%" }
@@ -89,18 +110,24 @@ public struct AgreementTemplate: Sendable {
                 )
             )
         }
-        let result = engine.edits(
-            texts: rendered.document.runs.map(\.text),
-            agreement: agreement,
+        return Filled(document: rendered.document, arguments: records)
+    }
+
+    /// Stage two: the agreement decisions for a filled template, as text edits.
+    @_spi(Benchmarks)
+    public func agreement(
+        of filled: Filled,
+        engine: AgreementEngine,
+        termOfAddress: TermOfAddress = .unknown,
+        concepts: [InflectionConcept] = []
+    ) -> (edits: [RichTextEdit], warnings: [AgreementWarning]) {
+        engine.edits(
+            texts: filled.document.runs.map(\.text),
+            agreement: runAgreement,
             spans: spans,
-            arguments: records,
+            arguments: filled.arguments,
             termOfAddress: termOfAddress,
             concepts: concepts
-        )
-        return InflectedText(
-            document: rendered.document.replacingText(result.edits),
-            arguments: records.map { $0.mapped(through: result.edits) },
-            warnings: result.warnings
         )
     }
 }

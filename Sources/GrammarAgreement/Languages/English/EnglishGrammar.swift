@@ -14,18 +14,18 @@ struct EnglishGrammar: LanguageGrammar {
     }
 
     /// Words before the head that are not modifiers: articles, demonstratives, possessives, quantifiers.
-    static let determiners: Set<String> = [
+    static let determiners: WordSet = [
         "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
         "some", "any", "no", "each", "every", "another", "either", "neither", "much", "many", "few", "several",
         "all", "both", "extra",
     ]
     /// Words that end the part of a name that inflects (*cups* of coffee, *cafés* au lait).
-    static let prepositions: Set<String> = [
+    static let prepositions: WordSet = [
         "of", "with", "without", "in", "on", "for", "from", "by", "to", "at", "au", "aux", "à", "de", "du",
         "des", "con", "al", "alla", "alle", "en", "over", "under", "per",
     ]
     /// Words that multiply the number before them (*1 dozen eggs*).
-    static let multipliers: Set<String> = ["dozen", "hundred", "thousand", "million", "billion", "score"]
+    static let multipliers: WordSet = ["dozen", "hundred", "thousand", "million", "billion", "score"]
     /// Singular and plural of verbs and demonstratives that agree in number.
     private static let numberPairs: [(singular: String, plural: String)] = [
         ("is", "are"), ("was", "were"), ("has", "have"), ("does", "do"), ("this", "these"), ("that", "those"),
@@ -33,8 +33,8 @@ struct EnglishGrammar: LanguageGrammar {
         ("comes", "come"), ("goes", "go"), ("contains", "contain"), ("includes", "include"),
         ("looks", "look"), ("seems", "seem"), ("tastes", "taste"), ("remains", "remain"),
     ]
-    private static let singularToPlural = Dictionary(uniqueKeysWithValues: numberPairs.map { ($0.singular, $0.plural) })
-    private static let pluralToSingular = Dictionary(uniqueKeysWithValues: numberPairs.map { ($0.plural, $0.singular) })
+    private static let singularToPlural = WordTable(numberPairs.map { ($0.singular, $0.plural) })
+    private static let pluralToSingular = WordTable(numberPairs.map { ($0.plural, $0.singular) })
 
     // MARK: Inflecting a span
 
@@ -222,7 +222,7 @@ struct EnglishGrammar: LanguageGrammar {
         case objectOrDeterminer, determinerOrPronoun
     }
 
-    private static let pronounCases: [String: PronounCase] = [
+    private static let pronounCases: WordTable<PronounCase> = [
         "he": .subject, "she": .subject, "they": .subject, "it": .subject,
         "him": .object, "them": .object,
         "her": .objectOrDeterminer,
@@ -299,7 +299,7 @@ struct EnglishGrammar: LanguageGrammar {
     }
 
     /// Words that cannot start the noun phrase a possessive determiner introduces (*tell her that…*).
-    private static let functionWords: Set<String> = [
+    private static let functionWords: WordSet = [
         "that", "this", "the", "a", "an", "to", "and", "or", "but", "with", "for", "at", "in", "on", "of", "is",
         "was", "are", "were", "if", "when", "so", "up", "out", "back", "down", "now", "please", "again", "too",
         "know", "about", "from", "by", "as", "what", "how", "why", "who", "where", "will", "can", "has", "had",

@@ -6,12 +6,12 @@ struct SpanishAdjectives: Sendable {
     let lexicon: Lexicon
 
     /// Comparatives in *-or* that keep one form for both genders (*la mejor tarta*).
-    private static let genderInvariableComparatives: Set<String> = [
+    private static let genderInvariableComparatives: WordSet = [
         "mayor", "menor", "mejor", "peor", "superior", "inferior", "exterior", "interior", "anterior",
         "posterior", "ulterior",
     ]
     /// Short forms that serve both genders (*gran ensalada*, *cualquier bebida*).
-    private static let sharedApocopes: Set<String> = ["gran", "cualquier"]
+    private static let sharedApocopes: WordSet = ["gran", "cualquier"]
 
     /// The masculine singular of a written adjective, and its lexicon entry when listed.
     func lemma(of word: String) -> (lemma: String, entry: LexiconEntry?) {

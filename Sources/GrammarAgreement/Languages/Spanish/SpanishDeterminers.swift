@@ -115,8 +115,8 @@ enum SpanishDeterminers {
     }()
 
     /// Every written form back to its determiner (*las* → *el*, *una* → *un*, *uno* → *un*).
-    static let lemmas: [String: String] = {
-        var index: [String: String] = ["uno": "un", "alguno": "algún", "ninguno": "ningún"]
+    static let lemmas: WordTable<String> = {
+        var index: WordTable<String> = ["uno": "un", "alguno": "algún", "ninguno": "ningún"]
         for (lemma, forms) in lexemes {
             for form in [forms.masculineSingular, forms.feminineSingular, forms.masculinePlural, forms.femininePlural]
             where !form.contains(" ") && index[form] == nil {

@@ -17,13 +17,13 @@ struct SpanishGrammar: LanguageGrammar {
     }
 
     /// Prepositions that end the part of a name that inflects (*tazas* de café).
-    static let prepositions: Set<String> = [
+    static let prepositions: WordSet = [
         "de", "con", "sin", "en", "a", "para", "por", "entre", "hasta", "al", "del", "tipo",
     ]
-    static let conjunctions: Set<String> = ["y", "e", "o", "u", "ni"]
+    static let conjunctions: WordSet = ["y", "e", "o", "u", "ni"]
 
     /// Nouns for people whose form follows their gender (*cliente*/*clienta*).
-    static let personNouns: [String: String] = [
+    static let personNouns: WordTable<String> = [
         "cliente": "clienta", "señor": "señora", "jefe": "jefa", "presidente": "presidenta", "amigo": "amiga",
         "socio": "socia", "usuario": "usuaria", "invitado": "invitada", "compañero": "compañera",
         "vecino": "vecina", "camarero": "camarera", "cocinero": "cocinera", "cajero": "cajera", "chico": "chica",
@@ -35,29 +35,30 @@ struct SpanishGrammar: LanguageGrammar {
         "jugador": "jugadora", "participante": "participante",
     ]
     /// Forms of *estar*, *ser* and *haber* that sit in a span addressing the reader (*¿Estás listo?*).
-    static let auxiliaries: Set<String> = [
+    static let auxiliaries: WordSet = [
         "estás", "está", "estáis", "están", "estoy", "eres", "es", "sois", "son", "soy", "has", "ha", "habéis",
         "han", "he", "sido", "estado", "serás", "estarás", "fuiste", "fue", "quedas", "queda", "te", "se", "le",
         "usted", "tú", "vos",
     ]
     /// Size adjectives, which after a complement describe the container (*2 tazas de café pequeñas*).
-    static let sizeAdjectives: Set<String> = [
+    static let sizeAdjectives: WordSet = [
         "pequeño", "mediano", "grande", "chico", "enorme", "gigante", "doble", "triple", "extra", "individual",
         "familiar", "mini", "normal", "sencillo", "mayor", "menor", "xl",
     ]
-    private static let personNounsByFeminine = Dictionary(
-        personNouns.map { ($0.value, $0.key) },
-        uniquingKeysWith: { first, _ in first }
+    private static let personNounsByFeminine = WordTable(
+        personNouns.allKeys.compactMap { masculine in personNouns[masculine].map { ($0, masculine) } }.reversed()
     )
 
     /// Third-person verbs that agree in number (*está*/*están*).
-    private static let verbs: [String: String] = [
+    private static let verbs: WordTable<String> = [
         "está": "están", "es": "son", "estaba": "estaban", "fue": "fueron", "será": "serán",
         "estará": "estarán", "ha": "han", "queda": "quedan", "llega": "llegan", "incluye": "incluyen",
         "cuesta": "cuestan", "sale": "salen", "viene": "vienen", "lleva": "llevan", "tiene": "tienen",
         "contiene": "contienen", "parece": "parecen", "sabe": "saben",
     ]
-    private static let pluralVerbs = Dictionary(uniqueKeysWithValues: verbs.map { ($0.value, $0.key) })
+    private static let pluralVerbs = WordTable(
+        verbs.allKeys.compactMap { singular in verbs[singular].map { ($0, singular) } }
+    )
 
     // MARK: Inflecting a span
 
@@ -65,13 +66,37 @@ struct SpanishGrammar: LanguageGrammar {
         case number, determiner, preposition, conjunction, auxiliary, content
     }
 
+    /// The closed classes a word form belongs to (*al* is an article before the noun and a
+    /// preposition after it).
+    private struct ClosedClass: OptionSet {
+        let rawValue: UInt8
+        static let auxiliary = ClosedClass(rawValue: 1)
+        static let determiner = ClosedClass(rawValue: 2)
+        static let preposition = ClosedClass(rawValue: 4)
+        static let conjunction = ClosedClass(rawValue: 8)
+    }
+
+    /// Every closed-class form, so a word needs one lookup.
+    private static let closedClasses: WordTable<ClosedClass> = {
+        var table = WordTable<ClosedClass>()
+        func add(_ words: [String], _ closedClass: ClosedClass) {
+            for word in words { table[word] = (table[word] ?? []).union(closedClass) }
+        }
+        add(auxiliaries.words, .auxiliary)
+        add(SpanishDeterminers.lemmas.allKeys, .determiner)
+        add(prepositions.words, .preposition)
+        add(conjunctions.words, .conjunction)
+        return table
+    }()
+
     private func role(of word: Word, beforeHead: Bool) -> Role {
         if word.isNumber { return .number }
-        let lower = word.lower
-        if Self.auxiliaries.contains(lower), word.hint?.partOfSpeech != .noun { return .auxiliary }
-        if beforeHead, SpanishDeterminers.lemmas[lower] != nil, word.hint?.partOfSpeech != .noun { return .determiner }
-        if Self.prepositions.contains(lower) { return .preposition }
-        if Self.conjunctions.contains(lower) { return .conjunction }
+        guard let classes = Self.closedClasses[word.lower] else { return .content }
+        let isNoun = word.hint?.partOfSpeech == .noun
+        if classes.contains(.auxiliary), !isNoun { return .auxiliary }
+        if beforeHead, classes.contains(.determiner), !isNoun { return .determiner }
+        if classes.contains(.preposition) { return .preposition }
+        if classes.contains(.conjunction) { return .conjunction }
         return .content
     }
 
@@ -208,7 +233,7 @@ struct SpanishGrammar: LanguageGrammar {
                     continue  // a la gallega, de la casa: the complement's article keeps its form
                 } else if inComplement && complementNoun == nil {
                     if !isAdjective(word.lower, afterNoun: false) { complementNoun = word }
-                } else if index > head, CasePattern(of: word.text) == .capitalized,
+                } else if index > head, word.text != word.lower, CasePattern(of: word.text) == .capitalized,
                     CasePattern(of: phrase.words[head].text) == .lower
                 {
                     continue  // ensalada César

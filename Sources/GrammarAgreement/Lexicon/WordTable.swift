@@ -1,0 +1,96 @@
+/// A read-mostly hash table keyed by words, hashing their UTF-8 bytes with FNV-1a and probing
+/// linearly: lookups cost a few dozen nanoseconds, without `Hasher`'s seeding and Unicode
+/// normalisation. Words are NFC, so equal words have equal bytes.
+struct WordTable<Value: Sendable>: Sendable {
+    private var keys: [String] = []
+    private var values: [Value] = []
+    /// Indices into `keys`, or -1; the count is a power of two at least twice the keys.
+    private var slots: [Int32] = Array(repeating: -1, count: 16)
+
+    init() {}
+
+    init(_ pairs: some Sequence<(String, Value)>) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    var count: Int { keys.count }
+
+    /// All keys, in insertion order.
+    var allKeys: [String] { keys }
+
+    subscript(key: String) -> Value? {
+        get {
+            guard let index = find(key).index else { return nil }
+            return values[index]
+        }
+        set {
+            let (found, slot) = find(key)
+            if let found {
+                if let newValue { values[found] = newValue }
+                return  // removal is not needed by lexicons
+            }
+            guard let newValue else { return }
+            keys.append(key)
+            values.append(newValue)
+            slots[slot] = Int32(keys.count - 1)
+            if keys.count * 2 > slots.count { grow() }
+        }
+    }
+
+    func contains(_ key: String) -> Bool { find(key).index != nil }
+
+    /// The key's index, or the empty slot where it would go.
+    private func find(_ key: String) -> (index: Int?, slot: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { return (nil, slot) }
+            if keys[index] == key { return (index, slot) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (index, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index)
+        }
+    }
+
+    @inline(__always)
+    private static func hash(_ key: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash ^ (hash >> 29)
+    }
+}
+
+extension WordTable: ExpressibleByDictionaryLiteral {
+    init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(elements)
+    }
+}
+
+/// A set of words with ``WordTable``'s lookups.
+struct WordSet: Sendable, ExpressibleByArrayLiteral {
+    private var table = WordTable<Bool>()
+
+    init(_ words: some Sequence<String>) {
+        for word in words { table[word] = true }
+    }
+
+    init(arrayLiteral elements: String...) {
+        self.init(elements)
+    }
+
+    func contains(_ word: String) -> Bool { table.contains(word) }
+
+    /// The words, in insertion order.
+    var words: [String] { table.allKeys }
+}

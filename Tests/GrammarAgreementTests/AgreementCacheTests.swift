@@ -1,0 +1,45 @@
+// Caffe — GrammarAgreement tests.
+import GrammarAgreement
+import Localization
+import Testing
+
+@Suite("Agreement cache")
+struct AgreementCacheTests {
+    @Test func hitsGiveWhatTheGrammarGives() throws {
+        let template = try AgreementTemplate("Añadir ^[%1$lld %3$@ %2$@](inflect: true) a tu pedido")
+        let engine = try GrammarAgreement.engine(for: "es-ES")
+        let formatter = try Localizer(catalog: .empty(), locale: "es-ES")
+        var cache = AgreementCache(capacity: 2)
+        let cases: [([FormatArgument], String)] = [
+            ([2, "pequeño", "ensalada"], "Añadir 2 ensaladas pequeñas a tu pedido"),
+            ([2, "pequeño", "ensalada"], "Añadir 2 ensaladas pequeñas a tu pedido"),
+            ([3, "pequeño", "ensalada"], "Añadir 3 ensaladas pequeñas a tu pedido"),
+            ([1, "pequeño", "ensalada"], "Añadir 1 ensalada pequeña a tu pedido"),
+            ([2, "pequeño", "jugo"], "Añadir 2 jugos pequeños a tu pedido"),
+            ([2, "pequeño", "ensalada"], "Añadir 2 ensaladas pequeñas a tu pedido"),
+        ]
+        for (arguments, expected) in cases {
+            let cached = try template.render(arguments, engine: engine, formatter: formatter, cache: &cache)
+            let direct = try template.render(arguments, engine: engine, formatter: formatter)
+            #expect(cached.plainText == expected)
+            #expect(cached == direct)
+        }
+        // Only the repeated second render hit: 3 differs in its text, the capacity of 2 was reached
+        // at the fourth, so the last render was computed again.
+        #expect(cache.lookups == 6)
+        #expect(cache.hits == 1)
+        #expect(cache.count <= 2)
+    }
+
+    @Test func theTermOfAddressIsPartOfTheKey() throws {
+        let template = try AgreementTemplate("^[Bienvenido](inflect: true, inflectionAlternative: 'Hola')")
+        let engine = try GrammarAgreement.engine(for: "es-MX")
+        let formatter = try Localizer(catalog: .empty(), locale: "es-MX")
+        var cache = AgreementCache()
+        let outputs = try [TermOfAddress.feminine, .masculine, .unknown, .feminine].map { term in
+            try template.render([], engine: engine, formatter: formatter, termOfAddress: term, cache: &cache).plainText
+        }
+        #expect(outputs == ["Bienvenida", "Bienvenido", "Hola", "Bienvenida"])
+        #expect(cache.hits == 1)
+    }
+}
