@@ -42,6 +42,9 @@ release: deps
 
 bench: release
 	.build/release/caffe-sim bench transport
+	.build/release/caffe-sim bench catalog
+	.build/release/caffe-sim bench richtext
+	.build/release/caffe-sim bench agreement
 
 protos: deps
 	Scripts/generate-protos.sh
