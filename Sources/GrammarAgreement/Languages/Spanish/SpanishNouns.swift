@@ -101,9 +101,11 @@ struct SpanishNouns: Sendable {
         return (word.endsWith("as") || word.endsWith("os")) && SpanishSpelling.syllableCount(word) >= 2
     }
 
-    /// A singular for an unknown plural (`-as`/`-os` → drop the `s`).
+    /// A singular for an unknown plural: `-s` dropped (*-as*/*-os*); a word not ending in *s* is
+    /// returned as written.
     func guessedSingular(of word: String) -> String {
-        singular(of: word) ?? String(word.dropLast())
+        if let singular = singular(of: word) { return singular }
+        return word.endsWith("s") ? String(word.dropLast()) : word
     }
 
     /// The gender of a lowercase singular noun: the lexicon's, or the one its ending suggests.
