@@ -76,8 +76,9 @@ struct EvaluationTests {
         return true
     }
 
-    static func evaluate(_ language: String, locale: String, minimum: Double) throws {
-        let rows = try rows(language)
+    static func evaluate(_ language: String, set name: String? = nil, locale: String, minimum: Double) throws {
+        let name = name ?? language
+        let rows = try rows(name)
         let lexicon = try Lexicon.bundled(language: language)
         let engine = try AgreementEngine(locale: locale)
         let rulesOnly = try AgreementEngine(
@@ -109,8 +110,8 @@ struct EvaluationTests {
                 )
             }
         }
-        print("agreement accuracy \(language): all \(all); words not in the lexicon \(unseen); rules alone \(rules)")
-        #expect(all.accuracy >= minimum, "\(language): \(all)")
+        print("agreement accuracy \(name): all \(all); words not in the lexicon \(unseen); rules alone \(rules)")
+        #expect(all.accuracy >= minimum, "\(name): \(all)")
     }
 
     @Test func english() throws {
@@ -119,5 +120,17 @@ struct EvaluationTests {
 
     @Test func spanish() throws {
         try Self.evaluate("es", locale: "es-ES", minimum: 0.98)
+    }
+
+    // The held-out sets use only words the lexicons and the sets above do not have. First measured
+    // before any change for them: English 99.1 %, Spanish 93.1 %. Their misses then led to five
+    // general rule fixes (no words added to the lexicons); the floors guard against regressions.
+
+    @Test func englishHeldOut() throws {
+        try Self.evaluate("en", set: "en-heldout", locale: "en-US", minimum: 0.98)
+    }
+
+    @Test func spanishHeldOut() throws {
+        try Self.evaluate("es", set: "es-heldout", locale: "es-ES", minimum: 0.95)
     }
 }

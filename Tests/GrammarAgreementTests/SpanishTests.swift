@@ -134,4 +134,30 @@ struct SpanishTests {
         #expect(SpanishGrammar.conjunction("o", before: "horchata") == "u")
         #expect(SpanishGrammar.conjunction("o", before: "agua") == "o")
     }
+
+    @Test(arguments: [
+        ("agua", true), ("hacha", true), ("área", true), ("ala", true), ("ansia", true), ("alcuza", false),
+        ("almeja", false), ("aceituna", false), ("auto", false), ("ensalada", false),
+    ])
+    func stressedAFromSpelling(noun: String, takesEl: Bool) {
+        #expect(SpanishNouns.startsWithStressedA(noun) == takesEl)
+    }
+
+    @Test(arguments: [
+        ("^[el hachita](inflect: true)", "la hachita"),
+        ("^[un tagarnina](inflect: true)", "una tagarnina"),
+        ("^[1 escurreplatos](inflect: true)", "1 escurreplatos"),
+        ("^[2 escurreplatos](inflect: true)", "2 escurreplatos"),
+        ("^[un cocinillas](inflect: true)", "un cocinillas"),
+        ("^[2 creación audaz](inflect: true)", "2 creaciones audaces"),
+    ])
+    func unknownWordsByTheirShape(markup: String, expected: String) throws {
+        #expect(try plain(markup, "es-ES") == expected)
+    }
+
+    @Test func unknownFeminineNounsStartingWithStressedATakeEl() throws {
+        // "hacha" is deliberately not in the lexicon's food lists: the spelling rule decides.
+        #expect(try plain("^[el hacha afilado](inflect: true)", "es-ES") == "el hacha afilada")
+        #expect(try plain("^[2 hacha afilado](inflect: true)", "es-ES") == "2 hachas afiladas")
+    }
 }

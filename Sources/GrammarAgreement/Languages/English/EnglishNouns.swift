@@ -69,7 +69,8 @@ struct EnglishNouns: Sendable {
         guard let last = scalars.last else { return word }
         let previous = scalars.count >= 2 ? scalars[scalars.index(scalars.endIndex, offsetBy: -2)] : nil
         // Compounds of nouns that do not change: swordfish, monkfish; nationalities: Japanese.
-        for suffix in ["fish", "sheep", "deer", "ese"] where word.endsWith(suffix) && word.count > suffix.count {
+        // French -ois (chinois, patois) does not change either.
+        for suffix in ["fish", "sheep", "deer", "ese", "ois"] where word.endsWith(suffix) && word.count > suffix.count {
             return word
         }
         if word == "fish" || word == "sheep" || word == "deer" { return word }

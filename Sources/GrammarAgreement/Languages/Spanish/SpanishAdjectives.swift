@@ -87,7 +87,7 @@ struct SpanishAdjectives: Sendable {
     private static let adjectiveEndings = [
         "ado", "ada", "ido", "ida", "oso", "osa", "ivo", "iva", "ico", "ica", "al", "ble", "ante", "ente",
         "iente", "ar", "ense", "és", "esa", "ano", "ana", "ino", "ina", "eño", "eña", "il", "ísimo", "ero", "era",
-        "ito", "ita", "udo", "uda", "ón", "ona", "iz", "dor", "dora",
+        "ito", "ita", "udo", "uda", "ón", "ona", "iz", "dor", "dora", "az", "oz", "or", "ín", "ol", "í", "ú",
     ]
 
     /// Whether an unknown word looks like an adjective: the masculine base (*-o*), *-e* (*verde*,

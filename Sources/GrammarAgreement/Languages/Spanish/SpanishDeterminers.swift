@@ -140,6 +140,15 @@ enum SpanishDeterminers {
         }
     }
 
+    /// Whether a written form shows the plural (*los*, *unas*), when it shows a number at all.
+    static func writtenNumber(_ form: String) -> Bool? {
+        guard let lemma = lemmas[form], let forms = lexemes[lemma], forms.masculineSingular != forms.masculinePlural
+        else { return nil }
+        if form == forms.masculinePlural || form == forms.femininePlural { return true }
+        if form == forms.masculineSingular || form == forms.feminineSingular || lemma == form { return false }
+        return nil
+    }
+
     /// The gender a written form shows, if it shows one (*la* → feminine, *mi* → none).
     static func writtenGender(_ form: String) -> Bool? {
         guard let lemma = lemmas[form], let forms = lexemes[lemma], forms.masculineSingular != forms.feminineSingular

@@ -111,7 +111,12 @@ struct SpanishGrammar: LanguageGrammar {
         }
         let word = phrase.words[head]
         let hint = word.hint ?? phrase.hint
-        let writtenPlural = hint?.number.map { $0 != .singular } ?? nouns.isPlural(word.lower)
+        // A determiner written before the noun tells its number (un cocinillas is singular).
+        let determinerNumber = phrase.words[..<head].lazy.compactMap { SpanishDeterminers.writtenNumber($0.lower) }
+            .first
+        let writtenPlural =
+            hint?.number.map { $0 != .singular }
+            ?? (lexicon.entry(word.lower) == nil ? determinerNumber : nil) ?? nouns.isPlural(word.lower)
         let lemma = writtenPlural ? nouns.guessedSingular(of: word.lower) : word.lower
         let entry = lexicon.entry(lemma)
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
@@ -126,7 +131,12 @@ struct SpanishGrammar: LanguageGrammar {
         if entry?.isUncountable != true {
             phrase.words[head].set(features.isPlural ? nouns.plural(of: lemma) : lemma)
         }
-        agreeModifiers(&phrase, head: head, features: features, stressedA: entry?.takesMasculineArticle ?? false)
+        agreeModifiers(
+            &phrase,
+            head: head,
+            features: features,
+            stressedA: entry?.takesMasculineArticle ?? (entry == nil && SpanishNouns.startsWithStressedA(lemma))
+        )
         let isPerson = Self.personNouns[lemma] != nil || Self.personNounsByFeminine[lemma] != nil
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
@@ -163,8 +173,10 @@ struct SpanishGrammar: LanguageGrammar {
             if content.count >= 2, word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower) {
                 head = content[1]
             } else if !hasNumber, content.count == 1, word.hint?.partOfSpeech != .noun,
-                lexicon.entry(word.lower).map({ !$0.canBeNoun })
-                    ?? SpanishAdjectives.looksLikeAdjective(word.lower)
+                // After a determiner it is a noun (un tagarnina); alone, an unknown word reads as an
+                // adjective only in the masculine base form templates use (listo, Bienvenido).
+                !phrase.words[..<first].contains(where: { SpanishDeterminers.lemmas[$0.lower] != nil }),
+                lexicon.entry(word.lower).map({ !$0.canBeNoun }) ?? Self.isMasculineAdjectiveBase(word.lower)
             {
                 return nil
             } else {
@@ -183,6 +195,14 @@ struct SpanishGrammar: LanguageGrammar {
             )
         }
         return head
+    }
+
+    /// An unknown word in a masculine adjective form that has a distinct feminine: *listo*,
+    /// *madrugador*, *comilón*, *francés* (but not nouns in *-ión*).
+    static func isMasculineAdjectiveBase(_ word: String) -> Bool {
+        if word.endsWith("o") { return true }
+        if word.endsWith("ión") { return false }
+        return ["or", "ón", "án", "ín", "és"].contains { word.endsWith($0) }
     }
 
     /// A noun the lexicon lists as a noun first, a person noun, or a listed plural.

@@ -20,6 +20,26 @@ struct SpanishNouns: Sendable {
         "rompe", "corta", "pela", "exprime", "ralla", "escurre", "cuenta", "posa",
     ]
 
+    /// A verb stem and a plural noun (*sacacorchos*, *escurreplatos*): the same in both numbers.
+    static func isInvariableCompound(_ word: String) -> Bool {
+        word.endsWith("s") && compoundVerbStems.contains { word.startsWith($0) && word.utf8.count > $0.utf8.count + 2 }
+    }
+
+    /// Whether a feminine noun starts with a stressed *a* and so takes *el*/*un* (*el hacha*, *el
+    /// área*): a written accent on its first vowel, or two syllables with the first one stressed
+    /// by the spelling rules (ending in a vowel, *n* or *s*, no accent mark).
+    static func startsWithStressedA(_ word: String) -> Bool {
+        let body = word.startsWith("h") ? String(word.dropFirst()) : word
+        guard let first = body.unicodeScalars.first else { return false }
+        if first == "á" { return true }
+        guard first == "a" else { return false }
+        let scalars = Array(word.unicodeScalars)
+        let nuclei = SpanishSpelling.nuclei(scalars)
+        guard nuclei.count == 2, !SpanishSpelling.hasWrittenAccent(word), let last = scalars.last else { return false }
+        // The first nucleus must be the a itself (not "au" + …) and the word must stress it.
+        return scalars[nuclei[0]].count == 1 && (SpanishSpelling.isVowel(last) || last == "n" || last == "s")
+    }
+
     /// Plural by spelling: vowel +s, consonant +es, *z* → *ces*, accents dropped or added,
     /// unstressed *-s*/*-x* unchanged, loans ending in other consonants +s.
     static func regularPlural(of word: String) -> String {
@@ -97,6 +117,7 @@ struct SpanishNouns: Sendable {
     func isPlural(_ word: String) -> Bool {
         if let entry = lexicon.entry(word) { return entry.isPluralOnly }
         if singular(of: word) != nil { return true }
+        if Self.isInvariableCompound(word) { return false }
         // Unknown words: -as and -os are plural endings (lunes-like words end in -es or -is).
         return (word.endsWith("as") || word.endsWith("os")) && SpanishSpelling.syllableCount(word) >= 2
     }
