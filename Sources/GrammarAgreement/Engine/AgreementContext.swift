@@ -15,8 +15,13 @@ struct AgreementContext {
     }
 
     /// The word ending one space before `offset`, and its range: the article before a span.
-    mutating func word(before offset: Int) -> (text: String, utf8Range: Range<Int>)? {
-        guard offset >= 2, byte(at: offset - 1) == 0x20 else { return nil }
+    ///
+    /// `endingIn` lists the lowercase ASCII letters the word may end with (the grammar's articles and
+    /// prepositions), so most spans are dismissed after reading two bytes.
+    mutating func word(before offset: Int, endingIn letters: [UInt8]) -> (text: String, utf8Range: Range<Int>)? {
+        guard offset >= 2, byte(at: offset - 1) == 0x20, let last = byte(at: offset - 2),
+            letters.contains(last | 0x20)
+        else { return nil }
         var start = offset - 1
         // Words before a span are short: look byte by byte, without joining the runs.
         while start > 0, let byte = byte(at: start - 1), Self.isWordByte(byte) { start -= 1 }
@@ -53,13 +58,18 @@ struct AgreementContext {
     /// The text at `range` of the document.
     mutating func text(_ range: Range<Int>) -> String {
         if range.count <= 32 {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(range.count)
-            for offset in range {
-                guard let byte = byte(at: offset) else { return "" }
-                bytes.append(byte)
+            var complete = true
+            let text = String(unsafeUninitializedCapacity: range.count) { buffer in
+                for (index, offset) in range.enumerated() {
+                    guard let byte = byte(at: offset) else {
+                        complete = false
+                        return 0
+                    }
+                    buffer[index] = byte
+                }
+                return range.count
             }
-            return String(decoding: bytes, as: UTF8.self)
+            return complete ? text : ""
         }
         let bytes = plainText()
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }

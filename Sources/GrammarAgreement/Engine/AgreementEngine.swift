@@ -23,7 +23,7 @@ public final class AgreementEngine: Sendable {
     let grammar: any LanguageGrammar
 
     /// Whether the locale's language has agreement rules; other languages are left as written.
-    public var isSupported: Bool { !(grammar is UnsupportedLanguageGrammar) }
+    public let isSupported: Bool
 
     /// Languages with agreement rules.
     public static var supportedLanguages: [String] { GrammarRegistry.languages }
@@ -41,6 +41,7 @@ public final class AgreementEngine: Sendable {
             throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
         }
         grammar = try GrammarRegistry.grammar(for: language)
+        isSupported = !(grammar is UnsupportedLanguageGrammar)
     }
 
     /// An engine with a grammar of the caller's (tests measure the rules without the lexicon).
@@ -53,6 +54,7 @@ public final class AgreementEngine: Sendable {
             throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
         }
         self.grammar = grammar
+        isSupported = !(grammar is UnsupportedLanguageGrammar)
     }
 
     /// Inflects a parsed document.
@@ -115,7 +117,7 @@ public final class AgreementEngine: Sendable {
         var phrases: [Phrase] = spans.map { span in
             Tokenizer.phrase(
                 texts: texts[span.runs],
-                hints: span.runs.map { agreement[$0].morphology },
+                hints: agreement[span.runs],
                 offset: offsets[span.runs.lowerBound],
                 arguments: arguments
             )

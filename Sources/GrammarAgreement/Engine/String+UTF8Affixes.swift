@@ -29,6 +29,15 @@ extension String {
         }
     }
 
+    /// The string without its last `count` bytes: for dropping ASCII endings just tested with
+    /// ``endsWith(_:)``, without `dropLast`'s walk over characters.
+    @inline(__always)
+    func droppingLastBytes(_ count: Int) -> String {
+        let bytes = utf8
+        guard count > 0, count <= bytes.count else { return count > 0 ? "" : self }
+        return String(Substring(bytes[..<bytes.index(bytes.endIndex, offsetBy: -count)]))
+    }
+
     /// Whether every byte is ASCII.
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 

@@ -23,7 +23,7 @@ enum Tokenizer {
     /// text), with `hints` the runs' morphology attributes.
     static func phrase(
         texts: some Sequence<String>,
-        hints: [Morphology?],
+        hints: ArraySlice<RunAgreement>,
         offset: Int,
         arguments: [ArgumentRecord]
     ) -> Phrase {
@@ -32,7 +32,7 @@ enum Tokenizer {
         var wordRuns: [Int] = []
         var runStart = offset
         var phraseHint: Morphology?
-        let hasHints = hints.contains { $0 != nil }
+        let hasHints = hints.contains { $0.morphology != nil }
         for (runIndex, text) in texts.enumerated() {
             let before = words.count
             scan(text, start: runStart, arguments: arguments, into: &words)
@@ -41,8 +41,8 @@ enum Tokenizer {
         }
         guard hasHints else { return Phrase(words: words, hint: nil) }
         // A morphology attribute on one word describes that word; on several, the phrase's head.
-        for (runIndex, hint) in hints.enumerated() {
-            guard let hint else { continue }
+        for (runIndex, run) in hints.enumerated() {
+            guard let hint = run.morphology else { continue }
             let covered = wordRuns.indices.filter { wordRuns[$0] == runIndex }
             if covered.count == 1 {
                 words[covered[0]].hint = hint

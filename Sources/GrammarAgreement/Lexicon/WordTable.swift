@@ -3,6 +3,7 @@
 /// normalisation. Words are NFC, so equal words have equal bytes.
 struct WordTable<Value: Sendable>: Sendable {
     private var keys: [String] = []
+    private var hashes: [UInt64] = []
     private var values: [Value] = []
     /// Indices into `keys`, or -1; the count is a power of two at least twice the keys.
     private var slots: [Int32] = Array(repeating: -1, count: 16)
@@ -31,6 +32,7 @@ struct WordTable<Value: Sendable>: Sendable {
             }
             guard let newValue else { return }
             keys.append(key)
+            hashes.append(Self.hash(key))
             values.append(newValue)
             slots[slot] = Int32(keys.count - 1)
             if keys.count * 2 > slots.count { grow() }
@@ -42,11 +44,13 @@ struct WordTable<Value: Sendable>: Sendable {
     /// The key's index, or the empty slot where it would go.
     private func find(_ key: String) -> (index: Int?, slot: Int) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+        let hash = Self.hash(key)
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let index = Int(slots[slot])
             if index < 0 { return (nil, slot) }
-            if keys[index] == key { return (index, slot) }
+            // Compare the stored hash first: most probes end there without touching the string.
+            if hashes[index] == hash, keys[index] == key { return (index, slot) }
             slot = (slot + 1) & mask
         }
     }
@@ -54,8 +58,8 @@ struct WordTable<Value: Sendable>: Sendable {
     private mutating func grow() {
         slots = Array(repeating: -1, count: slots.count * 2)
         let mask = slots.count - 1
-        for (index, key) in keys.enumerated() {
-            var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+        for (index, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(index)
         }
@@ -63,11 +67,14 @@ struct WordTable<Value: Sendable>: Sendable {
 
     @inline(__always)
     private static func hash(_ key: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        var key = key
+        return key.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+            return hash ^ (hash >> 29)
         }
-        return hash ^ (hash >> 29)
     }
 }
 

@@ -197,11 +197,11 @@ struct EnglishGrammar: LanguageGrammar {
 
     /// *tastes* → *taste*, *fries* → *fry*, *washes* → *wash*.
     private static func baseForm(ofThirdPerson verb: String) -> String {
-        if verb.endsWith("ies") { return String(verb.dropLast(3)) + "y" }
+        if verb.endsWith("ies") { return verb.droppingLastBytes(3) + "y" }
         for ending in ["ches", "shes", "sses", "xes", "zes", "oes"] where verb.endsWith(ending) {
-            return String(verb.dropLast(2))
+            return verb.droppingLastBytes(2)
         }
-        return String(verb.dropLast())
+        return verb.droppingLastBytes(1)
     }
 
     /// English verbs follow singular *they* in the plural; gender changes nothing but pronouns.
@@ -315,10 +315,13 @@ struct EnglishGrammar: LanguageGrammar {
 
     // MARK: Around the span
 
+    /// Last letters of *a* and *an*.
+    private static let articleEndings = [UInt8(ascii: "a"), UInt8(ascii: "n")]
+
     /// *a* or *an* written just before the span follows the span's first word.
     func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] {
         guard let first = phrase.words.first,
-            let before = context.word(before: first.utf8Range.lowerBound)
+            let before = context.word(before: first.utf8Range.lowerBound, endingIn: Self.articleEndings)
         else { return [] }
         let lower = before.text.lowercased()
         guard lower == "a" || lower == "an" else { return [] }

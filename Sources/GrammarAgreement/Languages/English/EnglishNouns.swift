@@ -50,13 +50,13 @@ struct EnglishNouns: Sendable {
     private func singularCandidate(of word: String) -> String? {
         guard word.endsWith("s") else { return nil }
         var candidates: [String] = []
-        if word.endsWith("ies") { candidates.append(String(word.dropLast(3)) + "y") }
+        if word.endsWith("ies") { candidates.append(word.droppingLastBytes(3) + "y") }
         if word.endsWith("ves") {
-            candidates.append(String(word.dropLast(3)) + "f")
-            candidates.append(String(word.dropLast(3)) + "fe")
+            candidates.append(word.droppingLastBytes(3) + "f")
+            candidates.append(word.droppingLastBytes(3) + "fe")
         }
-        if word.endsWith("es") { candidates.append(String(word.dropLast(2))) }
-        candidates.append(String(word.dropLast()))
+        if word.endsWith("es") { candidates.append(word.droppingLastBytes(2)) }
+        candidates.append(word.droppingLastBytes(1))
         return candidates.first { candidate in
             guard let entry = lexicon.entry(candidate), entry.canBeNoun else { return false }
             return plural(of: candidate) == word
@@ -75,14 +75,14 @@ struct EnglishNouns: Sendable {
         }
         if word == "fish" || word == "sheep" || word == "deer" { return word }
         // Greek -sis → -ses (analysis, oasis).
-        if word.endsWith("sis"), word.count > 4 { return String(word.dropLast(2)) + "es" }
+        if word.endsWith("sis"), word.count > 4 { return word.droppingLastBytes(2) + "es" }
         // French -eau → -eaux (gâteau, rouleau).
         if word.endsWith("eau") { return word + "x" }
         // -man → -men (barman, fisherman), but not human, German, Roman, shaman.
         if word.endsWith("man"), word.count > 4,
             !["human", "german", "roman", "shaman", "caiman", "talisman"].contains(word)
         {
-            return String(word.dropLast(3)) + "men"
+            return word.droppingLastBytes(3) + "men"
         }
         switch last {
         case "s", "x", "z":
@@ -90,11 +90,11 @@ struct EnglishNouns: Sendable {
         case "h" where previous == "s" || previous == "c":
             return word + "es"
         case "y" where previous.map { !isVowel($0) } ?? false:
-            return String(word.dropLast()) + "ies"
+            return word.droppingLastBytes(1) + "ies"
         case "f" where previous == "l" || word.endsWith("eaf") || word.endsWith("oaf") || word.endsWith("arf"):
-            return String(word.dropLast()) + "ves"
+            return word.droppingLastBytes(1) + "ves"
         case "e" where word.endsWith("ife"):
-            return String(word.dropLast(2)) + "ves"
+            return word.droppingLastBytes(2) + "ves"
         default:
             return word + "s"
         }

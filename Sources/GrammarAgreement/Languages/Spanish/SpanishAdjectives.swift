@@ -20,16 +20,16 @@ struct SpanishAdjectives: Sendable {
             return (entry.lemma.lowercased(), entry)
         }
         var candidates: [String] = []
-        if word.endsWith("as") { candidates.append(String(word.dropLast(2)) + "o") }
+        if word.endsWith("as") { candidates.append(word.droppingLastBytes(2) + "o") }
         if word.endsWith("os") || word.endsWith("a") {
-            candidates.append(String(word.dropLast(word.endsWith("os") ? 2 : 1)) + "o")
+            candidates.append(word.droppingLastBytes(word.endsWith("os") ? 2 : 1) + "o")
         }
         if word.endsWith("es") {
-            let stem = String(word.dropLast(2))
+            let stem = word.droppingLastBytes(2)
             candidates += [stem + "e", stem, SpanishSpelling.accentingLastSyllable(stem)]
-            if stem.endsWith("c") { candidates.append(String(stem.dropLast()) + "z") }
+            if stem.endsWith("c") { candidates.append(stem.droppingLastBytes(1) + "z") }
         }
-        if word.endsWith("s") { candidates.append(String(word.dropLast())) }
+        if word.endsWith("s") { candidates.append(word.droppingLastBytes(1)) }
         for candidate in candidates {
             if let entry = lexicon.entry(candidate), entry.canBeAdjective,
                 form(of: candidate, entry: entry).contains(word)
@@ -71,7 +71,7 @@ struct SpanishAdjectives: Sendable {
     /// The feminine by ending: *-o* → *-a*; *-or*, *-ón*, *-án*, *-ín*, *-és*, *-ol* add *-a*
     /// (losing the accent); everything else (*-e*, *-a*, other consonants) is shared.
     static func feminine(of lemma: String) -> String {
-        if lemma.endsWith("o") { return String(lemma.dropLast()) + "a" }
+        if lemma.endsWith("o") { return lemma.droppingLastBytes(1) + "a" }
         if lemma.endsWith("or") {
             return genderInvariableComparatives.contains(lemma) ? lemma : lemma + "a"
         }

@@ -423,10 +423,13 @@ struct SpanishGrammar: LanguageGrammar {
 
     // MARK: Around the span
 
+    /// Last letters of the words a span's first word can change: *de*, *a*, *y*, *e*, *o*, *u*.
+    private static let boundaryEndings = Array("aeouy".utf8)
+
     /// *de* + *el* → *del*, *a* + *el* → *al*, and *y*/*o* before the span's first word.
     func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] {
         guard let first = phrase.words.first, !first.isNumber,
-            let before = context.word(before: first.utf8Range.lowerBound)
+            let before = context.word(before: first.utf8Range.lowerBound, endingIn: Self.boundaryEndings)
         else { return [] }
         let preceding = before.text.lowercased()
         let current = first.currentLower

@@ -66,7 +66,7 @@ struct SpanishNouns: Sendable {
             }
             return word  // lunes, tórax: unstressed -s/-x do not change
         case "z":
-            return String(word.dropLast()) + "ces"  // maíz → maíces
+            return word.droppingLastBytes(1) + "ces"  // maíz → maíces
         case "y":
             return word + "es"  // rey → reyes
         default:
@@ -101,12 +101,12 @@ struct SpanishNouns: Sendable {
         }
         guard word.endsWith("s") else { return nil }
         var candidates: [String] = []
-        if word.endsWith("ces") { candidates.append(String(word.dropLast(3)) + "z") }
+        if word.endsWith("ces") { candidates.append(word.droppingLastBytes(3) + "z") }
         if word.endsWith("es") {
-            let stem = String(word.dropLast(2))
+            let stem = word.droppingLastBytes(2)
             candidates += [stem, SpanishSpelling.accentingLastSyllable(stem), SpanishSpelling.removingAccents(stem)]
         }
-        candidates.append(String(word.dropLast()))
+        candidates.append(word.droppingLastBytes(1))
         return candidates.first { candidate in
             guard candidate != word, let entry = lexicon.entry(candidate), entry.canBeNoun else { return false }
             return plural(of: candidate) == word
@@ -126,7 +126,7 @@ struct SpanishNouns: Sendable {
     /// returned as written.
     func guessedSingular(of word: String) -> String {
         if let singular = singular(of: word) { return singular }
-        return word.endsWith("s") ? String(word.dropLast()) : word
+        return word.endsWith("s") ? word.droppingLastBytes(1) : word
     }
 
     /// The gender of a lowercase singular noun: the lexicon's, or the one its ending suggests.
