@@ -43,3 +43,21 @@ struct AgreementCacheTests {
         #expect(cache.hits == 1)
     }
 }
+
+@Suite("Warnings once per string")
+struct WarningsOnceTests {
+    @Test func aTemplateHandsOutItsWarningsOnce() throws {
+        let template = try AgreementTemplate("Add ^[%lld %@](inflect: true)")
+        let engine = try GrammarAgreement.engine(for: "en-US")
+        let formatter = try Localizer(catalog: .empty(), locale: "en-US")
+        let plain = try template.render([2, "muffin"], engine: engine, formatter: formatter)
+        #expect(plain.warnings.isEmpty)
+        #expect(template.warningsToLog(plain).isEmpty)
+        let first = try template.render([2, "juice"], engine: engine, formatter: formatter)
+        #expect(first.plainText == "Add 2 juices")
+        #expect(template.warningsToLog(first).map(\.code) == [.ambiguousWord])
+        let second = try template.render([3, "juice"], engine: engine, formatter: formatter)
+        #expect(second.warnings.map(\.code) == [.ambiguousWord])
+        #expect(template.warningsToLog(second).isEmpty)
+    }
+}

@@ -1,5 +1,6 @@
 import Localization
 import RichText
+import Synchronization
 
 /// A catalog string with agreement markup, compiled once: its Markdown, argument slots and
 /// agreement spans are found at compile time, so rendering only formats arguments and inflects.
@@ -18,6 +19,8 @@ public struct AgreementTemplate: Sendable {
     public let argumentCount: Int
     /// Tells this template apart in an ``AgreementCache``.
     let identity = TemplateIdentity.make()
+    /// Set once this template's warnings have been handed out for logging.
+    private let warned = WarningLatch()
     private let template: RichTextTemplate
     /// Per slot: the specifier it formats, or `nil` for a `%%` escape.
     private let specifiers: [FormatSpecifier?]
@@ -130,4 +133,16 @@ public struct AgreementTemplate: Sendable {
             concepts: concepts
         )
     }
+
+    /// The warnings of `text` (a render of this template) the first time any render has some, and
+    /// none afterwards: what to log, once per string, as Apple's engine does. Lock-free.
+    public func warningsToLog(_ text: InflectedText) -> [AgreementWarning] {
+        guard !text.warnings.isEmpty, !warned.flag.exchange(true, ordering: .relaxed) else { return [] }
+        return text.warnings
+    }
+}
+
+/// A flag shared by the copies of one template.
+private final class WarningLatch: Sendable {
+    let flag = Atomic<Bool>(false)
 }
