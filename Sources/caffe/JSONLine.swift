@@ -65,50 +65,50 @@ enum JSONLine {
 
         private mutating func string() throws(SyntaxError) -> String {
             index += 1  // the opening quote
-            var scalars = String.UnicodeScalarView()
+            // Bytes, decoded once at the end: appending scalar by scalar to a String is quadratic.
+            var text: [UInt8] = []
             var pendingHigh: UInt32?
+            func append(_ scalar: Unicode.Scalar) {
+                if let encoded = UTF8.encode(scalar) { text.append(contentsOf: encoded) }
+            }
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    return String(scalars)
+                    return String(decoding: text, as: UTF8.self)
                 }
-                if byte == UInt8(ascii: "\\") {
+                guard byte == UInt8(ascii: "\\") else {
+                    text.append(byte)
                     index += 1
-                    guard index < bytes.count else { break }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "t"): scalars.append("\t")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "b"): scalars.append("\u{08}")
-                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                    case UInt8(ascii: "u"):
-                        guard index + 4 <= bytes.count,
-                            let code = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
-                        else { throw SyntaxError(offset: index) }
-                        index += 4
-                        if (0xD800...0xDBFF).contains(code) {
-                            pendingHigh = code
-                            continue
-                        }
-                        if let high = pendingHigh, (0xDC00...0xDFFF).contains(code) {
-                            let combined = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
-                            scalars.append(Unicode.Scalar(combined) ?? "\u{FFFD}")
-                        } else {
-                            scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                        }
-                        pendingHigh = nil
-                    default: scalars.append(Unicode.Scalar(escape))
-                    }
                     continue
                 }
-                // Copy one UTF-8 sequence.
-                let start = index
                 index += 1
-                while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
-                scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard index + 4 <= bytes.count,
+                        let code = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+                    else { throw SyntaxError(offset: index) }
+                    index += 4
+                    if (0xD800...0xDBFF).contains(code) {
+                        pendingHigh = code
+                        continue
+                    }
+                    if let high = pendingHigh, (0xDC00...0xDFFF).contains(code) {
+                        append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) ?? "\u{FFFD}")
+                    } else {
+                        append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    }
+                    pendingHigh = nil
+                default: text.append(escape)
+                }
             }
             throw SyntaxError(offset: index)
         }

@@ -75,4 +75,23 @@ struct InflectCommandTests {
         #expect(result.status != 0)
         #expect(result.standardError.contains("--term-of-address must be feminine, masculine or neutral"))
     }
+
+    @Test func aLineOfTwentyThousandSpans() throws {
+        // Once quadratic in the JSON reader and in looking around spans; now about a second.
+        let template = Array(repeating: "^[2 pizza](inflect: true)", count: 20_000).joined(separator: " ")
+        let result = try caffe(
+            ["--locale", "es-ES", "--jsonl"],
+            input: #"{"template": "\#(template)", "args": []}"# + "\n"
+        )
+        let expected = Array(repeating: "2 pizzas", count: 20_000).joined(separator: " ")
+        #expect(result.standardOutput == "\"" + expected + "\"\n")
+    }
+
+    @Test func jsonEscapesAndNonASCIIArguments() throws {
+        let input =
+            #"{"template": "\u00a1A\u00f1adir ^[%1$lld %2$@](inflect: true)!\t\"ok\"", "args": [2, "lim\u00f3n"]}"#
+            + "\n"
+        let result = try caffe(["--locale", "es-ES", "--jsonl"], input: input)
+        #expect(result.standardOutput == #""¡Añadir 2 limones!\t\"ok\"""# + "\n")
+    }
 }

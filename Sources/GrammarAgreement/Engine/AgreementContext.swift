@@ -39,9 +39,11 @@ struct AgreementContext {
         return String(decoding: bytes[(offset + 1)..<end], as: UTF8.self)
     }
 
-    /// The byte at `offset`, found in its run without joining the runs.
-    private func byte(at offset: Int) -> UInt8? {
+    /// The byte at `offset`, found in its run without joining the runs (a document of many runs is
+    /// joined once instead, so looking around many spans stays linear).
+    private mutating func byte(at offset: Int) -> UInt8? {
         guard offset >= 0 else { return nil }
+        if plain == nil, texts.count > 8 { _ = plainText() }
         if let plain { return offset < plain.count ? plain[offset] : nil }
         var start = 0
         for text in texts {

@@ -114,12 +114,20 @@ public final class AgreementEngine: Sendable {
         offsets.reserveCapacity(texts.count + 1)
         for text in texts { offsets.append(offsets[offsets.count - 1] + text.utf8.count) }
 
+        // Arguments in text order, so each span takes its own with two binary searches.
+        let ordered =
+            zip(arguments, arguments.dropFirst()).allSatisfy { $0.utf8Range.lowerBound <= $1.utf8Range.lowerBound }
+            ? arguments : arguments.sorted { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }
         var phrases: [Phrase] = spans.map { span in
-            Tokenizer.phrase(
+            let start = offsets[span.runs.lowerBound]
+            let end = offsets[span.runs.upperBound]
+            return Tokenizer.phrase(
                 texts: texts[span.runs],
                 hints: agreement[span.runs],
-                offset: offsets[span.runs.lowerBound],
-                arguments: arguments
+                offset: start,
+                arguments: ordered[
+                    Self.firstIndex(in: ordered, atOrAfter: start)..<Self.firstIndex(in: ordered, atOrAfter: end)
+                ]
             )
         }
 
@@ -145,13 +153,28 @@ public final class AgreementEngine: Sendable {
         }
 
         // 2. Spans that agree with something else, now that the inflected spans are settled.
+        var spanOfArgument: [Int: Int] = [:]
+        var recordOfArgument: [Int: ArgumentRecord] = [:]
+        if spans.contains(where: { $0.agreement.agreeWithArgument != nil }) {
+            for record in arguments where recordOfArgument[record.argument] == nil {
+                recordOfArgument[record.argument] = record
+            }
+            for index in phrases.indices {
+                for word in phrases[index].words {
+                    if let argument = word.argument, spanOfArgument[argument] == nil {
+                        spanOfArgument[argument] = index
+                    }
+                }
+            }
+        }
         for index in spans.indices {
             let plan = spans[index].agreement
             if let argument = plan.agreeWithArgument {
                 if let features = features(
                     ofArgument: argument,
                     phrases: phrases,
-                    arguments: arguments,
+                    spanOfArgument: spanOfArgument,
+                    recordOfArgument: recordOfArgument,
                     context: &context
                 ) {
                     grammar.agree(&phrases[index], with: features)
@@ -205,6 +228,17 @@ public final class AgreementEngine: Sendable {
         return (edits, context.warnings)
     }
 
+    /// The index of the first argument starting at or after `offset` (arguments in text order).
+    private static func firstIndex(in arguments: [ArgumentRecord], atOrAfter offset: Int) -> Int {
+        var low = 0
+        var high = arguments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if arguments[middle].utf8Range.lowerBound < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Agreement with the reader: their gender's forms, or the alternative text (returned) when
     /// the language has no form for the term and the words depend on it.
     private func agreeWithReader(
@@ -225,14 +259,15 @@ public final class AgreementEngine: Sendable {
     private func features(
         ofArgument argument: Int,
         phrases: [Phrase],
-        arguments: [ArgumentRecord],
+        spanOfArgument: [Int: Int],
+        recordOfArgument: [Int: ArgumentRecord],
         context: inout AgreementContext
     ) -> GrammaticalFeatures? {
         // The argument inside an inflected span: agree with what that span became.
-        for index in phrases.indices where phrases[index].words.contains(where: { $0.argument == argument }) {
-            if let features = phrases[index].analysis?.features { return features }
+        if let index = spanOfArgument[argument], let features = phrases[index].analysis?.features {
+            return features
         }
-        guard let record = arguments.first(where: { $0.argument == argument }) else {
+        guard let record = recordOfArgument[argument] else {
             context.warn(
                 AgreementWarning(
                     code: .missingArgument,

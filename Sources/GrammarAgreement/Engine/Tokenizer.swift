@@ -25,7 +25,7 @@ enum Tokenizer {
         texts: some Sequence<String>,
         hints: ArraySlice<RunAgreement>,
         offset: Int,
-        arguments: [ArgumentRecord]
+        arguments: ArraySlice<ArgumentRecord>
     ) -> Phrase {
         var words: [Word] = []
         words.reserveCapacity(8)
@@ -56,13 +56,18 @@ enum Tokenizer {
     /// A free-standing phrase (a concept's text), without positions that matter.
     static func phrase(_ text: String) -> Phrase {
         var words: [Word] = []
-        scan(text, start: 0, arguments: [], into: &words)
+        scan(text, start: 0, arguments: [][...], into: &words)
         return Phrase(words: words, hint: nil)
     }
 
     /// Scans UTF-8 bytes: ASCII letters and digits directly, other scalars by their Unicode
     /// properties; each word is sliced from the bytes once.
-    private static func scan(_ text: String, start: Int, arguments: [ArgumentRecord], into words: inout [Word]) {
+    private static func scan(
+        _ text: String,
+        start: Int,
+        arguments: ArraySlice<ArgumentRecord>,
+        into words: inout [Word]
+    ) {
         var text = text
         text.withUTF8 { bytes in
             scan(bytes, start: start, arguments: arguments, into: &words)
@@ -72,7 +77,7 @@ enum Tokenizer {
     private static func scan(
         _ bytes: UnsafeBufferPointer<UInt8>,
         start: Int,
-        arguments: [ArgumentRecord],
+        arguments: ArraySlice<ArgumentRecord>,
         into words: inout [Word]
     ) {
         let end = start + bytes.count
@@ -149,7 +154,11 @@ enum Tokenizer {
 
     /// The numeric argument whose text starts at `offset`, if any.
     @inline(__always)
-    private static func numericArgument(startingAt offset: Int, in arguments: [ArgumentRecord], before end: Int)
+    private static func numericArgument(
+        startingAt offset: Int,
+        in arguments: ArraySlice<ArgumentRecord>,
+        before end: Int
+    )
         -> ArgumentRecord?
     {
         for argument in arguments
@@ -161,7 +170,7 @@ enum Tokenizer {
         return nil
     }
 
-    private static func makeWord(_ text: String, range: Range<Int>, _ arguments: [ArgumentRecord]) -> Word {
+    private static func makeWord(_ text: String, range: Range<Int>, _ arguments: ArraySlice<ArgumentRecord>) -> Word {
         let argument = arguments.first { $0.utf8Range.contains(range.lowerBound) }?.argument
         let number = text.utf8.first.map { (0x30...0x39).contains($0) } == true ? numericLiteral(text) : nil
         return Word(
