@@ -26,7 +26,12 @@ struct AgreementContext {
         // Words before a span are short: look byte by byte, without joining the runs.
         while start > 0, let byte = byte(at: start - 1), Self.isWordByte(byte) { start -= 1 }
         guard start < offset - 1 else { return nil }
-        return (text(start..<(offset - 1)), start..<(offset - 1))
+        // Opening punctuation glued to the word (¿De, «de, ¡Y) is not part of it.
+        let found = text(start..<(offset - 1))
+        let letters = found.drop { !$0.isLetter }
+        let trimmed = found.utf8.count - letters.utf8.count
+        guard !letters.isEmpty else { return nil }
+        return (String(letters), (start + trimmed)..<(offset - 1))
     }
 
     /// The word starting one space after `offset` (the noun after a possessive).

@@ -224,8 +224,15 @@ public final class AgreementEngine: Sendable {
                 }
             }
         }
+        // One edit per stretch of text: where a boundary edit (de + el → del) covers a word's own
+        // edit, the one starting first wins, so every consumer applies the same list.
         edits.sort { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }
-        return (edits, context.warnings)
+        var kept: [RichTextEdit] = []
+        kept.reserveCapacity(edits.count)
+        for edit in edits where edit.utf8Range.lowerBound >= (kept.last?.utf8Range.upperBound ?? 0) {
+            kept.append(edit)
+        }
+        return (kept, context.warnings)
     }
 
     /// The index of the first argument starting at or after `offset` (arguments in text order).

@@ -182,28 +182,36 @@ enum Tokenizer {
         )
     }
 
-    /// Digits with at most one `.` or `,`: a decimal (`1.5`, `1,5`), or grouping when three digits
-    /// follow the separator (`1,000`).
+    /// Digits with `.`/`,` separators, read the way people write them: a separator followed by
+    /// exactly three digits, or repeated, groups thousands (`1,000`, `1.000.000`); with both kinds,
+    /// the last one is the decimal point (`2,500.50`, `2.500,50`); otherwise it is the decimal
+    /// point (`1.5`, `1,5`).
     static func numericLiteral(_ text: String) -> FormatArgument? {
-        var digits = ""
-        var separator: Character?
-        var afterSeparator = 0
-        for character in text {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-                if separator != nil { afterSeparator += 1 }
-            } else if (character == "." || character == ","), separator == nil, !digits.isEmpty {
-                separator = character
-                digits.append(".")
-            } else {
-                return nil
-            }
+        var groups: [Substring] = []
+        var separators: [Character] = []
+        var current = text[...]
+        while let index = current.firstIndex(where: { $0 == "." || $0 == "," }) {
+            groups.append(current[..<index])
+            separators.append(current[index])
+            current = current[current.index(after: index)...]
         }
-        guard let first = digits.first, first != ".", digits.last != "." else { return nil }
-        if separator != nil, afterSeparator == 3 {
-            return FormatArgument(parsing: digits.filter { $0 != "." })
+        groups.append(current)
+        guard groups.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        guard let last = separators.last else { return FormatArgument(parsing: text) }
+        let decimalSeparator: Character?
+        if Set(separators).count == 2 {
+            decimalSeparator = last
+            guard separators.dropLast().allSatisfy({ $0 != last }) else { return nil }
+        } else if separators.count == 1, groups[1].count != 3 {
+            decimalSeparator = last
+        } else {
+            decimalSeparator = nil  // 1,000 or 1.000.000
         }
-        return FormatArgument(parsing: digits)
+        let integerGroups = decimalSeparator == nil ? groups : Array(groups.dropLast())
+        // Thousands groups after the first have three digits.
+        guard integerGroups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+        let integer = integerGroups.joined()
+        return FormatArgument(parsing: decimalSeparator == nil ? integer : integer + "." + (groups.last ?? ""))
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {

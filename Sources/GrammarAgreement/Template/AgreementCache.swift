@@ -17,6 +17,8 @@ import Synchronization
 public struct AgreementCache: Sendable {
     struct Key: Hashable, Sendable {
         var template: Int
+        /// The engine, so one cache serves a thread rendering several locales.
+        var engine: ObjectIdentifier
         var text: String
         var arguments: [Int]
         var term: TermOfAddress.Gender
@@ -99,7 +101,13 @@ extension AgreementTemplate {
         guard concepts.isEmpty, termOfAddress.pronouns == nil else {
             return agreement(of: filled, engine: engine, termOfAddress: termOfAddress, concepts: concepts)
         }
-        var key = AgreementCache.Key(template: identity, text: "", arguments: [], term: termOfAddress.gender)
+        var key = AgreementCache.Key(
+            template: identity,
+            engine: ObjectIdentifier(engine),
+            text: "",
+            arguments: [],
+            term: termOfAddress.gender
+        )
         key.arguments.reserveCapacity(filled.arguments.count * 3)
         for record in filled.arguments {
             key.arguments.append(record.utf8Range.lowerBound)

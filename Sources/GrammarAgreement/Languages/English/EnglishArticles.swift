@@ -6,7 +6,7 @@ enum EnglishArticles {
         "eu", "ewe", "one", "once", "ouija",
     ]
     /// Beginnings spelled with *h* but said with a vowel (*an hour*, *an herb* as in the US).
-    private static let silentHPrefixes = ["hour", "honest", "honor", "honour", "heir", "herb", "hors"]
+    private static let silentHPrefixes = ["hour", "honest", "honor", "honour", "heir", "herb"]
     /// Letters whose names start with a vowel sound (*an MBA*, *an FBI*, *an X-ray*).
     private static let vowelSoundLetters: Set<Character> = ["a", "e", "f", "h", "i", "l", "m", "n", "o", "r", "s", "x"]
     /// Words starting *un-* that are still *a* (*a union*, *a unit*): covered by `uni`.
@@ -21,9 +21,12 @@ enum EnglishArticles {
         if isInitialism(leading), let first = lower.first { return vowelSoundLetters.contains(first) ? "an" : "a" }
         guard let first = lower.unicodeScalars.first else { return "a" }
         if EnglishNouns.isVowel(first) {
-            return consonantSoundPrefixes.contains(where: lower.hasPrefix) ? "a" : "an"
+            return consonantSoundPrefixes.contains { lower.startsWith($0) } ? "a" : "an"
         }
-        if first == "h" { return silentHPrefixes.contains(where: lower.hasPrefix) ? "an" : "a" }
+        if first == "h" {
+            // hors d'oeuvre, not horse or horseradish.
+            return lower == "hors" || silentHPrefixes.contains(where: { lower.startsWith($0) }) ? "an" : "a"
+        }
         return "a"
     }
 

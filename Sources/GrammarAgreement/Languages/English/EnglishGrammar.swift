@@ -94,11 +94,9 @@ struct EnglishGrammar: LanguageGrammar {
         return PhraseAnalysis(features: GrammaticalFeatures(gender: nil, number: target), addressesReader: false)
     }
 
-    /// The head noun: the last content word before the first preposition, unless a hint says otherwise.
+    /// The head noun: the last content word before the first preposition, or the last one from a
+    /// word hinted as a noun on that can be a noun.
     private func head(of phrase: Phrase, context: inout AgreementContext) -> Int? {
-        if let hinted = phrase.words.indices.first(where: { phrase.words[$0].hint?.partOfSpeech == .noun }) {
-            return hinted
-        }
         var candidates: [Int] = []
         for index in phrase.words.indices where !phrase.words[index].isNumber {
             let lower = phrase.words[index].lower
@@ -111,7 +109,14 @@ struct EnglishGrammar: LanguageGrammar {
             if let part = phrase.words[index].hint?.partOfSpeech, part != .noun { continue }
             candidates.append(index)
         }
-        guard let head = candidates.last else { return nil }
+        // After a word hinted as a noun, later words the lexicon knows only as adjectives give way
+        // (2 coffees black); without a hint the last word is the head (2 tea cosies).
+        var headCandidates = candidates[...]
+        if let hinted = candidates.lastIndex(where: { phrase.words[$0].hint?.partOfSpeech == .noun }) {
+            let after = candidates[(hinted + 1)...].filter { lexicon.entry(phrase.words[$0].lower)?.canBeNoun ?? true }
+            headCandidates = after.isEmpty ? candidates[hinted...hinted] : after[...]
+        }
+        guard let head = headCandidates.last else { return nil }
         for index in candidates where phrase.words[index].hint == nil {
             guard let entry = lexicon.entry(phrase.words[index].lower), entry.isAmbiguous else { continue }
             let reading =
@@ -170,9 +175,12 @@ struct EnglishGrammar: LanguageGrammar {
     // MARK: Agreement with arguments, concepts and the reader
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? {
-        guard let last = phrase.words.last(where: { !$0.isNumber && !Self.determiners.contains($0.lower) })
-        else { return nil }
-        return GrammaticalFeatures(gender: nil, number: nouns.looksPlural(last.lower) ? .plural : .singular)
+        var scratch = AgreementContext(texts: [])
+        guard let head = head(of: phrase, context: &scratch) else { return nil }
+        return GrammaticalFeatures(
+            gender: nil,
+            number: nouns.looksPlural(phrase.words[head].lower) ? .plural : .singular
+        )
     }
 
     func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
@@ -277,8 +285,20 @@ struct EnglishGrammar: LanguageGrammar {
         case .thing(let features):
             set = features.isPlural ? Self.neutral : Self.thing
         }
+        var isPerson = false
+        if case .person = referent { isPerson = true }
         for index in phrase.words.indices {
-            guard let pronounCase = Self.pronounCases[phrase.words[index].lower] else { continue }
+            let lower = phrase.words[index].lower
+            // A verb right after a subject that became plural agrees with it (they are).
+            if index > 0, set.subject == "they", Self.pronounCases[phrase.words[index - 1].lower] == .subject,
+                let plural = Self.singularToPlural[lower], ["is", "was", "has", "does"].contains(lower)
+            {
+                phrase.words[index].set(plural)
+                continue
+            }
+            // "it" names a thing even in a span about a person (tell her that it is ready).
+            if isPerson, lower == "it" || lower == "its" || lower == "itself" { continue }
+            guard let pronounCase = Self.pronounCases[lower] else { continue }
             let next =
                 index + 1 < phrase.words.count
                 ? phrase.words[index + 1].lower

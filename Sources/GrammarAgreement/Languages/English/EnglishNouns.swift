@@ -25,11 +25,16 @@ struct EnglishNouns: Sendable {
         return Self.regularPlural(of: word)
     }
 
-    /// Whether a lowercase word is a plural form (listed, or a regular plural of a listed noun).
+    /// Whether a lowercase word is a plural form: listed, a regular plural of a listed noun, or an
+    /// unlisted word ending in a plural *-s* after a consonant (widgets; not bus, glass, iris).
     func isPlural(_ word: String) -> Bool {
         if let entry = lexicon.entry(word) { return entry.isPluralOnly }
         if let (_, kind) = lexicon.entry(forInflectedForm: word) { return kind == .plural }
-        return singularCandidate(of: word) != nil
+        if singularCandidate(of: word) != nil { return true }
+        guard word.utf8.count > 3, word.endsWith("s"),
+            !["ss", "us", "is", "os", "as"].contains(where: { word.endsWith($0) })
+        else { return false }
+        return true
     }
 
     /// Whether a word, listed or not, reads as a plural: listed plurals, and unlisted words in
@@ -71,8 +76,18 @@ struct EnglishNouns: Sendable {
         // Compounds of nouns that do not change: swordfish, monkfish; nationalities: Japanese.
         // French -ois (chinois, patois) does not change either.
         for suffix in ["fish", "sheep", "deer", "ese", "ois"] where word.endsWith(suffix) && word.count > suffix.count {
+            if suffix == "ese", word.endsWith("eese") { break }  // cheese → cheeses
             return word
         }
+        // -ch said /k/ (monarch, stomach), -xis (axis → axes), -quy (soliloquy → soliloquies).
+        if ["monarch", "stomach", "epoch", "loch", "eunuch", "patriarch", "matriarch", "tech"].contains(where: {
+            word.endsWith($0)
+        }) {
+            return word + "s"
+        }
+        if word.endsWith("xis") { return word.droppingLastBytes(2) + "es" }
+        if word.endsWith("quy") { return word.droppingLastBytes(1) + "ies" }
+        if word == "golf" || word == "gulf" || word.endsWith("ottoman") { return word + "s" }
         if word == "fish" || word == "sheep" || word == "deer" { return word }
         // Greek -sis → -ses (analysis, oasis).
         if word.endsWith("sis"), word.count > 4 { return word.droppingLastBytes(2) + "es" }

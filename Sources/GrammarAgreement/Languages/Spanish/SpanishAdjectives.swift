@@ -95,6 +95,6 @@ struct SpanishAdjectives: Sendable {
     /// typical ending.
     static func looksLikeAdjective(_ word: String) -> Bool {
         word.endsWith("o") || word.endsWith("os") || word.endsWith("e")
-            || adjectiveEndings.contains(where: word.hasSuffix)
+            || adjectiveEndings.contains { word.endsWith($0) }
     }
 }

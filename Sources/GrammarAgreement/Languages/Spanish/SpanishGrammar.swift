@@ -40,6 +40,11 @@ struct SpanishGrammar: LanguageGrammar {
         "han", "he", "sido", "estado", "serás", "estarás", "fuiste", "fue", "quedas", "queda", "te", "se", "le",
         "usted", "tú", "vos",
     ]
+    /// Forms of *haber*, after which a participle keeps its masculine singular.
+    static let haberForms: WordSet = [
+        "he", "has", "ha", "hemos", "habéis", "han", "había", "habías", "habíamos", "habían", "haya", "hayas",
+        "habrás", "habrá", "habría",
+    ]
     /// Size adjectives, which after a complement describe the container (*2 tazas de café pequeñas*).
     static let sizeAdjectives: WordSet = [
         "pequeño", "mediano", "grande", "chico", "enorme", "gigante", "doble", "triple", "extra", "individual",
@@ -107,6 +112,15 @@ struct SpanishGrammar: LanguageGrammar {
         context: inout AgreementContext
     ) -> PhraseAnalysis {
         guard let head = head(of: phrase, hasNumber: number != nil, context: &context) else {
+            // inflect: {grammaticalGender: …, number: …} on words without a noun: agree with the rule.
+            if let rule, rule.grammaticalGender != nil || rule.number != nil {
+                let features = GrammaticalFeatures(
+                    gender: rule.grammaticalGender ?? .masculine,
+                    number: rule.number ?? number ?? .singular
+                )
+                agree(&phrase, with: features)
+                return PhraseAnalysis(features: features, addressesReader: false)
+            }
             return PhraseAnalysis(features: nil, addressesReader: number == nil)
         }
         let word = phrase.words[head]
@@ -325,10 +339,10 @@ struct SpanishGrammar: LanguageGrammar {
         case "y", "e":
             let iSound =
                 (next.startsWith("i") || next.startsWith("í") || next.startsWith("hi") || next.startsWith("hí"))
-                && !["hia", "hie", "hio", "hiu"].contains(where: next.hasPrefix)
+                && !["hia", "hie", "hio", "hiu"].contains { next.startsWith($0) }
             return iSound ? "e" : "y"
         case "o", "u":
-            let oSound = ["o", "ó", "ho", "hó"].contains(where: next.hasPrefix)
+            let oSound = ["o", "ó", "ho", "hó"].contains { next.startsWith($0) }
             return oSound ? "u" : "o"
         default:
             return conjunction
@@ -349,10 +363,22 @@ struct SpanishGrammar: LanguageGrammar {
     }
 
     func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
+        var afterHaber = false
         for index in phrase.words.indices {
             let word = phrase.words[index]
             if word.isNumber { continue }
             let lower = word.lower
+            // A participle after haber does not agree (has suscrito, se ha enviado).
+            if Self.haberForms.contains(lower) {
+                afterHaber = true
+                continue
+            }
+            if afterHaber {
+                afterHaber = false
+                if lower.endsWith("do") || lower.endsWith("to") || lower.endsWith("cho") || lower.endsWith("so") {
+                    continue
+                }
+            }
             // What follows a preposition (bienvenido *de nuevo*, suscrito *al boletín*) has its own agreement.
             if index > 0, Self.prepositions.contains(lower) { break }
             if let lemma = SpanishDeterminers.lemmas[lower], let form = SpanishDeterminers.form(lemma, features) {

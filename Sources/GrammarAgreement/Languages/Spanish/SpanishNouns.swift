@@ -36,8 +36,8 @@ struct SpanishNouns: Sendable {
         let scalars = Array(word.unicodeScalars)
         let nuclei = SpanishSpelling.nuclei(scalars)
         guard nuclei.count == 2, !SpanishSpelling.hasWrittenAccent(word), let last = scalars.last else { return false }
-        // The first nucleus must be the a itself (not "au" + …) and the word must stress it.
-        return scalars[nuclei[0]].count == 1 && (SpanishSpelling.isVowel(last) || last == "n" || last == "s")
+        // The first nucleus must start with the a (a-gua, au-la) and the spelling must stress it.
+        return scalars[nuclei[0].lowerBound] == "a" && (SpanishSpelling.isVowel(last) || last == "n" || last == "s")
     }
 
     /// Plural by spelling: vowel +s, consonant +es, *z* → *ces*, accents dropped or added,
@@ -68,7 +68,8 @@ struct SpanishNouns: Sendable {
         case "z":
             return word.droppingLastBytes(1) + "ces"  // maíz → maíces
         case "y":
-            return word + "es"  // rey → reyes
+            guard let previous, SpanishSpelling.isVowel(previous) else { return word + "s" }  // sherry → sherrys
+            return word + "es"  // rey → reyes, mamey → mameyes (loans such as jersey → jerséis are listed)
         default:
             break
         }
