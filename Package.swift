@@ -115,6 +115,7 @@ let package = Package(
             name: "CaffeProtocolTests",
             dependencies: [
                 "CaffeProtocol",
+                "CaffeTestKit",
                 "ZeroMQ",
                 "ZeroMQTestKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -1,5 +1,6 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeTestKit
 import FoundationEssentials
 import SwiftProtobuf
 import Testing

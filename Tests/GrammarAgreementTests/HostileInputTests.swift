@@ -1,4 +1,5 @@
 // Caffe — GrammarAgreement tests.
+import CaffeTestKit
 import GrammarAgreement
 import Localization
 import RichText
@@ -8,17 +9,6 @@ import Testing
 /// the numbers as written.
 @Suite("Hostile and random input")
 struct HostileInputTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "2", "1", "1.0", "0", "21", "1.5", "1,000", "a", "an", "el", "la", "del", "al", "de", "y", "o", "pizza",
         "ensalada", "pequeño", "large", "agua", "cup", "of", "coffee", "PIZZA", "Ñandú", "—", "'", "-", "é",
@@ -33,7 +23,7 @@ struct HostileInputTests {
 
     @Test(arguments: ["en-US", "es-ES", "fr-FR"])
     func randomTemplatesNeverCrash(locale: String) throws {
-        var random = Generator(state: 2026)
+        var random = SplitMix64(seed: 2026)
         let engine = try GrammarAgreement.engine(for: locale)
         for _ in 0..<1500 {
             var markup = ""

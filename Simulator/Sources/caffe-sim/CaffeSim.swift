@@ -49,23 +49,14 @@ struct Bench: AsyncParsableCommand {
                 "Markdown parsed from source beside a template compiled once: the receipt note and the agreement template."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
-
-        @Option(help: "Calls per round.")
-        var iterations = 100_000
-
-        @Option(help: "Rounds; the median is reported.")
-        var rounds = 5
+        @OptionGroup var options: CallBenchmarkOptions
 
         func run() throws {
             let benchmark = RichTextBenchmark(
-                configuration: .init(iterations: max(1, iterations), rounds: max(1, rounds))
+                configuration: .init(iterations: options.iterations(default: 100_000), rounds: options.rounds)
             )
-            let report = try benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: RichTextBenchmark.summary(report))
+            let report = try benchmark.run(progress: options.progress)
+            try printReport(report, json: options.json, summary: RichTextBenchmark.summary(report))
         }
     }
 
@@ -74,27 +65,14 @@ struct Bench: AsyncParsableCommand {
             abstract: "Grammar agreement on a compiled number + adjective + noun span, beside the same fill without it."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
-
-        @Option(help: "Calls per round.")
-        var iterations = 200_000
-
-        @Option(help: "Rounds; the median is reported.")
-        var rounds = 5
-
-        func validate() throws {
-            guard iterations >= 1, rounds >= 1 else {
-                throw ValidationError("--iterations and --rounds must be positive")
-            }
-        }
+        @OptionGroup var options: CallBenchmarkOptions
 
         func run() throws {
-            let benchmark = AgreementBenchmark(configuration: .init(iterations: iterations, rounds: rounds))
-            let report = try benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: AgreementBenchmark.summary(report))
+            let benchmark = AgreementBenchmark(
+                configuration: .init(iterations: options.iterations(default: 200_000), rounds: options.rounds)
+            )
+            let report = try benchmark.run(progress: options.progress)
+            try printReport(report, json: options.json, summary: AgreementBenchmark.summary(report))
         }
     }
 
@@ -103,8 +81,7 @@ struct Bench: AsyncParsableCommand {
             abstract: "Catalog lookup + render of a plural, positional, three-argument entry, beside String(format:)."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
+        @OptionGroup var options: CallBenchmarkOptions
 
         @Option(help: "The catalog folder.")
         var catalog = "config/Localizations"
@@ -112,31 +89,17 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The locale to render for.")
         var locale = "es-MX"
 
-        @Option(help: "Calls per round.")
-        var iterations = 200_000
-
-        @Option(help: "Rounds; the median is reported.")
-        var rounds = 5
-
-        func validate() throws {
-            guard iterations >= 1, rounds >= 1 else {
-                throw ValidationError("--iterations and --rounds must be positive")
-            }
-        }
-
         func run() throws {
             let benchmark = CatalogBenchmark(
                 configuration: .init(
                     catalog: URL(fileURLWithPath: catalog),
                     locale: locale,
-                    iterations: iterations,
-                    rounds: rounds
+                    iterations: options.iterations(default: 200_000),
+                    rounds: options.rounds
                 )
             )
-            let report = try benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: CatalogBenchmark.summary(report))
+            let report = try benchmark.run(progress: options.progress)
+            try printReport(report, json: options.json, summary: CatalogBenchmark.summary(report))
         }
     }
 
@@ -194,6 +157,32 @@ struct Bench: AsyncParsableCommand {
 extension TransportBenchmark.ReceiveMode: ExpressibleByArgument {}
 
 /// Prints a benchmark report: one JSON object (sorted keys) or its text summary.
+/// The options of the benchmarks that time calls in rounds (catalog, richtext, agreement).
+struct CallBenchmarkOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Option(help: "Calls per round (default: 200,000; richtext: 100,000).")
+    var iterations: Int?
+
+    @Option(help: "Rounds; the median is reported.")
+    var rounds = 5
+
+    func validate() throws {
+        guard iterations.map({ $0 >= 1 }) ?? true, rounds >= 1 else {
+            throw ValidationError("--iterations and --rounds must be positive")
+        }
+    }
+
+    /// The calls per round asked for, or the benchmark's own default.
+    func iterations(default value: Int) -> Int { iterations ?? value }
+
+    /// Prints each round's line, unless the report is JSON.
+    func progress(_ line: String) {
+        if !json { print(line) }
+    }
+}
+
 func printReport(_ report: some Encodable, json: Bool, summary: @autoclosure () -> String) throws {
     guard json else {
         print(summary())

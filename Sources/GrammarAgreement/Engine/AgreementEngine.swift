@@ -81,11 +81,7 @@ public final class AgreementEngine: Sendable {
             termOfAddress: termOfAddress,
             concepts: concepts
         )
-        return InflectedText(
-            document: document.replacingText(result.edits),
-            arguments: arguments.map { $0.mapped(through: result.edits) },
-            warnings: result.warnings
-        )
+        return InflectedText(applying: result, to: document, arguments: arguments)
     }
 
     // MARK: The agreement passes
@@ -226,12 +222,7 @@ public final class AgreementEngine: Sendable {
         }
         // One edit per stretch of text: where a boundary edit (de + el → del) covers a word's own
         // edit, the one starting first wins, so every consumer applies the same list.
-        edits.sort { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound }
-        var kept: [RichTextEdit] = []
-        kept.reserveCapacity(edits.count)
-        for edit in edits where edit.utf8Range.lowerBound >= (kept.last?.utf8Range.upperBound ?? 0) {
-            kept.append(edit)
-        }
+        let kept = RichTextEdit.nonOverlapping(edits)
         return (kept, context.warnings)
     }
 
@@ -318,6 +309,17 @@ public struct InflectedText: Hashable, Sendable {
 
     /// The inflected text without markup.
     public var plainText: String { document.plainText }
+
+    /// `document` with agreement's edits applied and `arguments` moved with them.
+    init(
+        applying agreed: (edits: [RichTextEdit], warnings: [AgreementWarning]),
+        to document: RichDocument,
+        arguments: [ArgumentRecord]
+    ) {
+        self.document = document.replacingText(agreed.edits)
+        self.arguments = arguments.map { $0.mapped(through: agreed.edits) }
+        warnings = agreed.warnings
+    }
 }
 
 extension ArgumentRecord {

@@ -43,9 +43,6 @@ struct Phrase: Sendable {
     var analysis: PhraseAnalysis?
     /// Text replacing the whole span: the inflection alternative (set by the engine).
     var alternative: String?
-
-    /// Indices of the words that are not numbers.
-    var wordIndices: [Int] { words.indices.filter { !words[$0].isNumber } }
 }
 
 /// How a word was capitalised, so an inflected form can be written the same way.
@@ -56,47 +53,31 @@ enum CasePattern {
     case mixed
 
     init(of word: String) {
+        // ASCII words (most) are classified from their bytes, without Unicode property lookups.
         if word.isASCII {
-            self.init(asciiBytes: word.utf8)
-            return
-        }
-        var hasLower = false
-        var hasUpper = false
-        var firstIsUpper = false
-        var upperAfterFirst = false
-        var isFirst = true
-        for scalar in word.unicodeScalars where scalar.properties.isAlphabetic {
-            let upper = scalar.properties.isUppercase
-            if upper { hasUpper = true } else if scalar.properties.isLowercase { hasLower = true }
-            if isFirst {
-                firstIsUpper = upper
-                isFirst = false
-            } else if upper {
-                upperAfterFirst = true
-            }
-        }
-        if !hasUpper {
-            self = .lower
-        } else if !hasLower {
-            self = .upper
-        } else if firstIsUpper && !upperAfterFirst {
-            self = .capitalized
+            self.init(
+                letters: word.utf8.lazy.compactMap { byte -> Bool? in
+                    (0x41...0x5A).contains(byte) ? true : (0x61...0x7A).contains(byte) ? false : nil
+                }
+            )
         } else {
-            self = .mixed
+            self.init(
+                letters: word.unicodeScalars.lazy.compactMap { scalar -> Bool? in
+                    guard scalar.properties.isAlphabetic else { return nil }
+                    return scalar.properties.isUppercase ? true : scalar.properties.isLowercase ? false : nil
+                }
+            )
         }
     }
 
-    /// The same classification on ASCII bytes, without Unicode property lookups.
-    private init(asciiBytes bytes: String.UTF8View) {
+    /// The pattern of a word's cased letters, each `true` when uppercase.
+    private init(letters: some Sequence<Bool>) {
         var hasLower = false
         var hasUpper = false
         var firstIsUpper = false
         var upperAfterFirst = false
         var isFirst = true
-        for byte in bytes {
-            let upper = (0x41...0x5A).contains(byte)
-            let lower = (0x61...0x7A).contains(byte)
-            guard upper || lower else { continue }
+        for upper in letters {
             if upper { hasUpper = true } else { hasLower = true }
             if isFirst {
                 firstIsUpper = upper

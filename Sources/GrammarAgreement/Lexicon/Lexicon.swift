@@ -29,7 +29,6 @@ public struct Lexicon: Sendable {
     public enum FormKind: Hashable, Sendable {
         case plural
         case feminine
-        case femininePlural
         case apocope
     }
 

@@ -80,11 +80,7 @@ extension AgreementTemplate {
             concepts: concepts,
             cache: &cache
         )
-        return InflectedText(
-            document: filled.document.replacingText(agreed.edits),
-            arguments: filled.arguments.map { $0.mapped(through: agreed.edits) },
-            warnings: agreed.warnings
-        )
+        return InflectedText(applying: agreed, to: filled.document, arguments: filled.arguments)
     }
 }
 

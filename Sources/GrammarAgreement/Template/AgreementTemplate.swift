@@ -67,11 +67,7 @@ public struct AgreementTemplate: Sendable {
     ) throws(AgreementError) -> InflectedText {
         let filled = try fill(arguments, formatter: formatter)
         let agreed = agreement(of: filled, engine: engine, termOfAddress: termOfAddress, concepts: concepts)
-        return InflectedText(
-            document: filled.document.replacingText(agreed.edits),
-            arguments: filled.arguments.map { $0.mapped(through: agreed.edits) },
-            warnings: agreed.warnings
-        )
+        return InflectedText(applying: agreed, to: filled.document, arguments: filled.arguments)
     }
 
     /// The template with its arguments formatted in, before agreement.

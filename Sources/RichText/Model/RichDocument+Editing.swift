@@ -11,6 +11,22 @@ public struct RichTextEdit: Hashable, Sendable {
     }
 }
 
+extension RichTextEdit {
+    /// `edits` in order of position, each one that overlaps an earlier one left out: the edits
+    /// ``RichDocument/replacingText(_:)`` applies.
+    public static func nonOverlapping(_ edits: [RichTextEdit]) -> [RichTextEdit] {
+        var result: [RichTextEdit] = []
+        result.reserveCapacity(edits.count)
+        var end = 0
+        for edit in edits.sorted(by: { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound })
+        where edit.utf8Range.lowerBound >= end {
+            result.append(edit)
+            end = edit.utf8Range.upperBound
+        }
+        return result
+    }
+}
+
 extension RichDocument {
     /// The document with parts of its text replaced, its markup kept: what grammar agreement uses
     /// to turn *pizza* into *pizzas* inside whatever emphasis, link or attribute span holds it.
@@ -18,7 +34,7 @@ extension RichDocument {
     /// Edits are applied in order of position; one overlapping an earlier edit is ignored. An edit
     /// crossing a markup boundary puts its replacement where it starts. Line breaks are kept.
     public func replacingText(_ edits: [RichTextEdit]) -> RichDocument {
-        let ordered = Self.nonOverlapping(edits)
+        let ordered = RichTextEdit.nonOverlapping(edits)
         guard !ordered.isEmpty else { return self }
         var offset = 0
         var cursor = 0
@@ -63,17 +79,6 @@ extension RichDocument {
                 return kept.isEmpty ? nil : .attributes(attributes, kept)
             }
         }
-    }
-
-    private static func nonOverlapping(_ edits: [RichTextEdit]) -> [RichTextEdit] {
-        var result: [RichTextEdit] = []
-        var end = 0
-        for edit in edits.sorted(by: { $0.utf8Range.lowerBound < $1.utf8Range.lowerBound })
-        where edit.utf8Range.lowerBound >= end {
-            result.append(edit)
-            end = edit.utf8Range.upperBound
-        }
-        return result
     }
 
     private static func splice(

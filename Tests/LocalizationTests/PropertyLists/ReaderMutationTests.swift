@@ -1,5 +1,6 @@
 // Caffe — Localization tests.
 
+import CaffeTestKit
 import Foundation
 import Localization
 import Testing
@@ -22,7 +23,7 @@ struct ReaderMutationTests {
             "*/", "//", ";", "=", "\n", "\r", "\u{FEFF}", "\u{2028}",
         ].map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xFE, 0xFF]]
 
-    static func mutate(_ bytes: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         for _ in 0..<Int.random(in: 1...8, using: &generator) {
             let index = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
@@ -43,7 +44,7 @@ struct ReaderMutationTests {
     @Test(arguments: files)
     func damagedCopiesAreReadWithoutTrapping(path: String) throws {
         let original = [UInt8](try Support.corpusData(path))
-        var generator = SeededGenerator(
+        var generator = SplitMix64(
             seed: UInt64(truncatingIfNeeded: path.utf8.reduce(5381) { $0 &* 33 &+ Int($1) })
         )
         for _ in 0..<Self.iterations {

@@ -1,5 +1,6 @@
 // Caffe — Localization tests.
 
+import CaffeTestKit
 import Foundation
 import Localization
 import Testing
@@ -113,7 +114,7 @@ struct StringsFileErrorTests {
     }
 
     @Test func randomMegabyteNeverTraps() {
-        var generator = SeededGenerator(seed: 2024)
+        var generator = SplitMix64(seed: 2024)
         let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = StringsFileReader.read(Data(noise), file: "Noise.strings")
 
@@ -141,7 +142,7 @@ struct StringsFileErrorTests {
     }
 
     @Test func randomMegabyteAfterValidEntries() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = StringsFileReader.read(Data(Array("\"a\" = \"1\";\n".utf8) + noise), file: "Noise.strings")
         #expect(

@@ -1,5 +1,6 @@
 // Caffe — Localization tests.
 
+import CaffeTestKit
 import Foundation
 import Localization
 import Testing
@@ -318,7 +319,7 @@ struct XMLPropertyListErrorTests {
     }
 
     @Test func randomBytesNeverTrap() {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
 
         let raw = PropertyListReader.read(Data(noise), file: "Noise.plist")

@@ -1,0 +1,22 @@
+// Caffe — simulator tests.
+import CaffeSimulator
+import Testing
+
+@Suite("caffe-sim bench agreement")
+struct AgreementBenchmarkTests {
+    @Test func everyCaseInflectsAndIsMeasured() throws {
+        let report = try AgreementBenchmark(configuration: .init(iterations: 20, rounds: 1)).run()
+        #expect(
+            report.cases.map(\.output) == [
+                "Add 2 large pizzas to your order",
+                "Add 2 zesty quokkaberries to your order",
+                "Añadir 2 ensaladas pequeñas a tu pedido",
+                "Añadir 2 zarzamoradas crujientosas a tu pedido",
+            ]
+        )
+        for figures in report.cases {
+            #expect(figures.fillNanoseconds > 0 && figures.agreementNanoseconds > 0)
+            #expect(figures.cachedAgreementNanoseconds > 0 && figures.renderNanoseconds > 0)
+        }
+    }
+}
