@@ -65,21 +65,6 @@ final class ICUNumberFormatter: @unchecked Sendable {
 
     /// Formats a decimal number given as text, exactly (no binary rounding).
     func string(decimal text: String) -> String {
-        var text = text
-        return text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { chars in
-                ICUText.read { buffer, capacity, status in
-                    swift_unum_formatDecimal(
-                        format,
-                        chars.baseAddress,
-                        Int32(chars.count),
-                        buffer,
-                        capacity,
-                        nil,
-                        &status
-                    )
-                }
-            }
-        } ?? text
+        ICUDecimal.format(text, with: format)
     }
 }

@@ -84,6 +84,20 @@ public final class Localizer: Sendable {
         return LocalizedString(text: key, substitutions: [], key: key, localization: nil)
     }
 
+    /// The compiled value of `key` along the fallback chain and the localization that has it, or
+    /// `nil` when none does — for layers that compile a value further (Markdown, agreement markup)
+    /// once and render it many times.
+    public func value(_ key: String, table: String = StringCatalog.defaultTable)
+        -> (value: CompiledString, localization: String)?
+    {
+        for localization in localizations {
+            if let value = catalog.value(key, table: table, localization: localization) {
+                return (value, localization)
+            }
+        }
+        return nil
+    }
+
     /// Renders a compiled string that did not come from the catalog (a template of the caller's).
     public func render(
         _ compiled: CompiledString,

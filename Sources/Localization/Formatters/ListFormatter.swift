@@ -1,0 +1,147 @@
+import _FoundationICU
+
+/// Joins items into a list the way a locale does (`.and` lists: "a, b, and c", "a, b y c",
+/// "a、b、c", Arabic with each item isolated), reporting where each item landed so styled items
+/// can be spliced back in.
+///
+/// Holds ICU result storage that every call reuses, so an instance belongs to one thread at a time.
+public final class ListFormatter {
+    /// A piece of a formatted list: text of the locale's pattern, or the item at an index.
+    public enum Piece: Hashable, Sendable {
+        case literal(String)
+        case item(Int)
+    }
+
+    public let locale: String
+    /// Whether each item is wrapped in a first-strong isolate (U+2068 … U+2069), as Foundation
+    /// does in right-to-left locales so an item's own direction cannot reorder the list.
+    public let isolatesItems: Bool
+    private let formatter: OpaquePointer
+    private let result: OpaquePointer
+    private let position: OpaquePointer
+
+    /// - Throws: ``LocalizationError`` `.unknownLocale` if ICU cannot open a list format for `locale`.
+    public init(locale: String) throws(LocalizationError) {
+        self.locale = locale
+        let localeID = ICULocaleID.make(locale)
+        isolatesItems = swift_uloc_isRightToLeft(localeID) != 0
+        var status = U_ZERO_ERROR
+        let formatter = swift_ulistfmt_openForType(localeID, ULISTFMT_TYPE_AND, ULISTFMT_WIDTH_WIDE, &status)
+        let result = swift_ulistfmt_openResult(&status)
+        let position = swift_ucfpos_open(&status)
+        guard let formatter, let result, let position, status.rawValue <= U_ZERO_ERROR.rawValue else {
+            formatter.map { swift_ulistfmt_close($0) }
+            result.map { swift_ulistfmt_closeResult($0) }
+            position.map { swift_ucfpos_close($0) }
+            throw LocalizationError(.unknownLocale, "ICU cannot format lists for '\(locale)'")
+        }
+        self.formatter = formatter
+        self.result = result
+        self.position = position
+    }
+
+    deinit {
+        swift_ulistfmt_close(formatter)
+        swift_ulistfmt_closeResult(result)
+        swift_ucfpos_close(position)
+    }
+
+    /// The list of `items` as plain text.
+    public func string(_ items: [String]) -> String {
+        pieces(items).map { piece in
+            switch piece {
+            case .literal(let text): text
+            case .item(let index): items[index]
+            }
+        }.joined()
+    }
+
+    /// The list of `items` as the locale's literal text around each item, in order. The pattern
+    /// may depend on the items (Spanish "y" becomes "e" before "i"); the items are never changed.
+    public func pieces(_ items: [String]) -> [Piece] {
+        let pieces = patternPieces(items)
+        guard isolatesItems else { return pieces }
+        return pieces.flatMap { piece -> [Piece] in
+            guard case .item = piece else { return [piece] }
+            return [.literal("\u{2068}"), piece, .literal("\u{2069}")]
+        }
+    }
+
+    private func patternPieces(_ items: [String]) -> [Piece] {
+        guard items.count > 1 else { return items.isEmpty ? [] : [.item(0)] }
+        var status = U_ZERO_ERROR
+        let called: Void? = withPointers(items.map { Array($0.utf16) }) { pointers, lengths in
+            swift_ulistfmt_formatStringsToResult(
+                formatter,
+                pointers,
+                lengths,
+                Int32(items.count),
+                result,
+                &status
+            )
+        }
+        guard called != nil, status.rawValue <= U_ZERO_ERROR.rawValue,
+            let value = swift_ulistfmt_resultAsValue(result, &status)
+        else { return Self.fallback(items.count) }
+        var length: Int32 = 0
+        guard let text = swift_ufmtval_getString(value, &length, &status), status.rawValue <= U_ZERO_ERROR.rawValue
+        else { return Self.fallback(items.count) }
+        let units = UnsafeBufferPointer(start: text, count: Int(length))
+
+        swift_ucfpos_reset(position, &status)
+        swift_ucfpos_constrainCategory(position, Int32(UFIELD_CATEGORY_LIST_SPAN.rawValue), &status)
+        var pieces: [Piece] = []
+        pieces.reserveCapacity(items.count * 2 + 1)
+        var offset = 0
+        while swift_ufmtval_nextPosition(value, position, &status) != 0, status.rawValue <= U_ZERO_ERROR.rawValue {
+            let index = Int(swift_ucfpos_getField(position, &status))
+            var start: Int32 = 0
+            var limit: Int32 = 0
+            swift_ucfpos_getIndexes(position, &start, &limit, &status)
+            guard index >= 0, index < items.count, Int(start) >= offset else { continue }
+            if Int(start) > offset {
+                pieces.append(.literal(String(decoding: units[offset..<Int(start)], as: UTF16.self)))
+            }
+            pieces.append(.item(index))
+            offset = Int(limit)
+        }
+        if offset < units.count {
+            pieces.append(.literal(String(decoding: units[offset...], as: UTF16.self)))
+        }
+        return pieces
+    }
+
+    /// If ICU fails mid-way: the items separated by commas, nothing dropped.
+    private static func fallback(_ count: Int) -> [Piece] {
+        (0..<count).flatMap { index in index == 0 ? [Piece.item(0)] : [.literal(", "), .item(index)] }
+    }
+
+    /// Lays the items end to end in one buffer and passes ICU a pointer and a length for each.
+    private func withPointers<R>(
+        _ strings: [[UChar]],
+        _ body: (UnsafePointer<UnsafePointer<UChar>?>, UnsafePointer<Int32>) -> R
+    ) -> R? {
+        var storage: [UChar] = []
+        storage.reserveCapacity(strings.reduce(1) { $0 + $1.count })
+        var offsets: [Int] = []
+        var lengths: [Int32] = []
+        for string in strings {
+            offsets.append(storage.count)
+            lengths.append(Int32(string.count))
+            storage.append(contentsOf: string)
+        }
+        storage.append(0)  // never empty, so the buffer always has an address
+        return storage.withUnsafeBufferPointer { buffer -> R? in
+            guard let base = buffer.baseAddress else { return nil }
+            let pointers: [UnsafePointer<UChar>?] = offsets.map { base + $0 }
+            return pointers.withUnsafeBufferPointer { pointerBuffer in
+                lengths.withUnsafeBufferPointer { lengthBuffer in
+                    guard let pointerBase = pointerBuffer.baseAddress, let lengthBase = lengthBuffer.baseAddress else {
+                        return nil
+                    }
+                    return body(pointerBase, lengthBase)
+                }
+            }
+        }
+    }
+}
