@@ -197,6 +197,24 @@ public nonisolated struct Caffe_V1_StyledText: Sendable {
   public init() {}
 }
 
+/// Something the renderer decided that the input did not say: a configured default it used for a
+/// missing locale or time zone, a localization it fell back to. Codes are stable, kebab-case.
+public nonisolated struct Caffe_V1_RenderNote: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// "locale-defaulted", "time-zone-defaulted", "localization-fallback"
+  public var code: String = String()
+
+  /// a sentence for people
+  public var detail: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -264,6 +282,11 @@ public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   public var hasText: Bool {_storage._text != nil}
   /// Clears the value of `text`. Subsequent reads from it will return its default value.
   public mutating func clearText() {_uniqueStorage()._text = nil}
+
+  public var notes: [Caffe_V1_RenderNote] {
+    get {_storage._notes}
+    set {_uniqueStorage()._notes = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -351,6 +374,8 @@ public nonisolated struct Caffe_V1_Receipt: Sendable {
   /// Clears the value of `text`. Subsequent reads from it will return its default value.
   public mutating func clearText() {self._text = nil}
 
+  public var notes: [Caffe_V1_RenderNote] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -435,6 +460,8 @@ public nonisolated struct Caffe_V1_ComplicationPayload: Sendable {
   public var locale: String = String()
 
   public var entries: [Caffe_V1_ComplicationEntry] = []
+
+  public var notes: [Caffe_V1_RenderNote] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -617,9 +644,44 @@ nonisolated extension Caffe_V1_StyledText: SwiftProtobuf.Message, SwiftProtobuf.
   }
 }
 
+nonisolated extension Caffe_V1_RenderNote: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RenderNote"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}detail\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.detail) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 1)
+    }
+    if !self.detail.isEmpty {
+      try visitor.visitSingularStringField(value: self.detail, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caffe_V1_RenderNote, rhs: Caffe_V1_RenderNote) -> Bool {
+    if lhs.code != rhs.code {return false}
+    if lhs.detail != rhs.detail {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Confirmation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ref\0\u{1}locale\0\u{1}greeting\0\u{1}summary\0\u{3}item_count\0\u{1}pickup\0\u{1}text\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ref\0\u{1}locale\0\u{1}greeting\0\u{1}summary\0\u{3}item_count\0\u{1}pickup\0\u{1}text\0\u{1}notes\0")
 
   fileprivate class _StorageClass {
     var _ref: Caffe_V1_EventRef? = nil
@@ -629,6 +691,7 @@ nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobu
     var _itemCount: Caffe_V1_StyledText? = nil
     var _pickup: Caffe_V1_StyledText? = nil
     var _text: Caffe_V1_StyledText? = nil
+    var _notes: [Caffe_V1_RenderNote] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -646,6 +709,7 @@ nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobu
       _itemCount = source._itemCount
       _pickup = source._pickup
       _text = source._text
+      _notes = source._notes
     }
   }
 
@@ -671,6 +735,7 @@ nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobu
         case 5: try { try decoder.decodeSingularMessageField(value: &_storage._itemCount) }()
         case 6: try { try decoder.decodeSingularMessageField(value: &_storage._pickup) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._text) }()
+        case 8: try { try decoder.decodeRepeatedMessageField(value: &_storage._notes) }()
         default: break
         }
       }
@@ -704,6 +769,9 @@ nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobu
       try { if let v = _storage._text {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
       } }()
+      if !_storage._notes.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._notes, fieldNumber: 8)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -720,6 +788,7 @@ nonisolated extension Caffe_V1_Confirmation: SwiftProtobuf.Message, SwiftProtobu
         if _storage._itemCount != rhs_storage._itemCount {return false}
         if _storage._pickup != rhs_storage._pickup {return false}
         if _storage._text != rhs_storage._text {return false}
+        if _storage._notes != rhs_storage._notes {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -780,7 +849,7 @@ nonisolated extension Caffe_V1_ReceiptLine: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Caffe_V1_Receipt: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Receipt"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ref\0\u{1}locale\0\u{3}currency_code\0\u{1}lines\0\u{1}subtotal\0\u{1}tax\0\u{3}tax_rate\0\u{1}tip\0\u{1}total\0\u{1}text\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ref\0\u{1}locale\0\u{3}currency_code\0\u{1}lines\0\u{1}subtotal\0\u{1}tax\0\u{3}tax_rate\0\u{1}tip\0\u{1}total\0\u{1}text\0\u{1}notes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -798,6 +867,7 @@ nonisolated extension Caffe_V1_Receipt: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 8: try { try decoder.decodeSingularStringField(value: &self.tip) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.total) }()
       case 10: try { try decoder.decodeSingularMessageField(value: &self._text) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.notes) }()
       default: break
       }
     }
@@ -838,6 +908,9 @@ nonisolated extension Caffe_V1_Receipt: SwiftProtobuf.Message, SwiftProtobuf._Me
     try { if let v = self._text {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
     } }()
+    if !self.notes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notes, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -852,6 +925,7 @@ nonisolated extension Caffe_V1_Receipt: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.tip != rhs.tip {return false}
     if lhs.total != rhs.total {return false}
     if lhs._text != rhs._text {return false}
+    if lhs.notes != rhs.notes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -962,7 +1036,7 @@ nonisolated extension Caffe_V1_ComplicationEntry: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Caffe_V1_ComplicationPayload: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ComplicationPayload"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}user_id\0\u{1}locale\0\u{1}entries\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}user_id\0\u{1}locale\0\u{1}entries\0\u{1}notes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -974,6 +1048,7 @@ nonisolated extension Caffe_V1_ComplicationPayload: SwiftProtobuf.Message, Swift
       case 2: try { try decoder.decodeSingularStringField(value: &self.userID) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.locale) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.entries) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.notes) }()
       default: break
       }
     }
@@ -992,6 +1067,9 @@ nonisolated extension Caffe_V1_ComplicationPayload: SwiftProtobuf.Message, Swift
     if !self.entries.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.entries, fieldNumber: 4)
     }
+    if !self.notes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notes, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1000,6 +1078,7 @@ nonisolated extension Caffe_V1_ComplicationPayload: SwiftProtobuf.Message, Swift
     if lhs.userID != rhs.userID {return false}
     if lhs.locale != rhs.locale {return false}
     if lhs.entries != rhs.entries {return false}
+    if lhs.notes != rhs.notes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
