@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "RichText", targets: ["RichText"]),
         .library(name: "GrammarAgreement", targets: ["GrammarAgreement"]),
+        .library(name: "CaffeCore", targets: ["CaffeCore"]),
         .executable(name: "caffe", targets: ["caffe"]),
         .executable(name: "caffe-sim", targets: ["caffe-sim"]),
     ],
@@ -70,15 +71,31 @@ let package = Package(
             resources: [.copy("Lexicons")]
         ),
 
+        // MARK: Formatting core
+
+        .target(
+            name: "CaffeCore",
+            dependencies: [
+                "CaffeProtocol",
+                "Localization",
+                "RichText",
+                "GrammarAgreement",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
         // MARK: Executables
 
         .executableTarget(
             name: "caffe",
             dependencies: [
+                "CaffeCore",
+                "CaffeProtocol",
                 "Localization",
                 "RichText",
                 "GrammarAgreement",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
 
@@ -92,7 +109,8 @@ let package = Package(
         .target(
             name: "CaffeSimulator",
             dependencies: [
-                "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CTransportBaseline",
+                "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
+                "CTransportBaseline",
             ],
             path: "Simulator/Sources/CaffeSimulator"
         ),
@@ -100,6 +118,7 @@ let package = Package(
             name: "caffe-sim",
             dependencies: [
                 "CaffeSimulator",
+                "CaffeCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulator/Sources/caffe-sim"
@@ -137,8 +156,21 @@ let package = Package(
             resources: [.copy("Evaluation")]
         ),
         .testTarget(
+            name: "CaffeCoreTests",
+            dependencies: [
+                "CaffeCore",
+                "CaffeProtocol",
+                "CaffeTestKit",
+                "Localization",
+                "RichText",
+                "GrammarAgreement",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(
             name: "CaffeSimulatorTests",
-            dependencies: ["CaffeSimulator"],
+            dependencies: ["CaffeSimulator", "CaffeCore"],
             path: "Simulator/Tests/CaffeSimulatorTests"
         ),
     ],

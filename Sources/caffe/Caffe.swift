@@ -7,8 +7,10 @@ import Localization
 struct Caffe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe",
-        abstract: "Localize café orders: render catalog strings, check catalogs, inspect plural rules.",
-        subcommands: [Plural.self, StringCommand.self, Lint.self, Markdown.self, Inflect.self]
+        abstract: "Localize café orders: render confirmations, receipts and complications; check catalogs.",
+        subcommands: [
+            Render.self, Complication.self, Plural.self, StringCommand.self, Lint.self, Markdown.self, Inflect.self,
+        ]
     )
 }
 

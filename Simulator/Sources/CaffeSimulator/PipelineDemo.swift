@@ -1,3 +1,4 @@
+import CaffeCore
 import CaffeProtocol
 import Foundation
 import Localization
@@ -35,7 +36,7 @@ public struct PipelineDemo {
         ("en-US", "America/Los_Angeles", .feminine, "USD", [("pizza", "large", 2), ("juice", "small", 1)]),
         ("es-ES", "Europe/Madrid", .masculine, "EUR", [("salad", "small", 2)]),
         ("es-MX", "America/Mexico_City", .feminine, "MXN", [("juice", "small", 2), ("sandwich", "large", 1)]),
-        ("fr-FR", "Europe/Paris", .unspecified, "EUR", [("coffee", "large", 1)]),
+        ("sv-SE", "Europe/Stockholm", .unspecified, "EUR", [("coffee", "large", 1)]),
         ("ja-JP", "Asia/Tokyo", .neutral, "JPY", [("pizza", "small", 3)]),
         ("ar-EG", "Africa/Cairo", .masculine, "EGP", [("salad", "large", 0), ("coffee", "small", 2)]),
     ]
@@ -209,7 +210,7 @@ public struct PipelineDemo {
             let loaded = try StringCatalog(directory: catalog)
             // One juice each: agreeing "2 juices" / "2 jugos" is the grammar-agreement module's job.
             let samples: [(locale: String, juices: Int64, items: Int64)] = [
-                ("en-US", 1, 1), ("es-ES", 1, 3), ("es-MX", 1, 1_000_000), ("fr-FR", 1, 2), ("ja-JP", 1, 3),
+                ("en-US", 1, 1), ("es-ES", 1, 3), ("es-MX", 1, 1_000_000), ("sv-SE", 1, 2), ("ja-JP", 1, 3),
                 ("ar-EG", 1, 1234),
             ]
             for sample in samples {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeCore
 import CaffeSimulator
 import Foundation
 

@@ -1,4 +1,5 @@
 // Caffe — simulator tests.
+import CaffeCore
 import CaffeSimulator
 import Foundation
 import Synchronization
@@ -97,7 +98,7 @@ struct PipelineDemoTests {
         #expect(lines.contains("  ar-EG  أضاف Ana ١ عصير · ١٬٢٣٤ عنصرًا · watch: افتح الإيصال على iPhone"))
         #expect(
             lines.contains(
-                "  fr-FR  Ana added 1 juice · 2 items · watch: Open the receipt on your iPhone  (no fr-FR localization)"
+                "  sv-SE  Ana added 1 juice · 2 items · watch: Open the receipt on your iPhone  (no sv-SE localization)"
             )
         )
         #expect(lines.contains("  caffe lint: 0 errors, 1 warning, 0 notes"))

@@ -1,3 +1,5 @@
+import CaffeProtocol
+
 /// ANSI styling for terminal output, off when writing to a file or pipe.
 public struct TerminalStyle: Sendable {
     /// Whether escape codes are emitted.
@@ -24,7 +26,30 @@ public struct TerminalStyle: Sendable {
         }.joined()
     }
 
-    private func wrap(_ text: String, _ code: String) -> String {
+    func wrap(_ text: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+extension TerminalStyle {
+    /// Styled text for a terminal: emphasis, strong, code and strikethrough as SGR styles, links
+    /// underlined, `rainbow` runs letter by letter, `foregroundColor: orange` in orange.
+    public func render(_ text: Caffe_V1_StyledText) -> String {
+        guard enabled else { return text.plain }
+        var output = ""
+        for run in text.runs {
+            var piece = run.text
+            if run.attributes["rainbow"] != nil { piece = rainbow(piece) }
+            if run.attributes["foregroundColor"] == "\"orange\"" { piece = orange(piece) }
+            if let intents = run.attributes["inlinePresentationIntent"] {
+                if intents.contains("\"stronglyEmphasized\"") { piece = bold(piece) }
+                if intents.contains("\"emphasized\"") { piece = wrap(piece, "3") }
+                if intents.contains("\"code\"") { piece = dim(piece) }
+                if intents.contains("\"strikethrough\"") { piece = wrap(piece, "9") }
+            }
+            if run.attributes["link"] != nil { piece = wrap(piece, "4") }
+            output += piece
+        }
+        return output
     }
 }

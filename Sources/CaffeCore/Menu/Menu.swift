@@ -1,0 +1,198 @@
+import Foundation
+import Localization
+
+/// The café's menu: items with their localized-name keys, category, ingredients and prices per
+/// size and currency, the sizes, and the stores with their tax rates. Read from `config/menu.json`
+/// and checked whole at load; once made, every price in it fits its currency.
+public struct Menu: Sendable {
+    public enum Category: String, Hashable, Sendable, Codable {
+        case food, drink
+    }
+
+    public struct Size: Hashable, Sendable {
+        public let id: String
+        /// The key of the size's name in ``Menu/nameTable`` ("large" → "grande").
+        public let nameKey: String
+    }
+
+    public struct Item: Sendable {
+        public let id: String
+        public let nameKey: String
+        public let category: Category
+        /// Keys of the ingredients' names in ``Menu/nameTable``, in the order they are listed.
+        public let ingredientKeys: [String]
+        /// Price by size id, then by currency code.
+        public let prices: [String: [String: Decimal]]
+    }
+
+    public struct Store: Hashable, Sendable {
+        public let id: String
+        /// The sales-tax rate as a fraction (0.0825 for 8.25 %).
+        public let taxRate: Decimal
+        /// The rate as written in the menu, for the wire ("0.0825").
+        public let taxRateText: String
+    }
+
+    /// The catalog table holding item, size, ingredient and store names.
+    public let nameTable: String
+    public let sizes: [Size]
+    public let items: [Item]
+    public let stores: [Store]
+    private let itemsByID: [String: Item]
+    private let sizesByID: [String: Size]
+    private let storesByID: [String: Store]
+
+    public func item(_ id: String) -> Item? { itemsByID[id] }
+    public func size(_ id: String) -> Size? { sizesByID[id] }
+    public func store(_ id: String) -> Store? { storesByID[id] }
+
+    /// Every name key the menu uses, for checking a catalog against it.
+    public var nameKeys: Set<String> {
+        Set(items.map(\.nameKey) + items.flatMap(\.ingredientKeys) + sizes.map(\.nameKey))
+    }
+
+    /// Reads and checks the menu at `url`.
+    public init(contentsOf url: URL) throws(MenuError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw MenuError(path: "", "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        try self.init(json: data)
+    }
+
+    /// Decodes and checks a menu. The first problem found is thrown, naming its JSON path.
+    public init(json: Data) throws(MenuError) {
+        let file: MenuFile
+        do {
+            file = try JSONDecoder().decode(MenuFile.self, from: json)
+        } catch let error as DecodingError {
+            throw MenuError(decoding: error)
+        } catch {
+            throw MenuError(path: "", "not a menu: \(error.localizedDescription)")
+        }
+        guard file.version == 1 else {
+            throw MenuError(path: "version", "version \(file.version) is not supported (this build reads 1)")
+        }
+        guard !file.nameTable.isEmpty else { throw MenuError(path: "nameTable", "must not be empty") }
+        nameTable = file.nameTable
+
+        var sizesByID: [String: Size] = [:]
+        var sizes: [Size] = []
+        for (index, size) in file.sizes.enumerated() {
+            let path = "sizes[\(index)]"
+            guard !size.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
+            guard sizesByID[size.id] == nil else { throw MenuError(path: path + ".id", "'\(size.id)' is listed twice") }
+            guard !size.nameKey.isEmpty else { throw MenuError(path: path + ".nameKey", "must not be empty") }
+            let made = Size(id: size.id, nameKey: size.nameKey)
+            sizesByID[size.id] = made
+            sizes.append(made)
+        }
+        guard !file.sizes.isEmpty else { throw MenuError(path: "sizes", "the menu needs at least one size") }
+        self.sizes = sizes
+
+        var storesByID: [String: Store] = [:]
+        var stores: [Store] = []
+        for (index, store) in file.stores.enumerated() {
+            let path = "stores[\(index)]"
+            guard !store.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
+            guard storesByID[store.id] == nil else {
+                throw MenuError(path: path + ".id", "'\(store.id)' is listed twice")
+            }
+            guard case .success(let rate) = DecimalAmount.parse(store.taxRate), rate.value >= 0, rate.value < 1 else {
+                throw MenuError(
+                    path: path + ".taxRate",
+                    "'\(store.taxRate)' is not a fraction from 0 up to 1 (0.0825 for 8.25 %)"
+                )
+            }
+            let made = Store(id: store.id, taxRate: rate.value, taxRateText: store.taxRate)
+            storesByID[store.id] = made
+            stores.append(made)
+        }
+        self.stores = stores
+
+        var itemsByID: [String: Item] = [:]
+        var items: [Item] = []
+        for (index, item) in file.items.enumerated() {
+            let path = "items[\(index)]"
+            guard !item.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
+            guard itemsByID[item.id] == nil else { throw MenuError(path: path + ".id", "'\(item.id)' is listed twice") }
+            guard !item.nameKey.isEmpty else { throw MenuError(path: path + ".nameKey", "must not be empty") }
+            if item.category == .food, item.ingredientKeys.isEmpty {
+                throw MenuError(path: path + ".ingredientKeys", "a food lists its ingredients")
+            }
+            guard !item.prices.isEmpty else { throw MenuError(path: path + ".prices", "the item has no sizes") }
+            var prices: [String: [String: Decimal]] = [:]
+            for (sizeID, byCurrency) in item.prices.sorted(by: { $0.key < $1.key }) {
+                let sizePath = path + ".prices." + sizeID
+                guard sizesByID[sizeID] != nil else {
+                    throw MenuError(path: sizePath, "'\(sizeID)' is not one of the menu's sizes")
+                }
+                guard !byCurrency.isEmpty else { throw MenuError(path: sizePath, "no prices") }
+                for (code, text) in byCurrency.sorted(by: { $0.key < $1.key }) {
+                    let pricePath = sizePath + "." + code
+                    guard let currency = Currency(code: code) else {
+                        throw MenuError(path: pricePath, "'\(code)' is not an ISO 4217 currency code")
+                    }
+                    let price = try Self.price(text, currency: currency, path: pricePath)
+                    prices[sizeID, default: [:]][code] = price
+                }
+            }
+            let made = Item(
+                id: item.id,
+                nameKey: item.nameKey,
+                category: item.category,
+                ingredientKeys: item.ingredientKeys,
+                prices: prices
+            )
+            itemsByID[item.id] = made
+            items.append(made)
+        }
+        guard !items.isEmpty else { throw MenuError(path: "items", "the menu has no items") }
+        self.items = items
+        self.itemsByID = itemsByID
+        self.sizesByID = sizesByID
+        self.storesByID = storesByID
+    }
+
+    private static func price(_ text: String, currency: Currency, path: String) throws(MenuError) -> Decimal {
+        switch DecimalAmount.parse(text) {
+        case .failure:
+            throw MenuError(path: path, "'\(text)' is not a decimal string such as \"12.50\"")
+        case .success(let parsed):
+            guard parsed.value >= 0 else { throw MenuError(path: path, "'\(text)' is negative") }
+            guard parsed.fractionDigits <= currency.fractionDigits else {
+                throw MenuError(
+                    path: path,
+                    "'\(text)' has \(parsed.fractionDigits) decimals; \(currency.code) has \(currency.fractionDigits)"
+                )
+            }
+            return parsed.value
+        }
+    }
+}
+
+/// `config/menu.json` as written.
+private struct MenuFile: Decodable {
+    struct Size: Decodable {
+        var id: String
+        var nameKey: String
+    }
+    struct Store: Decodable {
+        var id: String
+        var taxRate: String
+    }
+    struct Item: Decodable {
+        var id: String
+        var nameKey: String
+        var category: Menu.Category
+        var ingredientKeys: [String]
+        var prices: [String: [String: String]]
+    }
+    var version: Int
+    var nameTable: String
+    var sizes: [Size]
+    var stores: [Store]
+    var items: [Item]
+}

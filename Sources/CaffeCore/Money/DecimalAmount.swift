@@ -1,0 +1,76 @@
+import Foundation
+
+/// Money as `Decimal`, read from and written to the wire's decimal strings ("12.50", "1500",
+/// "3.250"), never through binary floating point.
+///
+/// Rounding rule: amounts are rounded to the currency's minor units (ICU's currency digits: JPY 0,
+/// USD 2, BHD 3) half away from zero (`NSDecimalNumber.RoundingMode.plain`: 0.125 → 0.13,
+/// -0.125 → -0.13), once, where a computation leaves more digits than the currency has — the tax.
+/// Prices and tips must already fit the currency's minor units; more digits are an error, never
+/// silently rounded.
+public enum DecimalAmount {
+    /// The most digits an amount may have in all, so sums and products stay exact in `Decimal`.
+    public static let maximumDigits = 18
+
+    /// A parsed amount and how many digits it had after the point.
+    public struct Parsed: Hashable, Sendable {
+        public var value: Decimal
+        public var fractionDigits: Int
+
+        public init(value: Decimal, fractionDigits: Int) {
+            self.value = value
+            self.fractionDigits = fractionDigits
+        }
+    }
+
+    /// Why text is not an amount.
+    public enum Problem: Error, Hashable, Sendable {
+        case empty, malformed, tooLong
+    }
+
+    /// Parses `-?digits(.digits)?`, ASCII only: no exponent, grouping, spaces or plus sign.
+    public static func parse(_ text: String) -> Result<Parsed, Problem> {
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return .failure(.empty) }
+        var index = bytes.startIndex
+        if bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        var integerDigits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                if seenPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            } else {
+                return .failure(.malformed)
+            }
+            index = bytes.index(after: index)
+        }
+        guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return .failure(.malformed) }
+        guard integerDigits + fractionDigits <= maximumDigits else { return .failure(.tooLong) }
+        guard let value = Decimal(string: text, locale: nil) else { return .failure(.malformed) }
+        return .success(Parsed(value: value, fractionDigits: fractionDigits))
+    }
+
+    /// `value` rounded half away from zero to `fractionDigits` digits after the point.
+    public static func rounded(_ value: Decimal, fractionDigits: Int) -> Decimal {
+        var input = value
+        var output = Decimal()
+        NSDecimalRound(&output, &input, fractionDigits, .plain)
+        return output
+    }
+
+    /// `value` as plain decimal text with exactly `fractionDigits` digits after the point
+    /// ("25.00", "1800", "5.250"). `value` must not have more digits than that.
+    public static func string(_ value: Decimal, fractionDigits: Int) -> String {
+        var text = value.description
+        let point = text.firstIndex(of: ".")
+        let present = point.map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
+        guard fractionDigits > present else { return text }
+        if point == nil { text += "." }
+        text += String(repeating: "0", count: fractionDigits - present)
+        return text
+    }
+}

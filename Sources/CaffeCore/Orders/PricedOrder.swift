@@ -1,0 +1,222 @@
+import CaffeProtocol
+import Foundation
+import GrammarAgreement
+import Localization
+
+/// An order event checked against the menu and priced: every line found, every amount exact and
+/// rounded by the documented rule (``DecimalAmount``), the customer's locale and time zone
+/// settled (from the defaults when missing, with a note saying so).
+public struct PricedOrder: Sendable {
+    public struct Line: Sendable {
+        public let item: Menu.Item
+        public let size: Menu.Size
+        public let quantity: UInt32
+        public let unitPrice: Decimal
+        public let linePrice: Decimal
+    }
+
+    public let event: Caffe_V1_OrderEvent
+    public let locale: String
+    public let timeZone: String
+    public let termOfAddress: TermOfAddress
+    public let currency: Currency
+    public let store: Menu.Store
+    public let lines: [Line]
+    /// Sum of the line prices.
+    public let subtotal: Decimal
+    /// `subtotal × taxRate`, rounded to the currency's minor units, half away from zero.
+    public let tax: Decimal
+    public let tip: Decimal
+    public let total: Decimal
+    /// What the core decided that the event did not say.
+    public let notes: [Caffe_V1_RenderNote]
+
+    /// Checks `event` and prices it.
+    ///
+    /// - Throws: ``RenderError`` for the first problem, naming the field.
+    public init(_ event: Caffe_V1_OrderEvent, menu: Menu, defaults: CoreDefaults) throws(RenderError) {
+        self.event = event
+        guard !event.orderID.isEmpty else { throw RenderError(.missingField, field: "orderId", "the order has no id") }
+        guard event.hasPlacedAt else { throw RenderError(.missingField, field: "placedAt", "when was it placed?") }
+        guard event.hasCustomer else {
+            throw RenderError(.missingField, field: "customer", "the order has no customer")
+        }
+        var notes: [Caffe_V1_RenderNote] = []
+        let settled = CustomerSettings.settle(
+            locale: event.customer.locale,
+            timeZone: event.customer.timeZone,
+            field: "customer",
+            defaults: defaults,
+            notes: &notes
+        )
+        locale = settled.locale
+        timeZone = settled.timeZone
+        termOfAddress = TermOfAddress(event.customer.termOfAddress)
+
+        guard !event.currencyCode.isEmpty else {
+            throw RenderError(.missingField, field: "currencyCode", "the order has no currency")
+        }
+        guard let currency = Currency(code: event.currencyCode) else {
+            throw RenderError(
+                .unknownCurrency,
+                field: "currencyCode",
+                "'\(event.currencyCode)' is not an ISO 4217 currency code"
+            )
+        }
+        self.currency = currency
+        guard !event.storeID.isEmpty else {
+            throw RenderError(.missingField, field: "storeId", "the order has no store")
+        }
+        guard let store = menu.store(event.storeID) else {
+            throw RenderError(.unknownStore, field: "storeId", "'\(event.storeID)' is not one of the menu's stores")
+        }
+        self.store = store
+
+        guard !event.lines.isEmpty else { throw RenderError(.missingField, field: "lines", "the order has no lines") }
+        guard event.lines.count <= defaults.maximumLines else {
+            throw RenderError(
+                .quantityOutOfRange,
+                field: "lines",
+                "\(event.lines.count) lines; at most \(defaults.maximumLines) are accepted"
+            )
+        }
+        var lines: [Line] = []
+        lines.reserveCapacity(event.lines.count)
+        var subtotal = Decimal.zero
+        for (index, line) in event.lines.enumerated() {
+            let path = "lines[\(index)]"
+            guard let item = menu.item(line.itemID) else {
+                throw RenderError(.unknownItem, field: path + ".itemId", "'\(line.itemID)' is not on the menu")
+            }
+            guard let size = menu.size(line.size), let prices = item.prices[line.size] else {
+                throw RenderError(
+                    .unknownSize,
+                    field: path + ".size",
+                    "\(item.id) does not come in size '\(line.size)'"
+                )
+            }
+            guard let unitPrice = prices[currency.code] else {
+                throw RenderError(
+                    .missingPrice,
+                    field: path,
+                    "the menu has no \(currency.code) price for \(item.id) (\(size.id))"
+                )
+            }
+            guard line.quantity <= defaults.maximumQuantity else {
+                throw RenderError(
+                    .quantityOutOfRange,
+                    field: path + ".quantity",
+                    "\(line.quantity) is more than the \(defaults.maximumQuantity) one line may order"
+                )
+            }
+            let linePrice = unitPrice * Decimal(line.quantity)
+            subtotal += linePrice
+            lines.append(
+                Line(item: item, size: size, quantity: line.quantity, unitPrice: unitPrice, linePrice: linePrice)
+            )
+        }
+        self.lines = lines
+        self.subtotal = subtotal
+        tax = DecimalAmount.rounded(subtotal * store.taxRate, fractionDigits: currency.fractionDigits)
+        tip = try Self.tip(event.tip, currency: currency, maximum: defaults.maximumTip)
+        total = subtotal + tax + tip
+        self.notes = notes
+    }
+
+    private static func tip(_ text: String, currency: Currency, maximum: Decimal) throws(RenderError) -> Decimal {
+        guard !text.isEmpty else { return 0 }
+        switch DecimalAmount.parse(text) {
+        case .failure:
+            throw RenderError(.invalidAmount, field: "tip", "'\(text)' is not a decimal string such as \"2.50\"")
+        case .success(let parsed):
+            guard parsed.value >= 0 else { throw RenderError(.invalidAmount, field: "tip", "'\(text)' is negative") }
+            guard parsed.value <= maximum else {
+                throw RenderError(.invalidAmount, field: "tip", "'\(text)' is more than the \(maximum) accepted")
+            }
+            guard parsed.fractionDigits <= currency.fractionDigits else {
+                throw RenderError(
+                    .tooManyDecimals,
+                    field: "tip",
+                    "'\(text)' has \(parsed.fractionDigits) decimals; \(currency.code) has \(currency.fractionDigits)"
+                )
+            }
+            return parsed.value
+        }
+    }
+
+    /// An amount as the wire writes it: exactly the currency's minor units ("25.00", "1800").
+    public func wire(_ amount: Decimal) -> String {
+        DecimalAmount.string(amount, fractionDigits: currency.fractionDigits)
+    }
+}
+
+extension TermOfAddress {
+    /// The wire's term of address; unspecified is unknown (the neutral alternative).
+    public init(_ term: Caffe_V1_TermOfAddress) {
+        switch term {
+        case .feminine: self = .feminine
+        case .masculine: self = .masculine
+        case .neutral: self = .neutral
+        case .unspecified, .UNRECOGNIZED: self = .unknown
+        }
+    }
+}
+
+/// Settles a locale and time zone from an input, falling back to the defaults with a note.
+enum CustomerSettings {
+    static func settle(
+        locale: String,
+        timeZone: String,
+        field: String,
+        defaults: CoreDefaults,
+        notes: inout [Caffe_V1_RenderNote]
+    ) -> (locale: String, timeZone: String) {
+        var settledLocale = locale
+        if locale.isEmpty {
+            settledLocale = defaults.locale
+            notes.append(
+                .note("locale-defaulted", "\(field) has no locale; used \(defaults.locale) from the configuration")
+            )
+        } else if !LocaleTag.isWellFormed(locale) {
+            settledLocale = defaults.locale
+            notes.append(
+                .note("locale-defaulted", "\(field) locale '\(locale)' is not a BCP 47 tag; used \(defaults.locale)")
+            )
+        }
+        var settledZone = timeZone
+        if timeZone.isEmpty {
+            settledZone = defaults.timeZone
+            notes.append(
+                .note(
+                    "time-zone-defaulted",
+                    "\(field) has no time zone; used \(defaults.timeZone) from the configuration"
+                )
+            )
+        } else if !KnownTimeZones.contains(timeZone) {
+            settledZone = defaults.timeZone
+            notes.append(
+                .note(
+                    "time-zone-defaulted",
+                    "\(field) time zone '\(timeZone)' is not an IANA zone; used \(defaults.timeZone)"
+                )
+            )
+        }
+        return (settledLocale, settledZone)
+    }
+}
+
+/// IANA zone identifiers, read once.
+enum KnownTimeZones {
+    private static let identifiers = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT"])
+
+    static func contains(_ identifier: String) -> Bool { identifiers.contains(identifier) }
+}
+
+extension Caffe_V1_RenderNote {
+    static func note(_ code: String, _ detail: String) -> Self {
+        var note = Self()
+        note.code = code
+        note.detail = detail
+        return note
+    }
+}

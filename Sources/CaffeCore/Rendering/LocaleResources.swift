@@ -1,0 +1,165 @@
+import CaffeProtocol
+import Foundation
+import GrammarAgreement
+import Localization
+import RichText
+
+/// Everything one locale needs, compiled on first use and kept by one ``RenderSession``: the
+/// catalog bound to the locale, compiled templates (Markdown, agreement markup), the menu's names,
+/// the texts that do not change from order to order, and ICU formatters.
+///
+/// Owned by one thread: nothing here locks.
+final class LocaleResources {
+    /// The locale formatting follows (the customer's).
+    let locale: String
+    /// The catalog localization the texts come from after fallback ("es-419" for es-MX).
+    let localization: String
+    let localizer: Localizer
+    let engine: AgreementEngine
+    let isRightToLeft: Bool
+    /// Set when no localization serves the locale.
+    let fallbackNote: Caffe_V1_RenderNote?
+    let list: ListFormatter
+    let percent: PercentFormatter
+    private let core: RenderingCore
+    private var templates: [String: AgreementTemplate] = [:]
+    private var names: [String: String] = [:]
+    private var ingredientSentences: [String: RichDocument] = [:]
+    private var currencies: [String: CurrencyFormatter] = [:]
+    private var dates: [DateKey: DateFieldFormatter] = [:]
+    private(set) lazy var slogan: RichDocument = constantDocument(CatalogKeys.slogan)
+    private(set) lazy var thankYou: RichDocument = constantDocument(CatalogKeys.thankYou)
+    private(set) lazy var storeName: String = name(CatalogKeys.storeName)
+
+    private struct DateKey: Hashable {
+        var timeZone: String
+        var skeleton: String
+    }
+
+    init(locale: String, core: RenderingCore) throws(RenderError) {
+        self.locale = locale
+        self.core = core
+        do {
+            localizer = try Localizer(
+                catalog: core.catalog,
+                locale: locale,
+                options: RenderOptions(bidiIsolation: .rightToLeftLocales)
+            )
+            list = try ListFormatter(locale: locale)
+            percent = try PercentFormatter(locale: locale)
+        } catch {
+            throw RenderError(.renderFailed, field: "customer.locale", "ICU cannot serve '\(locale)': \(error)")
+        }
+        localization = localizer.value(CatalogKeys.summary)?.localization ?? core.catalog.developmentLanguage
+        // Agreement follows the language of the text, not the customer's: a Swedish customer reading
+        // the English fallback gets English plurals.
+        do {
+            engine = try GrammarAgreement.engine(for: localization)
+        } catch {
+            throw RenderError(
+                .renderFailed,
+                field: "customer.locale",
+                "no agreement engine for '\(localization)': \(error)"
+            )
+        }
+        isRightToLeft = localizer.isRightToLeft
+        fallbackNote = localizer.fallbackNote.map { .note("localization-fallback", $0) }
+    }
+
+    // MARK: Catalog texts
+
+    /// The catalog string `key` with `arguments`, Markdown parsed and agreement applied; compiled
+    /// on first use. A key no localization has renders as itself, as Apple's lookup does.
+    func document(
+        _ key: String,
+        _ arguments: [FormatArgument],
+        termOfAddress: TermOfAddress = .unknown,
+        cache: inout AgreementCache
+    ) throws(RenderError) -> RichDocument {
+        let template = try self.template(key)
+        do {
+            return try template.render(
+                arguments,
+                engine: engine,
+                formatter: localizer,
+                termOfAddress: termOfAddress,
+                cache: &cache
+            ).document
+        } catch {
+            throw RenderError(.renderFailed, "'\(key)' in \(localization): \(error)")
+        }
+    }
+
+    /// A catalog string with plural variants, rendered as plain text.
+    func pluralText(_ key: String, _ arguments: [FormatArgument]) throws(RenderError) -> String {
+        do {
+            return try localizer.string(key, arguments: arguments).text
+        } catch {
+            throw RenderError(.renderFailed, "'\(key)' in \(localization): \(error)")
+        }
+    }
+
+    /// A name from the menu's table: an item, a size, an ingredient.
+    func name(_ key: String) -> String {
+        if let known = names[key] { return known }
+        let text = (try? localizer.string(key, table: core.menu.nameTable).text) ?? key
+        names[key] = text
+        return text
+    }
+
+    /// "Our pizza is made from: prosciutto, cheese, flour, and tomatoes." — the same for every order.
+    func ingredientSentence(_ item: Menu.Item, cache: inout AgreementCache) throws(RenderError) -> RichDocument {
+        if let made = ingredientSentences[item.id] { return made }
+        let ingredients = list.string(item.ingredientKeys.map(name))
+        let made = try document(
+            CatalogKeys.ingredients,
+            [.string(name(item.nameKey)), .string(ingredients)],
+            cache: &cache
+        )
+        ingredientSentences[item.id] = made
+        return made
+    }
+
+    private func constantDocument(_ key: String) -> RichDocument {
+        var cache = AgreementCache(capacity: 1)
+        return (try? document(key, [], cache: &cache)) ?? RichDocument(text: key)
+    }
+
+    private func template(_ key: String) throws(RenderError) -> AgreementTemplate {
+        if let compiled = templates[key] { return compiled }
+        let source = localizer.value(key)?.value.source ?? key
+        do {
+            let compiled = try AgreementTemplate(source)
+            templates[key] = compiled
+            return compiled
+        } catch {
+            throw RenderError(.renderFailed, "'\(key)' in \(localization) does not compile: \(error)")
+        }
+    }
+
+    // MARK: Formatters
+
+    func currency(_ currency: Currency) throws(RenderError) -> CurrencyFormatter {
+        if let made = currencies[currency.code] { return made }
+        do {
+            let made = try CurrencyFormatter(locale: locale, currency: currency)
+            currencies[currency.code] = made
+            return made
+        } catch {
+            throw RenderError(.renderFailed, field: "currencyCode", "\(error)")
+        }
+    }
+
+    func date(timeZone: String, skeleton: String) throws(RenderError) -> DateFieldFormatter {
+        let key = DateKey(timeZone: timeZone, skeleton: skeleton)
+        if let made = dates[key] { return made }
+        do {
+            let made = try DateFieldFormatter(locale: locale, timeZone: timeZone, skeleton: skeleton)
+            if dates.count >= 1024 { dates.removeAll(keepingCapacity: true) }
+            dates[key] = made
+            return made
+        } catch {
+            throw RenderError(.renderFailed, field: "customer.timeZone", "\(error)")
+        }
+    }
+}

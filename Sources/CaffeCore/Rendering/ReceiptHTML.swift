@@ -1,0 +1,79 @@
+import Foundation
+import RichText
+
+/// The receipt as an e-mail-ready HTML fragment: one `<article>` with the language and direction
+/// set, a table of lines and one of totals, every text escaped, links limited to safe schemes,
+/// custom attributes as `data-` attributes (`<span data-rainbow="fun">`).
+struct ReceiptHTML {
+    private var html: String
+    private var lines = ""
+    private var totals = ""
+
+    init(locale: String, rightToLeft: Bool) {
+        html =
+            "<article class=\"caffe-receipt\" lang=\"" + HTMLRenderer.escape(locale) + "\" dir=\""
+            + (rightToLeft ? "rtl" : "ltr") + "\">\n"
+    }
+
+    mutating func header(
+        store: RichDocument,
+        slogan: RichDocument,
+        number: RichDocument,
+        placedAt: RichDocument,
+        at date: Date
+    ) {
+        html += "<header>\n<h1>" + Self.inline(store) + "</h1>\n"
+        html += "<p class=\"slogan\">" + Self.inline(slogan) + "</p>\n</header>\n"
+        html += "<p class=\"order-number\">" + Self.inline(number) + "</p>\n"
+        html += "<p class=\"placed-at\"><time datetime=\"" + Self.timestamp(date) + "\">" + Self.inline(placedAt)
+        html += "</time></p>\n"
+    }
+
+    mutating func line(description: RichDocument, unitPrice: String, linePrice: String) {
+        lines += "<tr><td class=\"description\">" + Self.inline(description) + "</td>"
+        lines += "<td class=\"unit-price\">" + HTMLRenderer.escape(unitPrice) + "</td>"
+        lines += "<td class=\"line-price\">" + HTMLRenderer.escape(linePrice) + "</td></tr>\n"
+    }
+
+    mutating func total(label: RichDocument, amount: String, isTotal: Bool) {
+        totals += isTotal ? "<tr class=\"total\">" : "<tr>"
+        totals += "<th scope=\"row\">" + Self.inline(label) + "</th><td>" + HTMLRenderer.escape(amount) + "</td></tr>\n"
+    }
+
+    mutating func closing(ingredients: [RichDocument], thanks: RichDocument) {
+        html += "<table class=\"lines\">\n" + lines + "</table>\n"
+        html += "<table class=\"totals\">\n" + totals + "</table>\n"
+        for sentence in ingredients {
+            html += "<p class=\"ingredients\">" + Self.inline(sentence) + "</p>\n"
+        }
+        html += "<p class=\"thanks\">" + Self.inline(thanks) + "</p>\n"
+    }
+
+    func finish() -> String { html + "</article>\n" }
+
+    private static func inline(_ document: RichDocument) -> String {
+        StyledOutput.html.render(document)
+    }
+
+    /// ISO 8601 in UTC to the second ("2026-11-18T11:06:40Z"), for `<time datetime>`.
+    static func timestamp(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let hour = Int64(secondOfDay / 3600)
+        let minute = Int64(secondOfDay % 3600 / 60)
+        let second = Int64(secondOfDay % 60)
+        return "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))Z"
+    }
+}

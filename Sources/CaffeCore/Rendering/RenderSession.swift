@@ -1,0 +1,97 @@
+import CaffeProtocol
+import Foundation
+import GrammarAgreement
+import Localization
+import RichText
+
+/// A confirmation and a receipt rendered from one order.
+public struct RenderedOrder: Sendable {
+    public var confirmation: Caffe_V1_Confirmation
+    public var receipt: Caffe_V1_Receipt
+}
+
+/// Renders orders and complication requests on one thread, with that thread's caches: compiled
+/// templates and formatters per locale, agreement decisions. Make one per thread from a
+/// ``RenderingCore``; a session is not `Sendable` and never locks.
+public final class RenderSession {
+    public let core: RenderingCore
+    private var locales: [String: LocaleResources] = [:]
+    private var complicationFormats: [ComplicationFormats.Key: ComplicationFormats] = [:]
+    var agreementCache = AgreementCache()
+
+    /// Where a rendered list item or order line goes inside a larger string.
+    static let placeholder: Unicode.Scalar = "\u{FFFC}"
+
+    init(core: RenderingCore) {
+        self.core = core
+    }
+
+    /// Checks, prices and renders `order`: its confirmation and receipt in every form.
+    ///
+    /// - Throws: ``RenderError`` naming the first problem; nothing is rendered then.
+    public func render(_ order: Caffe_V1_OrderEvent) throws(RenderError) -> RenderedOrder {
+        let priced = try PricedOrder(order, menu: core.menu, defaults: core.defaults)
+        return try render(priced)
+    }
+
+    /// Renders an order already checked and priced.
+    public func render(_ order: PricedOrder) throws(RenderError) -> RenderedOrder {
+        let resources = try self.resources(for: order.locale)
+        var notes = order.notes
+        if let note = resources.fallbackNote { notes.append(note) }
+        let lines = try order.lines.map { line throws(RenderError) in
+            try resources.document(
+                CatalogKeys.orderLine,
+                [
+                    .unsignedInteger(UInt64(line.quantity)), .string(resources.name(line.size.nameKey)),
+                    .string(resources.name(line.item.nameKey)),
+                ],
+                termOfAddress: order.termOfAddress,
+                cache: &agreementCache
+            )
+        }
+        var confirmation = try confirmation(order, lines: lines, resources: resources)
+        confirmation.notes = notes
+        var receipt = try receipt(order, lines: lines, resources: resources)
+        receipt.notes = notes
+        return RenderedOrder(confirmation: confirmation, receipt: receipt)
+    }
+
+    func resources(for locale: String) throws(RenderError) -> LocaleResources {
+        if let made = locales[locale] { return made }
+        let made = try LocaleResources(locale: locale, core: core)
+        if locales.count >= 256 { locales.removeAll(keepingCapacity: true) }
+        locales[locale] = made
+        return made
+    }
+
+    func formats(for key: ComplicationFormats.Key) throws(RenderError) -> ComplicationFormats {
+        if let made = complicationFormats[key] { return made }
+        let made = try ComplicationFormats(key)
+        if complicationFormats.count >= 4096 { complicationFormats.removeAll(keepingCapacity: true) }
+        complicationFormats[key] = made
+        return made
+    }
+
+    /// The list of `documents` as the locale joins them ("a, b, and c"), each keeping its styling.
+    func list(_ documents: [RichDocument], resources: LocaleResources) -> RichDocument {
+        let pieces = resources.list.pieces(documents.map(\.plainText))
+        var nodes: [RichNode] = []
+        for piece in pieces {
+            switch piece {
+            case .literal(let text): nodes.append(.text(text))
+            case .item(let index): nodes += documents[index].nodes
+            }
+        }
+        return RichDocument(nodes: nodes)
+    }
+}
+
+extension Caffe_V1_EventRef {
+    init(_ event: Caffe_V1_OrderEvent) {
+        self.init()
+        sourceID = event.sourceID
+        sequence = event.sequence
+        orderID = event.orderID
+    }
+}
