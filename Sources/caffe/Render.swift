@@ -23,13 +23,16 @@ struct CoreOptions: ParsableArguments {
     @Option(help: "Time zone for inputs that have none.")
     var defaultTimeZone: String = CoreDefaults().timeZone
 
-    func makeSession() throws -> RenderSession {
+    /// A session over the configuration; a configuration that does not load exits 1 with the reason
+    /// (it is not a usage error, so no usage text).
+    func makeSession(command: String) throws -> RenderSession {
         let defaults = CoreDefaults(locale: defaultLocale, timeZone: defaultTimeZone)
         do {
             return try RenderingCore(configurationDirectory: ConfigurationDirectory.resolve(config), defaults: defaults)
                 .makeSession()
         } catch {
-            throw ValidationError("\(error)")
+            FileHandle.standardError.write(Data("caffe \(command): \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 }
@@ -72,7 +75,7 @@ struct Render: ParsableCommand {
         if let locale { event.customer.locale = locale }
         let rendered: RenderedOrder
         do {
-            rendered = try core.makeSession().render(event)
+            rendered = try core.makeSession(command: "render").render(event)
         } catch let error as RenderError {
             FileHandle.standardError.write(Data("caffe render: \(error)\n".utf8))
             throw ExitCode(1)
@@ -153,7 +156,7 @@ struct Complication: ParsableCommand {
         request.families = families.compactMap(Caffe_V1_ComplicationFamily.init(name:))
         let payload: Caffe_V1_ComplicationPayload
         do {
-            payload = try core.makeSession().complication(request)
+            payload = try core.makeSession(command: "complication").complication(request)
         } catch let error as RenderError {
             FileHandle.standardError.write(Data("caffe complication: \(error)\n".utf8))
             throw ExitCode(1)

@@ -68,13 +68,7 @@ struct GoldenOutputTests {
         let make = try #require(Self.orders.first { $0.name == name }).make
         let rendered = try CoreFixture.core.makeSession().render(make(market))
         let actual = GoldenText.render(rendered)
-        let file = CoreFixture.goldens.appendingPathComponent("\(name).\(locale).txt")
-        if Self.update {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "\(file.lastPathComponent) differs; rerun with CAFFE_UPDATE_GOLDENS=1 and review")
+        try Self.check(actual, against: "\(name).\(locale).txt")
     }
 
     /// Complication requests: each locale at a time across the DST change and one at the year's end,
@@ -103,12 +97,17 @@ struct GoldenOutputTests {
                 }
             }
         }
-        let file = CoreFixture.goldens.appendingPathComponent("complications.txt")
-        if Self.update {
+        try Self.check(actual, against: "complications.txt")
+    }
+
+    /// Compares with the checked-in file, or rewrites it when updating.
+    static func check(_ actual: String, against name: String) throws {
+        let file = CoreFixture.goldens.appendingPathComponent(name)
+        if update {
             try actual.write(to: file, atomically: true, encoding: .utf8)
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "complications.txt differs; rerun with CAFFE_UPDATE_GOLDENS=1 and review")
+        #expect(actual == expected, "\(name) differs; rerun with CAFFE_UPDATE_GOLDENS=1 and review")
     }
 }

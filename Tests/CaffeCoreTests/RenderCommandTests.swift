@@ -51,6 +51,18 @@ struct RenderCommandTests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test("a configuration that does not load exits 1 with the reason, not usage")
+    func brokenConfiguration() throws {
+        let result = try ExecutableRunner.run(
+            try #require(ExecutableRunner.locate("caffe")),
+            ["render", "--order", "-", "--config", "/nonexistent/config"],
+            input: Self.order
+        )
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("caffe render: catalog: "))
+        #expect(!result.standardError.contains("USAGE"))
+    }
+
     @Test("complication prints one line per family")
     func complication() throws {
         let result = try caffe([

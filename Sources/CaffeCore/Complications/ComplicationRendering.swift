@@ -31,6 +31,7 @@ extension RenderSession {
             timeZone: request.timeZone,
             field: "request",
             defaults: core.defaults,
+            isWellFormedLocale: isWellFormedLocale,
             notes: &notes
         )
         var locale = settled.locale

@@ -82,9 +82,7 @@ public struct Menu: Sendable {
         var sizes: [Size] = []
         for (index, size) in file.sizes.enumerated() {
             let path = "sizes[\(index)]"
-            guard !size.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
-            guard sizesByID[size.id] == nil else { throw MenuError(path: path + ".id", "'\(size.id)' is listed twice") }
-            guard !size.nameKey.isEmpty else { throw MenuError(path: path + ".nameKey", "must not be empty") }
+            try Self.checkEntry(id: size.id, nameKey: size.nameKey, path: path, isNew: sizesByID[size.id] == nil)
             let made = Size(id: size.id, nameKey: size.nameKey)
             sizesByID[size.id] = made
             sizes.append(made)
@@ -96,10 +94,7 @@ public struct Menu: Sendable {
         var stores: [Store] = []
         for (index, store) in file.stores.enumerated() {
             let path = "stores[\(index)]"
-            guard !store.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
-            guard storesByID[store.id] == nil else {
-                throw MenuError(path: path + ".id", "'\(store.id)' is listed twice")
-            }
+            try Self.checkEntry(id: store.id, nameKey: nil, path: path, isNew: storesByID[store.id] == nil)
             guard case .success(let rate) = DecimalAmount.parse(store.taxRate), rate.value >= 0, rate.value < 1 else {
                 throw MenuError(
                     path: path + ".taxRate",
@@ -116,9 +111,7 @@ public struct Menu: Sendable {
         var items: [Item] = []
         for (index, item) in file.items.enumerated() {
             let path = "items[\(index)]"
-            guard !item.id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
-            guard itemsByID[item.id] == nil else { throw MenuError(path: path + ".id", "'\(item.id)' is listed twice") }
-            guard !item.nameKey.isEmpty else { throw MenuError(path: path + ".nameKey", "must not be empty") }
+            try Self.checkEntry(id: item.id, nameKey: item.nameKey, path: path, isNew: itemsByID[item.id] == nil)
             if item.category == .food, item.ingredientKeys.isEmpty {
                 throw MenuError(path: path + ".ingredientKeys", "a food lists its ingredients")
             }
@@ -154,6 +147,13 @@ public struct Menu: Sendable {
         self.itemsByID = itemsByID
         self.sizesByID = sizesByID
         self.storesByID = storesByID
+    }
+
+    /// An entry's id is present and unique, and its name key (if it has one) is present.
+    private static func checkEntry(id: String, nameKey: String?, path: String, isNew: Bool) throws(MenuError) {
+        guard !id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
+        guard isNew else { throw MenuError(path: path + ".id", "'\(id)' is listed twice") }
+        if let nameKey, nameKey.isEmpty { throw MenuError(path: path + ".nameKey", "must not be empty") }
     }
 
     private static func price(_ text: String, currency: Currency, path: String) throws(MenuError) -> Decimal {

@@ -129,15 +129,15 @@ extension RenderSession {
         }
 
         var totals: [(label: RichDocument, value: Decimal, isTotal: Bool)] = []
-        totals.append((try resources.document(CatalogKeys.subtotal, [], cache: &agreementCache), order.subtotal, false))
+        totals.append((resources.subtotalLabel, order.subtotal, false))
         let rate = resources.percent.string(decimal: order.store.taxRateText)
         totals.append(
             (try resources.document(CatalogKeys.tax, [.string(rate)], cache: &agreementCache), order.tax, false)
         )
         if !order.event.tip.isEmpty {
-            totals.append((try resources.document(CatalogKeys.tip, [], cache: &agreementCache), order.tip, false))
+            totals.append((resources.tipLabel, order.tip, false))
         }
-        totals.append((try resources.document(CatalogKeys.total, [], cache: &agreementCache), order.total, true))
+        totals.append((resources.totalLabel, order.total, true))
         var totalDocuments: [RichDocument] = []
         for entry in totals {
             totalDocuments.append(try labelled(entry.label, entry.value))

@@ -35,6 +35,16 @@ public struct PricedOrder: Sendable {
     ///
     /// - Throws: ``RenderError`` for the first problem, naming the field.
     public init(_ event: Caffe_V1_OrderEvent, menu: Menu, defaults: CoreDefaults) throws(RenderError) {
+        try self.init(event, menu: menu, defaults: defaults, isWellFormedLocale: LocaleTag.isWellFormed)
+    }
+
+    /// `isWellFormedLocale` lets a session answer from what it has already checked.
+    init(
+        _ event: Caffe_V1_OrderEvent,
+        menu: Menu,
+        defaults: CoreDefaults,
+        isWellFormedLocale: (String) -> Bool
+    ) throws(RenderError) {
         self.event = event
         guard !event.orderID.isEmpty else { throw RenderError(.missingField, field: "orderId", "the order has no id") }
         guard event.hasPlacedAt else { throw RenderError(.missingField, field: "placedAt", "when was it placed?") }
@@ -47,6 +57,7 @@ public struct PricedOrder: Sendable {
             timeZone: event.customer.timeZone,
             field: "customer",
             defaults: defaults,
+            isWellFormedLocale: isWellFormedLocale,
             notes: &notes
         )
         locale = settled.locale
@@ -169,6 +180,7 @@ enum CustomerSettings {
         timeZone: String,
         field: String,
         defaults: CoreDefaults,
+        isWellFormedLocale: (String) -> Bool,
         notes: inout [Caffe_V1_RenderNote]
     ) -> (locale: String, timeZone: String) {
         var settledLocale = locale
@@ -177,7 +189,7 @@ enum CustomerSettings {
             notes.append(
                 .note("locale-defaulted", "\(field) has no locale; used \(defaults.locale) from the configuration")
             )
-        } else if !LocaleTag.isWellFormed(locale) {
+        } else if !isWellFormedLocale(locale) {
             settledLocale = defaults.locale
             notes.append(
                 .note("locale-defaulted", "\(field) locale '\(locale)' is not a BCP 47 tag; used \(defaults.locale)")

@@ -30,6 +30,9 @@ final class LocaleResources {
     private(set) lazy var slogan: RichDocument = constantDocument(CatalogKeys.slogan)
     private(set) lazy var thankYou: RichDocument = constantDocument(CatalogKeys.thankYou)
     private(set) lazy var storeName: String = name(CatalogKeys.storeName)
+    private(set) lazy var subtotalLabel: RichDocument = constantDocument(CatalogKeys.subtotal)
+    private(set) lazy var tipLabel: RichDocument = constantDocument(CatalogKeys.tip)
+    private(set) lazy var totalLabel: RichDocument = constantDocument(CatalogKeys.total)
 
     private struct DateKey: Hashable {
         var timeZone: String

@@ -17,6 +17,8 @@ public final class RenderSession {
     public let core: RenderingCore
     private var locales: [String: LocaleResources] = [:]
     private var complicationFormats: [ComplicationFormats.Key: ComplicationFormats] = [:]
+    /// Locale tags already checked, so ICU parses each tag once per session, not once per order.
+    private var checkedLocales: [String: Bool] = [:]
     var agreementCache = AgreementCache()
 
     /// Where a rendered list item or order line goes inside a larger string.
@@ -30,7 +32,12 @@ public final class RenderSession {
     ///
     /// - Throws: ``RenderError`` naming the first problem; nothing is rendered then.
     public func render(_ order: Caffe_V1_OrderEvent) throws(RenderError) -> RenderedOrder {
-        let priced = try PricedOrder(order, menu: core.menu, defaults: core.defaults)
+        let priced = try PricedOrder(
+            order,
+            menu: core.menu,
+            defaults: core.defaults,
+            isWellFormedLocale: isWellFormedLocale
+        )
         return try render(priced)
     }
 
@@ -55,6 +62,14 @@ public final class RenderSession {
         var receipt = try receipt(order, lines: lines, resources: resources)
         receipt.notes = notes
         return RenderedOrder(confirmation: confirmation, receipt: receipt)
+    }
+
+    func isWellFormedLocale(_ tag: String) -> Bool {
+        if let known = checkedLocales[tag] { return known }
+        let checked = LocaleTag.isWellFormed(tag)
+        if checkedLocales.count >= 4096 { checkedLocales.removeAll(keepingCapacity: true) }
+        checkedLocales[tag] = checked
+        return checked
     }
 
     func resources(for locale: String) throws(RenderError) -> LocaleResources {

@@ -13,11 +13,8 @@ public final class CurrencyFormatter: @unchecked Sendable {
     public init(locale: String, currency: Currency) throws(LocalizationError) {
         self.locale = locale
         self.currency = currency
+        format = try ICUDecimal.open(UNUM_CURRENCY, locale: locale, purpose: "currency")
         var status = U_ZERO_ERROR
-        guard let opened = swift_unum_open(UNUM_CURRENCY, nil, 0, ICULocaleID.make(locale), nil, &status),
-            status.rawValue <= U_ZERO_ERROR.rawValue
-        else { throw LocalizationError(.unknownLocale, "ICU cannot format currency for '\(locale)'") }
-        format = opened
         let code = Array(currency.code.utf16)
         swift_unum_setTextAttribute(format, UNUM_CURRENCY_CODE, code, Int32(code.count), &status)
         swift_unum_setAttribute(format, UNUM_MIN_FRACTION_DIGITS, Int32(currency.fractionDigits))
@@ -49,11 +46,7 @@ public final class PercentFormatter: @unchecked Sendable {
     public init(locale: String, maximumFractionDigits: Int = 3) throws(LocalizationError) {
         self.locale = locale
         self.maximumFractionDigits = maximumFractionDigits
-        var status = U_ZERO_ERROR
-        guard let opened = swift_unum_open(UNUM_PERCENT, nil, 0, ICULocaleID.make(locale), nil, &status),
-            status.rawValue <= U_ZERO_ERROR.rawValue
-        else { throw LocalizationError(.unknownLocale, "ICU cannot format percentages for '\(locale)'") }
-        format = opened
+        format = try ICUDecimal.open(UNUM_PERCENT, locale: locale, purpose: "percentages")
         swift_unum_setAttribute(format, UNUM_MIN_FRACTION_DIGITS, 0)
         swift_unum_setAttribute(format, UNUM_MAX_FRACTION_DIGITS, Int32(maximumFractionDigits))
     }
@@ -66,8 +59,18 @@ public final class PercentFormatter: @unchecked Sendable {
     }
 }
 
-/// Hands decimal text to ICU's `unum_formatDecimal`.
+/// Opens ICU number formats and hands them decimal text (`unum_formatDecimal`).
 enum ICUDecimal {
+    static func open(_ style: UNumberFormatStyle, locale: String, purpose: String) throws(LocalizationError)
+        -> UnsafeMutablePointer<UNumberFormat?>
+    {
+        var status = U_ZERO_ERROR
+        guard let opened = swift_unum_open(style, nil, 0, ICULocaleID.make(locale), nil, &status),
+            status.rawValue <= U_ZERO_ERROR.rawValue
+        else { throw LocalizationError(.unknownLocale, "ICU cannot format \(purpose) for '\(locale)'") }
+        return opened
+    }
+
     static func format(_ text: String, with format: UnsafeMutablePointer<UNumberFormat?>) -> String {
         var text = text
         return text.withUTF8 { utf8 in
