@@ -45,6 +45,7 @@ bench: release
 	.build/release/caffe-sim bench catalog
 	.build/release/caffe-sim bench richtext
 	.build/release/caffe-sim bench agreement
+	.build/release/caffe-sim bench core
 
 protos: deps
 	Scripts/generate-protos.sh

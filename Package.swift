@@ -107,10 +107,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("zmq")]
         ),
         .target(
+            name: "CICUFloor",
+            path: "Simulator/Sources/CICUFloor",
+            // The toolchain's ICU 76, the library the core formats with.
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
+        ),
+        .target(
             name: "CaffeSimulator",
             dependencies: [
                 "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
-                "CTransportBaseline",
+                "CTransportBaseline", "CICUFloor",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Simulator/Sources/CaffeSimulator"
         ),
@@ -178,7 +185,8 @@ let package = Package(
 )
 
 // Settings shared by every Swift target.
-for target in package.targets where target.type != .system && target.name != "CTransportBaseline" {
+for target in package.targets
+where target.type != .system && !["CTransportBaseline", "CICUFloor"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

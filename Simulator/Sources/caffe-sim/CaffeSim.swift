@@ -40,7 +40,7 @@ struct Demo: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
-        subcommands: [Transport.self, Catalog.self, RichTextCommand.self, Agreement.self]
+        subcommands: [Transport.self, Catalog.self, RichTextCommand.self, Agreement.self, Core.self]
     )
 
     struct RichTextCommand: ParsableCommand {
@@ -58,6 +58,53 @@ struct Bench: AsyncParsableCommand {
             )
             let report = try benchmark.run(progress: options.progress)
             try printReport(report, json: options.json, summary: RichTextBenchmark.summary(report))
+        }
+    }
+
+    struct Core: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "The formatting core on one core, beside a Foundation FormatStyle baseline and the ICU4C floor."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Generated orders in the set.")
+        var orders = 1000
+
+        @Option(help: "Generated complication requests in the set.")
+        var complications = 1000
+
+        @Option(help: "Rounds; the median is reported.")
+        var rounds = 5
+
+        @Option(help: "The generator's seed.")
+        var seed: UInt64 = 1
+
+        @Option(help: "The folder holding menu.json and Localizations/.")
+        var config = "config"
+
+        func validate() throws {
+            guard orders >= 1, complications >= 1, rounds >= 1 else {
+                throw ValidationError("--orders, --complications and --rounds must be positive")
+            }
+        }
+
+        func run() throws {
+            let benchmark = CoreBenchmark(
+                configuration: .init(
+                    configurationDirectory: URL(fileURLWithPath: config),
+                    orders: orders,
+                    complications: complications,
+                    rounds: rounds,
+                    seed: seed
+                )
+            )
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            try printReport(report, json: json, summary: CoreBenchmark.summary(report))
         }
     }
 

@@ -5,10 +5,11 @@ import Testing
 
 @Suite("caffe-sim bench catalog")
 struct CatalogBenchmarkTests {
-    /// The repository's sample catalogs, found from this file's path.
-    static let catalog = URL(fileURLWithPath: #filePath)
+    /// The repository's `config/` folder, found from this file's path.
+    static let configuration = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("config/Localizations")
+        .appendingPathComponent("config")
+    static let catalog = configuration.appendingPathComponent("Localizations")
 
     @Test func bothSidesProduceTheSameTextAndAreMeasured() throws {
         let benchmark = CatalogBenchmark(

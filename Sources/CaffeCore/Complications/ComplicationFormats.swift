@@ -11,7 +11,7 @@ final class ComplicationFormats {
         var timeZone: String
     }
 
-    static let skeletons = ["EEECmm", "EEEC", "EEE"]
+    static let skeletons = ["EEEjm", "EEEj", "EEE"]
 
     let formatters: [DateFieldFormatter]
 

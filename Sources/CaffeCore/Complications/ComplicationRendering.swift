@@ -5,7 +5,7 @@ import SwiftProtobuf
 
 extension RenderSession {
     /// The hour cycles a request may ask for (Unicode's `hc` keyword).
-    static let hourCycles: Set<String> = ["h11", "h12", "h23", "h24"]
+    @_spi(Benchmarks) public static let hourCycles: Set<String> = ["h11", "h12", "h23", "h24"]
 
     /// Renders the "next free coffee" date for each requested family: the richest format that fits
     /// the family's width, attributed by date field, the weekday marked orange wherever the locale
@@ -86,7 +86,8 @@ extension RenderSession {
     }
 
     /// Date pieces as styled text: each field run carries `dateField`, the weekday `foregroundColor`.
-    static func styled(_ pieces: [DateFieldFormatter.Piece]) -> (text: Caffe_V1_StyledText, width: Int) {
+    @_spi(Benchmarks)
+    public static func styled(_ pieces: [DateFieldFormatter.Piece]) -> (text: Caffe_V1_StyledText, width: Int) {
         var text = Caffe_V1_StyledText()
         var plain = ""
         for piece in pieces {

@@ -7,9 +7,12 @@ import SwiftProtobuf
 
 extension RenderSession {
     /// Skeletons of the dates an order shows: the receipt's date and time, the pickup time.
-    enum OrderSkeleton {
-        static let placedAt = "yMdCmm"
-        static let pickup = "Cmm"
+    @_spi(Benchmarks)
+    public enum OrderSkeleton {
+        /// `.dateTime.year().month(.defaultDigits).day().hour().minute()`
+        public static let placedAt = "yMdjm"
+        /// `.dateTime.hour().minute()`
+        public static let pickup = "jm"
     }
 
     /// Greeting, summary, item count and pickup time, and all of it as one text.

@@ -225,7 +225,8 @@ enum KnownTimeZones {
 }
 
 extension Caffe_V1_RenderNote {
-    static func note(_ code: String, _ detail: String) -> Self {
+    @_spi(Benchmarks)
+    public static func note(_ code: String, _ detail: String) -> Self {
         var note = Self()
         note.code = code
         note.detail = detail

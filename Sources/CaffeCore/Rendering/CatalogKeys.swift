@@ -1,20 +1,21 @@
 /// The catalog keys the core renders, as they appear in `config/Localizations`.
-enum CatalogKeys {
-    static let greeting = "Welcome, %@!"
-    static let orderLine = "%lld %@ %@"
-    static let summary = "You ordered %@."
-    static let itemCount = "%lld items"
-    static let pickup = "Your order will be ready at %@"
-    static let orderNumber = "Order #%@"
-    static let receiptLine = "%1$@ (%2$@ each): %3$@"
-    static let labelledAmount = "%1$@: %2$@"
-    static let subtotal = "Subtotal"
-    static let tax = "Tax (%@)"
-    static let tip = "Tip"
-    static let total = "Total"
-    static let ingredients = "Our %@ is made from: %@."
-    static let thankYou = "Thank you"
-    static let slogan = "Fast & Delicious Food"
+@_spi(Benchmarks)
+public enum CatalogKeys {
+    public static let greeting = "Welcome, %@!"
+    public static let orderLine = "%lld %@ %@"
+    public static let summary = "You ordered %@."
+    public static let itemCount = "%lld items"
+    public static let pickup = "Your order will be ready at %@"
+    public static let orderNumber = "Order #%@"
+    public static let receiptLine = "%1$@ (%2$@ each): %3$@"
+    public static let labelledAmount = "%1$@: %2$@"
+    public static let subtotal = "Subtotal"
+    public static let tax = "Tax (%@)"
+    public static let tip = "Tip"
+    public static let total = "Total"
+    public static let ingredients = "Our %@ is made from: %@."
+    public static let thankYou = "Thank you"
+    public static let slogan = "Fast & Delicious Food"
     /// In the menu's name table.
-    static let storeName = "store_name"
+    public static let storeName = "store_name"
 }

@@ -4,18 +4,19 @@ import RichText
 /// The receipt as an e-mail-ready HTML fragment: one `<article>` with the language and direction
 /// set, a table of lines and one of totals, every text escaped, links limited to safe schemes,
 /// custom attributes as `data-` attributes (`<span data-rainbow="fun">`).
-struct ReceiptHTML {
+@_spi(Benchmarks)
+public struct ReceiptHTML {
     private var html: String
     private var lines = ""
     private var totals = ""
 
-    init(locale: String, rightToLeft: Bool) {
+    public init(locale: String, rightToLeft: Bool) {
         html =
             "<article class=\"caffe-receipt\" lang=\"" + HTMLRenderer.escape(locale) + "\" dir=\""
             + (rightToLeft ? "rtl" : "ltr") + "\">\n"
     }
 
-    mutating func header(
+    public mutating func header(
         store: RichDocument,
         slogan: RichDocument,
         number: RichDocument,
@@ -29,18 +30,18 @@ struct ReceiptHTML {
         html += "</time></p>\n"
     }
 
-    mutating func line(description: RichDocument, unitPrice: String, linePrice: String) {
+    public mutating func line(description: RichDocument, unitPrice: String, linePrice: String) {
         lines += "<tr><td class=\"description\">" + Self.inline(description) + "</td>"
         lines += "<td class=\"unit-price\">" + HTMLRenderer.escape(unitPrice) + "</td>"
         lines += "<td class=\"line-price\">" + HTMLRenderer.escape(linePrice) + "</td></tr>\n"
     }
 
-    mutating func total(label: RichDocument, amount: String, isTotal: Bool) {
+    public mutating func total(label: RichDocument, amount: String, isTotal: Bool) {
         totals += isTotal ? "<tr class=\"total\">" : "<tr>"
         totals += "<th scope=\"row\">" + Self.inline(label) + "</th><td>" + HTMLRenderer.escape(amount) + "</td></tr>\n"
     }
 
-    mutating func closing(ingredients: [RichDocument], thanks: RichDocument) {
+    public mutating func closing(ingredients: [RichDocument], thanks: RichDocument) {
         html += "<table class=\"lines\">\n" + lines + "</table>\n"
         html += "<table class=\"totals\">\n" + totals + "</table>\n"
         for sentence in ingredients {
@@ -49,7 +50,7 @@ struct ReceiptHTML {
         html += "<p class=\"thanks\">" + Self.inline(thanks) + "</p>\n"
     }
 
-    func finish() -> String { html + "</article>\n" }
+    public func finish() -> String { html + "</article>\n" }
 
     private static func inline(_ document: RichDocument) -> String {
         StyledOutput.html.render(document)

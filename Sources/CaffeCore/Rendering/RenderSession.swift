@@ -8,6 +8,11 @@ import RichText
 public struct RenderedOrder: Sendable {
     public var confirmation: Caffe_V1_Confirmation
     public var receipt: Caffe_V1_Receipt
+
+    public init(confirmation: Caffe_V1_Confirmation, receipt: Caffe_V1_Receipt) {
+        self.confirmation = confirmation
+        self.receipt = receipt
+    }
 }
 
 /// Renders orders and complication requests on one thread, with that thread's caches: compiled
@@ -103,7 +108,8 @@ public final class RenderSession {
 }
 
 extension Caffe_V1_EventRef {
-    init(_ event: Caffe_V1_OrderEvent) {
+    @_spi(Benchmarks)
+    public init(_ event: Caffe_V1_OrderEvent) {
         self.init()
         sourceID = event.sourceID
         sequence = event.sequence

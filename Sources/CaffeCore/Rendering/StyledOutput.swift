@@ -3,14 +3,15 @@ import RichText
 
 /// Turns rendered documents into the wire's ``Caffe_V1_StyledText``: plain text, attributed runs
 /// (the RichText JSON form, presentation attributes only) and, where asked, HTML.
-enum StyledOutput {
+@_spi(Benchmarks)
+public enum StyledOutput {
     /// The `^[…](…)` keys that style output. Agreement keys (`inflect`, `morphology`…) are
     /// instructions, spent once applied, and never reach the wire.
     static let presentationKeys: Set<String> = ["rainbow", "foregroundColor", "dateField"]
 
     static let html = HTMLRenderer(attributeKeys: presentationKeys)
 
-    static func styledText(_ document: RichDocument, html: String = "") -> Caffe_V1_StyledText {
+    public static func styledText(_ document: RichDocument, html: String = "") -> Caffe_V1_StyledText {
         var text = Caffe_V1_StyledText()
         text.plain = document.plainText
         text.runs = runs(document)

@@ -38,8 +38,10 @@ public final class DateFieldFormatter {
     ///     Gregorian unless the tag asks for another (`-u-ca-islamic`), as with Foundation's
     ///     `Date.FormatStyle` (ICU alone would pick the Islamic calendar for ar-SA).
     ///   - timeZone: an IANA identifier.
-    ///   - skeleton: ICU skeleton letters (`EEECmm`, `yMdCmm`; `C` is the locale's preferred hour
-    ///     format with its day periods, as Foundation's `.hour()` uses).
+    ///   - skeleton: ICU skeleton letters, as Foundation's `Date.FormatStyle` writes them (`EEEjm`
+    ///     for `.weekday().hour().minute()`, `yMdjm` with the date). The pattern is chosen as
+    ///     Foundation chooses it: `j` is the locale's hour (`C`, with flexible day periods, for a
+    ///     12-hour zh-TW, as Foundation does), every field's length matched.
     /// - Throws: ``LocalizationError`` `.unknownLocale` when ICU cannot open the locale or zone.
     public init(locale: String, timeZone: String, skeleton: String) throws(LocalizationError) {
         self.locale = locale
@@ -51,13 +53,14 @@ public final class DateFieldFormatter {
             throw LocalizationError(.unknownLocale, "ICU has no date patterns for '\(locale)'")
         }
         defer { swift_udatpg_close(generator) }
-        let skeletonUnits = Array(skeleton.utf16)
+        let skeletonUnits = Array(Self.foundationSkeleton(skeleton, localeID: localeID, generator: generator).utf16)
         guard
             let pattern = ICUText.read({ buffer, capacity, status in
-                swift_udatpg_getBestPattern(
+                swift_udatpg_getBestPatternWithOptions(
                     generator,
                     skeletonUnits,
                     Int32(skeletonUnits.count),
+                    UDATPG_MATCH_ALL_FIELDS_LENGTH,
                     buffer,
                     capacity,
                     &status
@@ -92,6 +95,9 @@ public final class DateFieldFormatter {
         swift_ufieldpositer_close(fields)
     }
 
+    /// The ICU object behind the formatter, for the benchmark's C floor to call directly.
+    @_spi(Benchmarks) public var icuHandle: UnsafeRawPointer { UnsafeRawPointer(format) }
+
     /// The date as text.
     public func string(_ date: Date) -> String {
         let milliseconds = date.timeIntervalSince1970 * 1000
@@ -123,15 +129,40 @@ public final class DateFieldFormatter {
         var offset = 0
         for span in spans where span.range.lowerBound >= offset {
             if span.range.lowerBound > offset {
-                pieces.append(Piece(text: String(decoding: text[offset..<span.range.lowerBound], as: UTF16.self)))
+                pieces.append(Piece(text: ICUText.string(text[offset..<span.range.lowerBound])))
             }
-            pieces.append(Piece(text: String(decoding: text[span.range], as: UTF16.self), field: span.field))
+            pieces.append(Piece(text: ICUText.string(text[span.range]), field: span.field))
             offset = span.range.upperBound
         }
         if offset < text.count {
-            pieces.append(Piece(text: String(decoding: text[offset...], as: UTF16.self)))
+            pieces.append(Piece(text: ICUText.string(text[offset...])))
         }
         return pieces
+    }
+
+    /// `skeleton` with Foundation's one exception to `j`: Chinese in Taiwan on a 12-hour clock asks
+    /// for `C`, so its hours carry flexible day periods (凌晨, 下午).
+    static func foundationSkeleton(
+        _ skeleton: String,
+        localeID: String,
+        generator: UnsafeMutablePointer<UDateTimePatternGenerator?>
+    ) -> String {
+        guard skeleton.contains("j") else { return skeleton }
+        var status = U_ZERO_ERROR
+        var language = [CChar](repeating: 0, count: 16)
+        var country = [CChar](repeating: 0, count: 8)
+        let languageLength = swift_uloc_getLanguage(localeID, &language, Int32(language.count), &status)
+        let countryLength = swift_uloc_getCountry(localeID, &country, Int32(country.count), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue,
+            String(decoding: language.prefix(Int(languageLength)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                == "zh",
+            String(decoding: country.prefix(Int(countryLength)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                == "TW"
+        else { return skeleton }
+        let cycle = swift_udatpg_getDefaultHourCycle(generator, &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, cycle == UDAT_HOUR_CYCLE_11 || cycle == UDAT_HOUR_CYCLE_12
+        else { return skeleton }
+        return skeleton.replacingOccurrences(of: "j", with: "C")
     }
 
     /// `localeID` with `calendar=gregorian` added when it names no calendar.

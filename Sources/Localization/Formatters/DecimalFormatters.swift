@@ -28,6 +28,9 @@ public final class CurrencyFormatter: @unchecked Sendable {
 
     deinit { swift_unum_close(format) }
 
+    /// The ICU object behind the formatter, for the benchmark's C floor to call directly.
+    @_spi(Benchmarks) public var icuHandle: UnsafeRawPointer { UnsafeRawPointer(format) }
+
     /// Formats an amount given as plain decimal text ("1234.5", "-0.75"), exactly: no binary
     /// floating point on the way. Amounts are expected already rounded to the currency's minor units.
     public func string(decimal text: String) -> String {
@@ -52,6 +55,9 @@ public final class PercentFormatter: @unchecked Sendable {
     }
 
     deinit { swift_unum_close(format) }
+
+    /// The ICU object behind the formatter, for the benchmark's C floor to call directly.
+    @_spi(Benchmarks) public var icuHandle: UnsafeRawPointer { UnsafeRawPointer(format) }
 
     /// Formats a fraction given as plain decimal text ("0.0825" → "8.25%").
     public func string(decimal text: String) -> String {

@@ -1,8 +1,12 @@
 import _FoundationICU
 
 /// Joins items into a list the way a locale does (`.and` lists: "a, b, and c", "a, b y c",
-/// "a、b、c", Arabic with each item isolated), reporting where each item landed so styled items
-/// can be spliced back in.
+/// "a、b、c"), reporting where each item landed so styled items can be spliced back in.
+///
+/// In right-to-left locales ICU wraps each item whose text does not start right-to-left in a
+/// first-strong isolate (U+2068 … U+2069), so a Latin name cannot reorder an Arabic list; those
+/// isolates come back as literal pieces around the item, exactly as Foundation's
+/// `ListFormatStyle` (the same ICU) writes them.
 ///
 /// Holds ICU result storage that every call reuses, so an instance belongs to one thread at a time.
 public final class ListFormatter {
@@ -13,9 +17,6 @@ public final class ListFormatter {
     }
 
     public let locale: String
-    /// Whether each item is wrapped in a first-strong isolate (U+2068 … U+2069), as Foundation
-    /// does in right-to-left locales so an item's own direction cannot reorder the list.
-    public let isolatesItems: Bool
     private let formatter: OpaquePointer
     private let result: OpaquePointer
     private let position: OpaquePointer
@@ -24,7 +25,6 @@ public final class ListFormatter {
     public init(locale: String) throws(LocalizationError) {
         self.locale = locale
         let localeID = ICULocaleID.make(locale)
-        isolatesItems = swift_uloc_isRightToLeft(localeID) != 0
         var status = U_ZERO_ERROR
         let formatter = swift_ulistfmt_openForType(localeID, ULISTFMT_TYPE_AND, ULISTFMT_WIDTH_WIDE, &status)
         let result = swift_ulistfmt_openResult(&status)
@@ -46,6 +46,9 @@ public final class ListFormatter {
         swift_ucfpos_close(position)
     }
 
+    /// The ICU object behind the formatter, for the benchmark's C floor to call directly.
+    @_spi(Benchmarks) public var icuHandle: UnsafeRawPointer { UnsafeRawPointer(formatter) }
+
     /// The list of `items` as plain text.
     public func string(_ items: [String]) -> String {
         pieces(items).map { piece in
@@ -59,18 +62,11 @@ public final class ListFormatter {
     /// The list of `items` as the locale's literal text around each item, in order. The pattern
     /// may depend on the items (Spanish "y" becomes "e" before "i"); the items are never changed.
     public func pieces(_ items: [String]) -> [Piece] {
-        let pieces = patternPieces(items)
-        guard isolatesItems else { return pieces }
-        return pieces.flatMap { piece -> [Piece] in
-            guard case .item = piece else { return [piece] }
-            return [.literal("\u{2068}"), piece, .literal("\u{2069}")]
-        }
-    }
-
-    private func patternPieces(_ items: [String]) -> [Piece] {
-        guard items.count > 1 else { return items.isEmpty ? [] : [.item(0)] }
+        // One item goes through ICU too: it may isolate it.
+        guard !items.isEmpty else { return [] }
         var status = U_ZERO_ERROR
-        let called: Void? = withPointers(items.map { Array($0.utf16) }) { pointers, lengths in
+        let units = items.map { Array($0.utf16) }
+        let called: Void? = withPointers(units) { pointers, lengths in
             swift_ulistfmt_formatStringsToResult(
                 formatter,
                 pointers,
@@ -86,7 +82,7 @@ public final class ListFormatter {
         var length: Int32 = 0
         guard let text = swift_ufmtval_getString(value, &length, &status), status.rawValue <= U_ZERO_ERROR.rawValue
         else { return Self.fallback(items.count) }
-        let units = UnsafeBufferPointer(start: text, count: Int(length))
+        let output = UnsafeBufferPointer(start: text, count: Int(length))
 
         swift_ucfpos_reset(position, &status)
         swift_ucfpos_constrainCategory(position, Int32(UFIELD_CATEGORY_LIST_SPAN.rawValue), &status)
@@ -100,13 +96,17 @@ public final class ListFormatter {
             swift_ucfpos_getIndexes(position, &start, &limit, &status)
             guard index >= 0, index < items.count, Int(start) >= offset else { continue }
             if Int(start) > offset {
-                pieces.append(.literal(String(decoding: units[offset..<Int(start)], as: UTF16.self)))
+                pieces.append(.literal(ICUText.string(UnsafeBufferPointer(rebasing: output[offset..<Int(start)]))))
             }
+            // The span holds the item and, when ICU isolated it, the isolate around it.
+            let isolated = Int(limit - start) == units[index].count + 2 && output[Int(start)] == 0x2068
+            if isolated { pieces.append(.literal("\u{2068}")) }
             pieces.append(.item(index))
+            if isolated { pieces.append(.literal("\u{2069}")) }
             offset = Int(limit)
         }
-        if offset < units.count {
-            pieces.append(.literal(String(decoding: units[offset...], as: UTF16.self)))
+        if offset < output.count {
+            pieces.append(.literal(ICUText.string(UnsafeBufferPointer(rebasing: output[offset...]))))
         }
         return pieces
     }

@@ -23,7 +23,7 @@ extension String {
 enum ICUText {
     /// Calls `fill(buffer, capacity, &status)`; retries once with the length ICU reports on overflow.
     static func read(_ fill: (UnsafeMutablePointer<UChar>, Int32, inout UErrorCode) -> Int32) -> String? {
-        output(fill) { String(decoding: $0, as: UTF16.self) }
+        output(fill) { string($0) }
     }
 
     /// ``read(_:)``, keeping the UTF-16 code units (for offsets ICU reports alongside).

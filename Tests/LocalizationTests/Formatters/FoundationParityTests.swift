@@ -37,44 +37,59 @@ struct FoundationParityTests {
     @Test("and-lists", arguments: locales + ["es-ES-hi"])
     func lists(locale: String) throws {
         let formatter = try ListFormatter(locale: locale)
-        let lists = [["a"], ["prosciutto", "cheese"], ["agua", "hielo"], ["pan", "queso", "harina", "tomates"]]
+        // Right-to-left locales isolate only the items that do not start right-to-left.
+        let lists = [
+            ["a"], ["prosciutto", "cheese"], ["agua", "hielo"], ["pan", "queso", "harina", "tomates"],
+            ["شطيرة", "بيتزا", "pizza"], ["\u{2068}١\u{2069} × شطيرة", "b", "١٥"],
+        ]
         for items in lists {
             let expected = items.formatted(.list(type: .and).locale(Locale(identifier: locale)))
             #expect(formatter.string(items) == expected, "\(locale) \(items)")
         }
     }
 
-    @Test("date fields", arguments: locales + ["en-US-u-hc-h23", "ja-JP-u-hc-h12"])
+    /// The skeletons the core uses, beside the `Date.FormatStyle` each stands for.
+    static let dateStyles: [(skeleton: String, style: Date.FormatStyle)] = [
+        ("EEEjm", .dateTime.weekday().hour().minute()),
+        ("EEEj", .dateTime.weekday().hour()),
+        ("EEE", .dateTime.weekday()),
+        ("yMdjm", .dateTime.year().month(.defaultDigits).day().hour().minute()),
+        ("jm", .dateTime.hour().minute()),
+    ]
+
+    /// Hour cycles and the locales whose hour symbol Foundation treats specially.
+    static let dateLocales =
+        locales + [
+            "en-US-u-hc-h23", "ja-JP-u-hc-h12", "de-DE-u-hc-h12", "fr-FR-u-hc-h12", "zh-Hant-TW-u-hc-h23",
+            "zh-CN-u-hc-h12", "en-GB", "ko-KR", "hi-IN", "he-IL-u-hc-h12", "sv-SE-u-hc-h12",
+        ]
+
+    @Test("date fields", arguments: dateLocales)
     func dateFields(locale: String) throws {
         let zones = ["Europe/Madrid", "America/Los_Angeles", "Asia/Tokyo"]
-        let dates = [1_795_000_000, 1_774_745_400, 1_798_761_540].map { Date(timeIntervalSince1970: $0) }
-        for zone in zones {
-            let formatter = try DateFieldFormatter(locale: locale, timeZone: zone, skeleton: "EEECmm")
-            var style = Date.FormatStyle.dateTime.weekday().hour().minute()
-            style.locale = Locale(identifier: locale)
-            style.timeZone = try #require(TimeZone(identifier: zone))
-            for date in dates {
-                let attributed = style.attributed.format(date)
-                let expected = attributed.runs.map { run -> DateFieldFormatter.Piece in
-                    let text = String(attributed[run.range].characters)
-                    let field = run.attributes[AttributeScopes.FoundationAttributes.DateFieldAttribute.self]
-                    // Foundation's field names are the ones the formatter uses.
-                    return DateFieldFormatter.Piece(text: text, field: field.flatMap { .init(rawValue: "\($0)") })
+        // Early and late hours (one digit or two), noon, a DST change, a year end.
+        let dates = [1_795_000_000, 1_774_745_400, 1_798_761_540, 1_774_789_200, 1_774_839_600].map {
+            Date(timeIntervalSince1970: $0)
+        }
+        for (skeleton, base) in Self.dateStyles {
+            for zone in zones {
+                let formatter = try DateFieldFormatter(locale: locale, timeZone: zone, skeleton: skeleton)
+                var style = base
+                style.locale = Locale(identifier: locale)
+                style.timeZone = try #require(TimeZone(identifier: zone))
+                for date in dates {
+                    let attributed = style.attributed.format(date)
+                    let expected = attributed.runs.map { run -> DateFieldFormatter.Piece in
+                        let text = String(attributed[run.range].characters)
+                        let field = run.attributes[AttributeScopes.FoundationAttributes.DateFieldAttribute.self]
+                        // Foundation's field names are the ones the formatter uses.
+                        return DateFieldFormatter.Piece(text: text, field: field.flatMap { .init(rawValue: "\($0)") })
+                    }
+                    #expect(formatter.pieces(date) == expected, "\(locale) \(skeleton) \(zone) \(date)")
+                    #expect(formatter.string(date) == style.format(date), "\(locale) \(skeleton) \(zone) \(date)")
                 }
-                #expect(formatter.pieces(date) == expected, "\(locale) \(zone) \(date)")
-                #expect(formatter.string(date) == style.format(date))
             }
         }
-    }
-
-    @Test("numeric date and short time", arguments: locales)
-    func receiptDate(locale: String) throws {
-        let formatter = try DateFieldFormatter(locale: locale, timeZone: "America/Mexico_City", skeleton: "yMdCmm")
-        var style = Date.FormatStyle(date: .numeric, time: .shortened)
-        style.locale = Locale(identifier: locale)
-        style.timeZone = try #require(TimeZone(identifier: "America/Mexico_City"))
-        let date = Date(timeIntervalSince1970: 1_798_761_540)
-        #expect(formatter.string(date) == style.format(date))
     }
 
     @Test("currency digits come from ICU")
