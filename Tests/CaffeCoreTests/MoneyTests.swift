@@ -73,4 +73,43 @@ struct MoneyTests {
         )
         #expect(dinarReceipt.text.plain.contains("Total: BHD\u{00A0}3.140"))
     }
+
+    /// Amounts as the wire writes them, for values parsed, multiplied, summed and rounded as the
+    /// core does, against the text written out by hand; large values take Foundation's path.
+    @Test("amounts are written exactly, however the decimal was made")
+    func wireStrings() throws {
+        var state: UInt64 = 12_345
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        for _ in 0..<2000 {
+            let digits = Int(next(4))
+            let integer = String(next(1_000_000_000_000))
+            let fraction = String(repeating: "0", count: 3) + String(next(1000))
+            let fractionText = digits == 0 ? "" : String(fraction.suffix(digits))
+            let negative = next(5) == 0
+            let text = (negative ? "-" : "") + integer + (digits == 0 ? "" : "." + fractionText)
+            let value = try #require(Decimal(string: text))
+            for wanted in digits...3 {
+                let padded = fractionText + String(repeating: "0", count: wanted - digits)
+                var expected = integer + (wanted == 0 ? "" : "." + padded)
+                if negative, expected.contains(where: { $0 != "0" && $0 != "." }) { expected = "-" + expected }
+                #expect(DecimalAmount.string(value, fractionDigits: wanted) == expected, "\(text) to \(wanted)")
+            }
+        }
+        let made: [(Decimal, Int, String)] = [
+            (Decimal(string: "12.50")! * 3, 2, "37.50"),
+            (Decimal(1800) * 21, 0, "37800"),
+            (Decimal(string: "0.125")! + Decimal(string: "0.875")!, 2, "1.00"),
+            (DecimalAmount.rounded(Decimal(string: "18.60")! * Decimal(string: "0.19")!, fractionDigits: 2), 2, "3.53"),
+            (Decimal(string: "3.250")!, 3, "3.250"),
+            (0, 2, "0.00"),
+            (Decimal(string: "123456789012345678901234")!, 2, "123456789012345678901234.00"),
+            (Decimal(string: "-0.5")!, 3, "-0.500"),
+        ]
+        for (value, digits, expected) in made {
+            #expect(DecimalAmount.string(value, fractionDigits: digits) == expected)
+        }
+    }
 }

@@ -25,6 +25,7 @@ final class LocaleResources {
     private var templates: [String: AgreementTemplate] = [:]
     private var names: [String: String] = [:]
     private var ingredientSentences: [String: RichDocument] = [:]
+    private var orderLines: [OrderLineKey: RichDocument] = [:]
     private var currencies: [String: CurrencyFormatter] = [:]
     private var dates: [DateKey: DateFieldFormatter] = [:]
     private(set) lazy var slogan: RichDocument = constantDocument(CatalogKeys.slogan)
@@ -33,6 +34,14 @@ final class LocaleResources {
     private(set) lazy var subtotalLabel: RichDocument = constantDocument(CatalogKeys.subtotal)
     private(set) lazy var tipLabel: RichDocument = constantDocument(CatalogKeys.tip)
     private(set) lazy var totalLabel: RichDocument = constantDocument(CatalogKeys.total)
+
+    /// What an order line's text depends on: a menu is small, so lines repeat from order to order.
+    private struct OrderLineKey: Hashable {
+        var quantity: UInt32
+        var size: String
+        var item: String
+        var termOfAddress: TermOfAddress
+    }
 
     private struct DateKey: Hashable {
         var timeZone: String
@@ -108,6 +117,32 @@ final class LocaleResources {
         let text = (try? localizer.string(key, table: core.menu.nameTable).text) ?? key
         names[key] = text
         return text
+    }
+
+    /// "2 large pizzas", "2 pizzas grandes": rendered and agreed once per quantity, size, item and
+    /// term of address.
+    func orderLine(_ line: PricedOrder.Line, termOfAddress: TermOfAddress, cache: inout AgreementCache)
+        throws(RenderError) -> RichDocument
+    {
+        let key = OrderLineKey(
+            quantity: line.quantity,
+            size: line.size.id,
+            item: line.item.id,
+            termOfAddress: termOfAddress
+        )
+        if let made = orderLines[key] { return made }
+        let made = try document(
+            CatalogKeys.orderLine,
+            [
+                .unsignedInteger(UInt64(line.quantity)), .string(name(line.size.nameKey)),
+                .string(name(line.item.nameKey)),
+            ],
+            termOfAddress: termOfAddress,
+            cache: &cache
+        )
+        if orderLines.count >= 4096 { orderLines.removeAll(keepingCapacity: true) }
+        orderLines[key] = made
+        return made
     }
 
     /// "Our pizza is made from: prosciutto, cheese, flour, and tomatoes." — the same for every order.

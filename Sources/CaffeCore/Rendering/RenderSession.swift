@@ -52,15 +52,7 @@ public final class RenderSession {
         var notes = order.notes
         if let note = resources.fallbackNote { notes.append(note) }
         let lines = try order.lines.map { line throws(RenderError) in
-            try resources.document(
-                CatalogKeys.orderLine,
-                [
-                    .unsignedInteger(UInt64(line.quantity)), .string(resources.name(line.size.nameKey)),
-                    .string(resources.name(line.item.nameKey)),
-                ],
-                termOfAddress: order.termOfAddress,
-                cache: &agreementCache
-            )
+            try resources.orderLine(line, termOfAddress: order.termOfAddress, cache: &agreementCache)
         }
         var confirmation = try confirmation(order, lines: lines, resources: resources)
         confirmation.notes = notes

@@ -79,18 +79,29 @@ public struct HTMLRenderer: Sendable {
 
     /// Escapes `&`, `<`, `>` and `"` for text and attribute values.
     public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.unicodeScalars.append(character)
+        var text = text
+        // Most text has nothing to escape and comes back as it is, without a copy.
+        let escaped: String? = text.withUTF8 { bytes in
+            guard bytes.contains(where: needsEscaping) else { return nil }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "&"): result += "&amp;".utf8
+                case UInt8(ascii: "<"): result += "&lt;".utf8
+                case UInt8(ascii: ">"): result += "&gt;".utf8
+                case UInt8(ascii: "\""): result += "&quot;".utf8
+                default: result.append(byte)
+                }
             }
+            return String(decoding: result, as: UTF8.self)
         }
-        return result
+        return escaped ?? text
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"")
     }
 
     /// Percent-encodes a link destination the way CommonMark's reference renderer does: bytes
