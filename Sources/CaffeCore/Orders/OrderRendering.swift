@@ -83,15 +83,7 @@ extension RenderSession {
             ).substituting(Self.placeholder, with: [label])
         }
 
-        var receipt = Caffe_V1_Receipt()
-        receipt.ref = Caffe_V1_EventRef(order.event)
-        receipt.locale = resources.localization
-        receipt.currencyCode = order.currency.code
-        receipt.subtotal = order.wire(order.subtotal)
-        receipt.tax = order.wire(order.tax)
-        receipt.taxRate = order.store.taxRateText
-        receipt.tip = order.wire(order.tip)
-        receipt.total = order.wire(order.total)
+        var receipt = Caffe_V1_Receipt(amountsOf: order, localization: resources.localization)
 
         let header = RichDocument(text: resources.storeName)
         let number = try resources.document(
@@ -122,13 +114,7 @@ extension RenderSession {
             ).substituting(Self.placeholder, with: [description])
             lineDocuments.append(document)
             html.line(description: description, unitPrice: unit, linePrice: total)
-
-            var wire = Caffe_V1_ReceiptLine()
-            wire.description_p = StyledOutput.styledText(description)
-            wire.unitPrice = order.wire(line.unitPrice)
-            wire.linePrice = order.wire(line.linePrice)
-            wire.formattedPrice = StyledOutput.styledText(RichDocument(text: total))
-            receipt.lines.append(wire)
+            receipt.lines.append(Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total))
         }
 
         var totals: [(label: RichDocument, value: Decimal, isTotal: Bool)] = []
@@ -162,5 +148,34 @@ extension RenderSession {
         )
         receipt.text = StyledOutput.styledText(whole, html: html.finish())
         return receipt
+    }
+}
+
+extension Caffe_V1_Receipt {
+    /// A receipt carrying its order's reference and amounts as the wire writes them; the texts are
+    /// filled in after.
+    @_spi(Benchmarks)
+    public init(amountsOf order: PricedOrder, localization: String) {
+        self.init()
+        ref = Caffe_V1_EventRef(order.event)
+        locale = localization
+        currencyCode = order.currency.code
+        subtotal = order.wire(order.subtotal)
+        tax = order.wire(order.tax)
+        taxRate = order.store.taxRateText
+        tip = order.wire(order.tip)
+        total = order.wire(order.total)
+    }
+}
+
+extension Caffe_V1_ReceiptLine {
+    /// One receipt line: its description, its amounts as the wire writes them, its formatted price.
+    @_spi(Benchmarks)
+    public init(_ line: PricedOrder.Line, of order: PricedOrder, description: RichDocument, formattedPrice: String) {
+        self.init()
+        description_p = StyledOutput.styledText(description)
+        unitPrice = order.wire(line.unitPrice)
+        linePrice = order.wire(line.linePrice)
+        self.formattedPrice = StyledOutput.styledText(RichDocument(text: formattedPrice))
     }
 }

@@ -85,15 +85,7 @@ final class BaselineRenderer {
         func money(_ value: Decimal) -> String {
             value.formatted(.currency(code: order.currency.code).locale(locale))
         }
-        var receipt = Caffe_V1_Receipt()
-        receipt.ref = Caffe_V1_EventRef(order.event)
-        receipt.locale = localization
-        receipt.currencyCode = order.currency.code
-        receipt.subtotal = order.wire(order.subtotal)
-        receipt.tax = order.wire(order.tax)
-        receipt.taxRate = order.store.taxRateText
-        receipt.tip = order.wire(order.tip)
-        receipt.total = order.wire(order.total)
+        var receipt = Caffe_V1_Receipt(amountsOf: order, localization: localization)
 
         let header = RichDocument(text: texts.name(CatalogKeys.storeName))
         let slogan = try texts.document(CatalogKeys.slogan, [])
@@ -115,12 +107,7 @@ final class BaselineRenderer {
                 )
             )
             html.line(description: description, unitPrice: unit, linePrice: total)
-            var wire = Caffe_V1_ReceiptLine()
-            wire.description_p = StyledOutput.styledText(description)
-            wire.unitPrice = order.wire(line.unitPrice)
-            wire.linePrice = order.wire(line.linePrice)
-            wire.formattedPrice = StyledOutput.styledText(RichDocument(text: total))
-            receipt.lines.append(wire)
+            receipt.lines.append(Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total))
         }
         let rate = order.store.taxRate.formatted(.percent.precision(.fractionLength(0...3)).locale(locale))
         var totals: [(label: RichDocument, value: Decimal, isTotal: Bool)] = [

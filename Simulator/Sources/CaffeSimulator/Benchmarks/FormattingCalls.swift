@@ -111,13 +111,9 @@ final class FormattingCalls {
         var floor = caffe_icu_call()
         switch call {
         case .currency(let formatter, let text):
-            floor.kind = caffe_icu_call_decimal
-            floor.formatter = formatter.icuHandle
-            (floor.decimal, floor.decimal_length) = cString(text)
+            floor = decimalCall(formatter.icuHandle, text)
         case .percent(let formatter, let text):
-            floor.kind = caffe_icu_call_decimal
-            floor.formatter = formatter.icuHandle
-            (floor.decimal, floor.decimal_length) = cString(text)
+            floor = decimalCall(formatter.icuHandle, text)
         case .listPieces(let formatter, let items), .listText(let formatter, let items):
             floor.kind = caffe_icu_call_list
             floor.formatter = formatter.icuHandle
@@ -141,6 +137,14 @@ final class FormattingCalls {
             floor.milliseconds = date.timeIntervalSince1970 * 1000
         }
         floorCalls.append(floor)
+    }
+
+    private func decimalCall(_ formatter: UnsafeRawPointer, _ text: String) -> caffe_icu_call {
+        var call = caffe_icu_call()
+        call.kind = caffe_icu_call_decimal
+        call.formatter = formatter
+        (call.decimal, call.decimal_length) = cString(text)
+        return call
     }
 
     private func cString(_ text: String) -> (UnsafePointer<CChar>, Int32) {
