@@ -10,8 +10,9 @@ struct MenuTests {
         #expect(menu.items.map(\.id) == ["pizza", "salad", "sandwich", "juice", "coffee", "cafe_au_lait"])
         #expect(menu.sizes.map(\.id) == ["small", "large"])
         #expect(menu.item("pizza")?.ingredientKeys == ["prosciutto", "cheese", "flour", "tomatoes"])
-        #expect(menu.item("pizza")?.prices["large"]?["JPY"] == Decimal(1800))
-        #expect(menu.item("coffee")?.prices["small"]?["BHD"] == Decimal(string: "0.95"))
+        #expect(menu.item("pizza")?.prices["large"]?["JPY"] == Money(minorUnits: 1800, fractionDigits: 0))
+        #expect(menu.item("coffee")?.prices["small"]?["BHD"] == Money(minorUnits: 950, fractionDigits: 3))
+        #expect(menu.item("coffee")?.prices["small"]?["BHD"]?.decimal == Decimal(string: "0.95"))
         #expect(menu.store("store-us-sfo")?.taxRate == Decimal(string: "0.08625"))
     }
 
@@ -47,6 +48,10 @@ struct MenuTests {
         )
         #expect(menuError("\"USD\": \"9.50\"", with: "\"XYZ\": \"9.50\"")?.path == "items[0].prices.small.XYZ")
         #expect(menuError("\"USD\": \"9.50\"", with: "\"USD\": \"-9.50\"")?.message == "'-9.50' is negative")
+        #expect(
+            menuError("\"USD\": \"9.50\"", with: "\"USD\": \"999999999999999999\"")?.message
+                == "'999999999999999999' is too large to be a price"
+        )
         #expect(menuError("\"USD\": \"9.50\"", with: "\"USD\": \"9,50\"")?.path == "items[0].prices.small.USD")
         #expect(menuError("\"small\": {\"USD\"", with: "\"huge\": {\"USD\"")?.path == "items[0].prices.huge")
         #expect(menuError("\"taxRate\": \"0.1\"", with: "\"taxRate\": \"1.5\"")?.path == "stores[0].taxRate")

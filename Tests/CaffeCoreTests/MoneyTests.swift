@@ -1,7 +1,8 @@
-import CaffeCore
 import CaffeProtocol
 import Foundation
 import Testing
+
+@testable import CaffeCore
 
 @Suite("Money")
 struct MoneyTests {
@@ -9,9 +10,11 @@ struct MoneyTests {
     func parsing() throws {
         #expect(
             try DecimalAmount.parse("12.50").get()
-                == DecimalAmount.Parsed(value: Decimal(string: "12.5")!, fractionDigits: 2)
+                == DecimalAmount.Parsed(value: Decimal(string: "12.5")!, fractionDigits: 2, digits: 1250)
         )
         #expect(try DecimalAmount.parse("-0.75").get().value == Decimal(string: "-0.75"))
+        #expect(try DecimalAmount.parse("-0.75").get().digits == -75)
+        #expect(try DecimalAmount.parse("999999999999999999").get().digits == 999_999_999_999_999_999)
         #expect(try DecimalAmount.parse("1500").get().fractionDigits == 0)
         for bad in ["", "1.", ".5", "1e3", "+1", "1,5", " 1", "1 ", "--1", "1.2.3", "١٢"] {
             #expect((try? DecimalAmount.parse(bad).get()) == nil, "\(bad.debugDescription)")
@@ -111,5 +114,61 @@ struct MoneyTests {
         for (value, digits, expected) in made {
             #expect(DecimalAmount.string(value, fractionDigits: digits) == expected)
         }
+    }
+
+    @Test("money in minor units: exact conversion, wire text, overflow refused")
+    func minorUnits() throws {
+        let price = try #require(Money(try DecimalAmount.parse("12.5").get(), fractionDigits: 2))
+        #expect(price.minorUnits == 1250 && price.wireText == "12.50")
+        #expect(price.decimal == Decimal(string: "12.50"))
+        #expect(Money(try DecimalAmount.parse("1.005").get(), fractionDigits: 2) == nil)
+        #expect(Money(try DecimalAmount.parse("999999999999999999").get(), fractionDigits: 2) == nil)
+        #expect(Money(minorUnits: 5, fractionDigits: 3).wireText == "0.005")
+        #expect(Money(minorUnits: -50, fractionDigits: 2).wireText == "-0.50")
+        #expect(Money(minorUnits: 1800, fractionDigits: 0).wireText == "1800")
+        #expect(Money(minorUnits: 0, fractionDigits: 0).wireText == "0")
+        #expect(Money(minorUnits: .max, fractionDigits: 2).wireText == "92233720368547758.07")
+        #expect(Money(minorUnits: .min, fractionDigits: 4).wireText == "-922337203685477.5808")
+        #expect(Money(minorUnits: .max, fractionDigits: 2).adding(Money(minorUnits: 1, fractionDigits: 2)) == nil)
+        #expect(Money(minorUnits: .max / 2, fractionDigits: 2).multiplied(by: 3) == nil)
+    }
+
+    /// Integer minor units against `Decimal` for the same values: wire text, and the tax's
+    /// half-away-from-zero rounding at rates with up to 6 decimals, on amounts up to 10^17.
+    @Test("integer money agrees with Decimal arithmetic")
+    func integerAgreesWithDecimal() throws {
+        var state: UInt64 = 99
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        for round in 0..<3000 {
+            let digits = Int(next(4))
+            let magnitude =
+                Int64(next(round.isMultiple(of: 3) ? 1_000 : 4_000_000_000))
+                * (round.isMultiple(of: 7) ? 25_000_000 : 1)
+            let amount = Money(minorUnits: round.isMultiple(of: 11) ? -magnitude : magnitude, fractionDigits: digits)
+            #expect(amount.wireText == DecimalAmount.string(amount.decimal, fractionDigits: digits), "\(amount)")
+            let rateScale = Int(next(6)) + 1
+            let rateDigits = Int64(next(UInt64(Money.powerOfTen(rateScale)!)))
+            let rateText =
+                "0."
+                + String(String(rateDigits).reversed()).padding(toLength: rateScale, withPad: "0", startingAt: 0)
+                .reversed()
+            let rate = try DecimalAmount.parse(String(rateText)).get()
+            #expect(rate.digits == rateDigits)
+            let tax = amount.multiplied(byRate: rate)
+            let expected = DecimalAmount.rounded(amount.decimal * rate.value, fractionDigits: digits)
+            #expect(tax.decimal == expected, "\(amount.wireText) × \(rateText)")
+        }
+        // Exactly half a minor unit rounds away from zero.
+        let half = try DecimalAmount.parse("0.125").get()
+        #expect(Money(minorUnits: 100, fractionDigits: 2).multiplied(byRate: half).minorUnits == 13)
+        #expect(Money(minorUnits: -100, fractionDigits: 2).multiplied(byRate: half).minorUnits == -13)
+        #expect(
+            Money(minorUnits: .max, fractionDigits: 2).multiplied(byRate: try DecimalAmount.parse("0.99").get())
+                .minorUnits
+                == 9_131_138_316_486_228_049
+        )
     }
 }

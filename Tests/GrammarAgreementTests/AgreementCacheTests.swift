@@ -42,6 +42,20 @@ struct AgreementCacheTests {
         #expect(outputs == ["Bienvenida", "Bienvenido", "Hola", "Bienvenida"])
         #expect(cache.hits == 1)
     }
+
+    @Test func templatesWithoutSpansSkipTheCache() throws {
+        let template = try AgreementTemplate("**%1$@**: %2$@")
+        #expect(!template.hasAgreementSpans)
+        #expect(try AgreementTemplate("^[%lld %@](inflect: true)").hasAgreementSpans)
+        let engine = try GrammarAgreement.engine(for: "es-ES")
+        let formatter = try Localizer(catalog: .empty(), locale: "es-ES")
+        var cache = AgreementCache()
+        let rendered = try template.render(["Total", "5,00 €"], engine: engine, formatter: formatter, cache: &cache)
+        #expect(rendered.plainText == "Total: 5,00 €")
+        #expect(rendered == (try template.render(["Total", "5,00 €"], engine: engine, formatter: formatter)))
+        #expect(cache.lookups == 0)
+        #expect(cache.count == 0)
+    }
 }
 
 @Suite("Warnings once per string")

@@ -22,7 +22,7 @@ public struct Menu: Sendable {
         /// Keys of the ingredients' names in ``Menu/nameTable``, in the order they are listed.
         public let ingredientKeys: [String]
         /// Price by size id, then by currency code.
-        public let prices: [String: [String: Decimal]]
+        public let prices: [String: [String: Money]]
     }
 
     public struct Store: Hashable, Sendable {
@@ -31,6 +31,8 @@ public struct Menu: Sendable {
         public let taxRate: Decimal
         /// The rate as written in the menu, for the wire ("0.0825").
         public let taxRateText: String
+        /// The rate's digits, for exact integer arithmetic (825 and 4 for "0.0825").
+        let parsedTaxRate: DecimalAmount.Parsed
     }
 
     /// The catalog table holding item, size, ingredient and store names.
@@ -101,7 +103,7 @@ public struct Menu: Sendable {
                     "'\(store.taxRate)' is not a fraction from 0 up to 1 (0.0825 for 8.25 %)"
                 )
             }
-            let made = Store(id: store.id, taxRate: rate.value, taxRateText: store.taxRate)
+            let made = Store(id: store.id, taxRate: rate.value, taxRateText: store.taxRate, parsedTaxRate: rate)
             storesByID[store.id] = made
             stores.append(made)
         }
@@ -116,7 +118,7 @@ public struct Menu: Sendable {
                 throw MenuError(path: path + ".ingredientKeys", "a food lists its ingredients")
             }
             guard !item.prices.isEmpty else { throw MenuError(path: path + ".prices", "the item has no sizes") }
-            var prices: [String: [String: Decimal]] = [:]
+            var prices: [String: [String: Money]] = [:]
             for (sizeID, byCurrency) in item.prices.sorted(by: { $0.key < $1.key }) {
                 let sizePath = path + ".prices." + sizeID
                 guard sizesByID[sizeID] != nil else {
@@ -156,7 +158,7 @@ public struct Menu: Sendable {
         if let nameKey, nameKey.isEmpty { throw MenuError(path: path + ".nameKey", "must not be empty") }
     }
 
-    private static func price(_ text: String, currency: Currency, path: String) throws(MenuError) -> Decimal {
+    private static func price(_ text: String, currency: Currency, path: String) throws(MenuError) -> Money {
         switch DecimalAmount.parse(text) {
         case .failure:
             throw MenuError(path: path, "'\(text)' is not a decimal string such as \"12.50\"")
@@ -168,7 +170,10 @@ public struct Menu: Sendable {
                     "'\(text)' has \(parsed.fractionDigits) decimals; \(currency.code) has \(currency.fractionDigits)"
                 )
             }
-            return parsed.value
+            guard let price = Money(parsed, fractionDigits: currency.fractionDigits) else {
+                throw MenuError(path: path, "'\(text)' is too large to be a price")
+            }
+            return price
         }
     }
 }

@@ -12,14 +12,17 @@ public enum DecimalAmount {
     /// The most digits an amount may have in all, so sums and products stay exact in `Decimal`.
     public static let maximumDigits = 18
 
-    /// A parsed amount and how many digits it had after the point.
+    /// A parsed amount, how many digits it had after the point, and all its digits as one signed
+    /// integer (`digits` × 10^-`fractionDigits` == `value`: "12.50" is 1250 and 2).
     public struct Parsed: Hashable, Sendable {
         public var value: Decimal
         public var fractionDigits: Int
+        public var digits: Int64
 
-        public init(value: Decimal, fractionDigits: Int) {
+        public init(value: Decimal, fractionDigits: Int, digits: Int64) {
             self.value = value
             self.fractionDigits = fractionDigits
+            self.digits = digits
         }
     }
 
@@ -33,7 +36,10 @@ public enum DecimalAmount {
         let bytes = text.utf8
         guard !bytes.isEmpty else { return .failure(.empty) }
         var index = bytes.startIndex
-        if bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index = bytes.index(after: index) }
+        // At most `maximumDigits` (18) digits are kept, so `digits` never overflows.
+        var digits: Int64 = 0
         var integerDigits = 0
         var fractionDigits = 0
         var seenPoint = false
@@ -43,15 +49,16 @@ public enum DecimalAmount {
                 seenPoint = true
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 if seenPoint { fractionDigits += 1 } else { integerDigits += 1 }
+                guard integerDigits + fractionDigits <= maximumDigits else { return .failure(.tooLong) }
+                digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
             } else {
                 return .failure(.malformed)
             }
             index = bytes.index(after: index)
         }
         guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return .failure(.malformed) }
-        guard integerDigits + fractionDigits <= maximumDigits else { return .failure(.tooLong) }
         guard let value = Decimal(string: text, locale: nil) else { return .failure(.malformed) }
-        return .success(Parsed(value: value, fractionDigits: fractionDigits))
+        return .success(Parsed(value: value, fractionDigits: fractionDigits, digits: negative ? -digits : digits))
     }
 
     /// `value` rounded half away from zero to `fractionDigits` digits after the point.

@@ -42,14 +42,16 @@ extension RenderSession {
         let itemCount = RichDocument(
             text: try resources.pluralText(CatalogKeys.itemCount, [.unsignedInteger(quantity)])
         )
-        var parts = [greeting, sentence, itemCount]
-
         var confirmation = Caffe_V1_Confirmation()
         confirmation.ref = Caffe_V1_EventRef(order.event)
         confirmation.locale = resources.localization
         confirmation.greeting = StyledOutput.styledText(greeting)
         confirmation.summary = StyledOutput.styledText(summary)
         confirmation.itemCount = StyledOutput.styledText(itemCount)
+        var text = StyledTextBuilder()
+        text.append(confirmation.greeting)
+        text.append(sentence)
+        text.append(confirmation.itemCount)
         if order.event.hasPickupAt {
             let time = try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.pickup)
                 .string(order.event.pickupAt.date)
@@ -60,94 +62,120 @@ extension RenderSession {
                 cache: &agreementCache
             )
             confirmation.pickup = StyledOutput.styledText(pickup)
-            parts.append(pickup)
+            text.append(confirmation.pickup)
         }
-        confirmation.text = StyledOutput.styledText(RichDocument.joined(parts, separator: "\n"))
+        confirmation.text = text.finish()
         return confirmation
     }
 
     /// Store, slogan, order number, date, lines, totals, ingredients and thanks, as text, runs and
-    /// an e-mail-ready HTML fragment.
+    /// an e-mail-ready HTML fragment. What repeats from order to order (the store, the slogan, the
+    /// labels, each line, each food's ingredients, the thanks) is kept in every form by the locale's
+    /// resources; an order only adds its number, its date and its amounts.
     func receipt(
         _ order: PricedOrder,
         lines: [RichDocument],
         resources: LocaleResources
     ) throws(RenderError) -> Caffe_V1_Receipt {
-        let money = try resources.currency(order.currency)
-        func amount(_ value: Decimal) -> String { money.string(decimal: order.wire(value)) }
-        func labelled(_ label: RichDocument, _ value: Decimal) throws(RenderError) -> RichDocument {
-            try resources.document(
-                CatalogKeys.labelledAmount,
-                [.string(String(Self.placeholder)), .string(amount(value))],
-                cache: &agreementCache
-            ).substituting(Self.placeholder, with: [label])
+        func amount(_ value: Money) throws(RenderError) -> String {
+            try resources.amount(value, in: order.currency)
         }
 
         var receipt = Caffe_V1_Receipt(amountsOf: order, localization: resources.localization)
+        var text = StyledTextBuilder()
+        var html = ReceiptHTML(locale: order.locale, rightToLeft: resources.isRightToLeft)
 
-        let header = RichDocument(text: resources.storeName)
         let number = try resources.document(
             CatalogKeys.orderNumber,
             [.string(order.event.orderID)],
             cache: &agreementCache
         )
-        let placedAt = RichDocument(
-            text: try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.placedAt)
-                .string(order.event.placedAt.date)
-        )
-        var lineDocuments: [RichDocument] = []
-        var html = ReceiptHTML(locale: order.locale, rightToLeft: resources.isRightToLeft)
+        let placedAt = try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.placedAt)
+            .string(order.event.placedAt.date)
+        let placedAtDocument = RichDocument(text: placedAt)
         html.header(
-            store: header,
-            slogan: resources.slogan,
-            number: number,
-            placedAt: placedAt,
+            store: resources.storeHeader.html,
+            slogan: resources.slogan.html,
+            number: ReceiptHTML.inline(number),
+            placedAt: ReceiptHTML.inline(placedAtDocument),
             at: order.event.placedAt.date
         )
+        text.append(resources.storeHeader.styled)
+        text.append(resources.slogan.styled)
+        text.append(number)
+        text.append(placedAtDocument)
+
         for (line, description) in zip(order.lines, lines) {
-            let unit = amount(line.unitPrice)
-            let total = amount(line.linePrice)
-            let document = try resources.document(
-                CatalogKeys.receiptLine,
-                [.string(String(Self.placeholder)), .string(unit), .string(total)],
-                cache: &agreementCache
-            ).substituting(Self.placeholder, with: [description])
-            lineDocuments.append(document)
-            html.line(description: description, unitPrice: unit, linePrice: total)
-            receipt.lines.append(Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total))
+            let prepared = try receiptLine(line, of: order, description: description, resources: resources)
+            text.append(prepared.styled)
+            html.line(row: prepared.htmlRow)
+            receipt.lines.append(prepared.message)
         }
 
-        var totals: [(label: RichDocument, value: Decimal, isTotal: Bool)] = []
-        totals.append((resources.subtotalLabel, order.subtotal, false))
         let rate = resources.percent.string(decimal: order.store.taxRateText)
-        totals.append(
-            (try resources.document(CatalogKeys.tax, [.string(rate)], cache: &agreementCache), order.tax, false)
-        )
-        if !order.event.tip.isEmpty {
-            totals.append((resources.tipLabel, order.tip, false))
-        }
+        let taxLabel = PreparedText(try resources.document(CatalogKeys.tax, [.string(rate)], cache: &agreementCache))
+        var totals: [(label: PreparedText, value: Money, isTotal: Bool)] = [
+            (resources.subtotalLabel, order.subtotal, false), (taxLabel, order.tax, false),
+        ]
+        if !order.event.tip.isEmpty { totals.append((resources.tipLabel, order.tip, false)) }
         totals.append((resources.totalLabel, order.total, true))
-        var totalDocuments: [RichDocument] = []
         for entry in totals {
-            totalDocuments.append(try labelled(entry.label, entry.value))
-            html.total(label: entry.label, amount: amount(entry.value), isTotal: entry.isTotal)
+            let formatted = try amount(entry.value)
+            let labelled = try resources.document(
+                CatalogKeys.labelledAmount,
+                [.string(String(Self.placeholder)), .string(formatted)],
+                cache: &agreementCache
+            ).substituting(Self.placeholder, with: [entry.label.document])
+            text.append(labelled)
+            html.total(label: entry.label.html, amount: formatted, isTotal: entry.isTotal)
         }
 
         var seen: Set<String> = []
-        var sentences: [RichDocument] = []
+        var sentences: [String] = []
         for line in order.lines where line.item.category == .food && line.quantity > 0 {
             guard seen.insert(line.item.id).inserted else { continue }
-            sentences.append(try resources.ingredientSentence(line.item, cache: &agreementCache))
+            let sentence = try resources.ingredientSentence(line.item, cache: &agreementCache)
+            text.append(sentence.styled)
+            sentences.append(sentence.html)
         }
-        html.closing(ingredients: sentences, thanks: resources.thankYou)
+        text.append(resources.thankYou.styled)
+        html.closing(ingredients: sentences, thanks: resources.thankYou.html)
 
-        let whole = RichDocument.joined(
-            [header, resources.slogan, number, placedAt] + lineDocuments + totalDocuments + sentences
-                + [resources.thankYou],
-            separator: "\n"
-        )
-        receipt.text = StyledOutput.styledText(whole, html: html.finish())
+        receipt.text = text.finish(html: html.finish())
         return receipt
+    }
+
+    /// "2 large pizzas ($14.25 each): $28.50" in every form, made once per line and currency.
+    private func receiptLine(
+        _ line: PricedOrder.Line,
+        of order: PricedOrder,
+        description: RichDocument,
+        resources: LocaleResources
+    ) throws(RenderError) -> LocaleResources.PreparedReceiptLine {
+        let key = LocaleResources.ReceiptLineKey(
+            line: .init(line, termOfAddress: order.termOfAddress),
+            currency: order.currency.code
+        )
+        if let made = resources.receiptLines[key] { return made }
+        let unit = try resources.amount(line.unitPrice, in: order.currency)
+        let total = try resources.amount(line.linePrice, in: order.currency)
+        let document = try resources.document(
+            CatalogKeys.receiptLine,
+            [.string(String(Self.placeholder)), .string(unit), .string(total)],
+            cache: &agreementCache
+        ).substituting(Self.placeholder, with: [description])
+        let made = LocaleResources.PreparedReceiptLine(
+            styled: StyledOutput.styledText(document),
+            htmlRow: ReceiptHTML.lineRow(
+                description: ReceiptHTML.inline(description),
+                unitPrice: unit,
+                linePrice: total
+            ),
+            message: Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total)
+        )
+        if resources.receiptLines.count >= 4096 { resources.receiptLines.removeAll(keepingCapacity: true) }
+        resources.receiptLines[key] = made
+        return made
     }
 }
 
@@ -160,11 +188,11 @@ extension Caffe_V1_Receipt {
         ref = Caffe_V1_EventRef(order.event)
         locale = localization
         currencyCode = order.currency.code
-        subtotal = order.wire(order.subtotal)
-        tax = order.wire(order.tax)
+        subtotal = order.subtotal.wireText
+        tax = order.tax.wireText
         taxRate = order.store.taxRateText
-        tip = order.wire(order.tip)
-        total = order.wire(order.total)
+        tip = order.tip.wireText
+        total = order.total.wireText
     }
 }
 
@@ -174,8 +202,8 @@ extension Caffe_V1_ReceiptLine {
     public init(_ line: PricedOrder.Line, of order: PricedOrder, description: RichDocument, formattedPrice: String) {
         self.init()
         description_p = StyledOutput.styledText(description)
-        unitPrice = order.wire(line.unitPrice)
-        linePrice = order.wire(line.linePrice)
+        unitPrice = line.unitPrice.wireText
+        linePrice = line.linePrice.wireText
         self.formattedPrice = StyledOutput.styledText(RichDocument(text: formattedPrice))
     }
 }

@@ -11,8 +11,8 @@ public struct PricedOrder: Sendable {
         public let item: Menu.Item
         public let size: Menu.Size
         public let quantity: UInt32
-        public let unitPrice: Decimal
-        public let linePrice: Decimal
+        public let unitPrice: Money
+        public let linePrice: Money
     }
 
     public let event: Caffe_V1_OrderEvent
@@ -23,11 +23,11 @@ public struct PricedOrder: Sendable {
     public let store: Menu.Store
     public let lines: [Line]
     /// Sum of the line prices.
-    public let subtotal: Decimal
+    public let subtotal: Money
     /// `subtotal × taxRate`, rounded to the currency's minor units, half away from zero.
-    public let tax: Decimal
-    public let tip: Decimal
-    public let total: Decimal
+    public let tax: Money
+    public let tip: Money
+    public let total: Money
     /// What the core decided that the event did not say.
     public let notes: [Caffe_V1_RenderNote]
 
@@ -93,7 +93,7 @@ public struct PricedOrder: Sendable {
         }
         var lines: [Line] = []
         lines.reserveCapacity(event.lines.count)
-        var subtotal = Decimal.zero
+        var subtotal = Money.zero(fractionDigits: currency.fractionDigits)
         for (index, line) in event.lines.enumerated() {
             let path = "lines[\(index)]"
             guard let item = menu.item(line.itemID) else {
@@ -120,22 +120,25 @@ public struct PricedOrder: Sendable {
                     "\(line.quantity) is more than the \(defaults.maximumQuantity) one line may order"
                 )
             }
-            let linePrice = unitPrice * Decimal(line.quantity)
-            subtotal += linePrice
+            guard let linePrice = unitPrice.multiplied(by: Int64(line.quantity)),
+                let sum = subtotal.adding(linePrice)
+            else { throw Self.tooLarge(path) }
+            subtotal = sum
             lines.append(
                 Line(item: item, size: size, quantity: line.quantity, unitPrice: unitPrice, linePrice: linePrice)
             )
         }
         self.lines = lines
         self.subtotal = subtotal
-        tax = DecimalAmount.rounded(subtotal * store.taxRate, fractionDigits: currency.fractionDigits)
+        tax = subtotal.multiplied(byRate: store.parsedTaxRate)
         tip = try Self.tip(event.tip, currency: currency, maximum: defaults.maximumTip)
-        total = subtotal + tax + tip
+        guard let total = subtotal.adding(tax)?.adding(tip) else { throw Self.tooLarge("tip") }
+        self.total = total
         self.notes = notes
     }
 
-    private static func tip(_ text: String, currency: Currency, maximum: Decimal) throws(RenderError) -> Decimal {
-        guard !text.isEmpty else { return 0 }
+    private static func tip(_ text: String, currency: Currency, maximum: Decimal) throws(RenderError) -> Money {
+        guard !text.isEmpty else { return .zero(fractionDigits: currency.fractionDigits) }
         switch DecimalAmount.parse(text) {
         case .failure:
             throw RenderError(.invalidAmount, field: "tip", "'\(text)' is not a decimal string such as \"2.50\"")
@@ -151,13 +154,16 @@ public struct PricedOrder: Sendable {
                     "'\(text)' has \(parsed.fractionDigits) decimals; \(currency.code) has \(currency.fractionDigits)"
                 )
             }
-            return parsed.value
+            guard let tip = Money(parsed, fractionDigits: currency.fractionDigits) else {
+                throw Self.tooLarge("tip")
+            }
+            return tip
         }
     }
 
-    /// An amount as the wire writes it: exactly the currency's minor units ("25.00", "1800").
-    public func wire(_ amount: Decimal) -> String {
-        DecimalAmount.string(amount, fractionDigits: currency.fractionDigits)
+    /// An order whose amounts do not fit 64-bit minor units (about 92 million billion dollars).
+    private static func tooLarge(_ field: String) -> RenderError {
+        RenderError(.invalidAmount, field: field, "the order's total is too large to compute exactly")
     }
 }
 

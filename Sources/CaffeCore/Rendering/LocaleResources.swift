@@ -24,23 +24,56 @@ final class LocaleResources {
     private let core: RenderingCore
     private var templates: [String: AgreementTemplate] = [:]
     private var names: [String: String] = [:]
-    private var ingredientSentences: [String: RichDocument] = [:]
+    private var ingredientSentences: [String: PreparedText] = [:]
     private var orderLines: [OrderLineKey: RichDocument] = [:]
-    private var currencies: [String: CurrencyFormatter] = [:]
+    private var currencies: [String: CurrencyAmounts] = [:]
     private var dates: [DateKey: DateFieldFormatter] = [:]
-    private(set) lazy var slogan: RichDocument = constantDocument(CatalogKeys.slogan)
-    private(set) lazy var thankYou: RichDocument = constantDocument(CatalogKeys.thankYou)
+    /// Receipt lines in every form, per order line and currency; filled by the receipt.
+    var receiptLines: [ReceiptLineKey: PreparedReceiptLine] = [:]
+    private(set) lazy var slogan = PreparedText(constantDocument(CatalogKeys.slogan))
+    private(set) lazy var thankYou = PreparedText(constantDocument(CatalogKeys.thankYou))
     private(set) lazy var storeName: String = name(CatalogKeys.storeName)
-    private(set) lazy var subtotalLabel: RichDocument = constantDocument(CatalogKeys.subtotal)
-    private(set) lazy var tipLabel: RichDocument = constantDocument(CatalogKeys.tip)
-    private(set) lazy var totalLabel: RichDocument = constantDocument(CatalogKeys.total)
+    private(set) lazy var storeHeader = PreparedText(RichDocument(text: storeName))
+    private(set) lazy var subtotalLabel = PreparedText(constantDocument(CatalogKeys.subtotal))
+    private(set) lazy var tipLabel = PreparedText(constantDocument(CatalogKeys.tip))
+    private(set) lazy var totalLabel = PreparedText(constantDocument(CatalogKeys.total))
 
     /// What an order line's text depends on: a menu is small, so lines repeat from order to order.
-    private struct OrderLineKey: Hashable {
+    struct OrderLineKey: Hashable {
         var quantity: UInt32
         var size: String
         var item: String
         var termOfAddress: TermOfAddress
+
+        init(_ line: PricedOrder.Line, termOfAddress: TermOfAddress) {
+            quantity = line.quantity
+            size = line.size.id
+            item = line.item.id
+            self.termOfAddress = termOfAddress
+        }
+    }
+
+    /// A receipt line also depends on the currency its prices are in.
+    struct ReceiptLineKey: Hashable {
+        var line: OrderLineKey
+        var currency: String
+    }
+
+    /// One receipt line as the receipt's text, its HTML row and its wire message.
+    struct PreparedReceiptLine {
+        var styled: Caffe_V1_StyledText
+        var htmlRow: String
+        var message: Caffe_V1_ReceiptLine
+    }
+
+    /// A currency's formatter and the amounts it has formatted: prices repeat across orders.
+    private final class CurrencyAmounts {
+        let formatter: CurrencyFormatter
+        var formatted: [Int64: String] = [:]
+
+        init(_ formatter: CurrencyFormatter) {
+            self.formatter = formatter
+        }
     }
 
     private struct DateKey: Hashable {
@@ -124,12 +157,7 @@ final class LocaleResources {
     func orderLine(_ line: PricedOrder.Line, termOfAddress: TermOfAddress, cache: inout AgreementCache)
         throws(RenderError) -> RichDocument
     {
-        let key = OrderLineKey(
-            quantity: line.quantity,
-            size: line.size.id,
-            item: line.item.id,
-            termOfAddress: termOfAddress
-        )
+        let key = OrderLineKey(line, termOfAddress: termOfAddress)
         if let made = orderLines[key] { return made }
         let made = try document(
             CatalogKeys.orderLine,
@@ -146,13 +174,11 @@ final class LocaleResources {
     }
 
     /// "Our pizza is made from: prosciutto, cheese, flour, and tomatoes." — the same for every order.
-    func ingredientSentence(_ item: Menu.Item, cache: inout AgreementCache) throws(RenderError) -> RichDocument {
+    func ingredientSentence(_ item: Menu.Item, cache: inout AgreementCache) throws(RenderError) -> PreparedText {
         if let made = ingredientSentences[item.id] { return made }
         let ingredients = list.string(item.ingredientKeys.map(name))
-        let made = try document(
-            CatalogKeys.ingredients,
-            [.string(name(item.nameKey)), .string(ingredients)],
-            cache: &cache
+        let made = PreparedText(
+            try document(CatalogKeys.ingredients, [.string(name(item.nameKey)), .string(ingredients)], cache: &cache)
         )
         ingredientSentences[item.id] = made
         return made
@@ -177,10 +203,21 @@ final class LocaleResources {
 
     // MARK: Formatters
 
-    func currency(_ currency: Currency) throws(RenderError) -> CurrencyFormatter {
+    /// `amount` formatted for the locale in `currency` ("$12.50", "12,50 €"), each amount formatted
+    /// once per currency (at most 4096 kept).
+    func amount(_ amount: Money, in currency: Currency) throws(RenderError) -> String {
+        let amounts = try self.amounts(currency)
+        if let made = amounts.formatted[amount.minorUnits] { return made }
+        let made = amounts.formatter.string(decimal: amount.wireText)
+        if amounts.formatted.count >= 4096 { amounts.formatted.removeAll(keepingCapacity: true) }
+        amounts.formatted[amount.minorUnits] = made
+        return made
+    }
+
+    private func amounts(_ currency: Currency) throws(RenderError) -> CurrencyAmounts {
         if let made = currencies[currency.code] { return made }
         do {
-            let made = try CurrencyFormatter(locale: locale, currency: currency)
+            let made = CurrencyAmounts(try CurrencyFormatter(locale: locale, currency: currency))
             currencies[currency.code] = made
             return made
         } catch {

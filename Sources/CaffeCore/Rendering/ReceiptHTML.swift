@@ -16,43 +16,49 @@ public struct ReceiptHTML {
             + (rightToLeft ? "rtl" : "ltr") + "\">\n"
     }
 
-    public mutating func header(
-        store: RichDocument,
-        slogan: RichDocument,
-        number: RichDocument,
-        placedAt: RichDocument,
-        at date: Date
-    ) {
-        html += "<header>\n<h1>" + Self.inline(store) + "</h1>\n"
-        html += "<p class=\"slogan\">" + Self.inline(slogan) + "</p>\n</header>\n"
-        html += "<p class=\"order-number\">" + Self.inline(number) + "</p>\n"
-        html += "<p class=\"placed-at\"><time datetime=\"" + Self.timestamp(date) + "\">" + Self.inline(placedAt)
+    /// The store's name, the slogan, the order number and when it was placed, each given as
+    /// ``inline(_:)`` HTML.
+    public mutating func header(store: String, slogan: String, number: String, placedAt: String, at date: Date) {
+        html += "<header>\n<h1>" + store + "</h1>\n"
+        html += "<p class=\"slogan\">" + slogan + "</p>\n</header>\n"
+        html += "<p class=\"order-number\">" + number + "</p>\n"
+        html += "<p class=\"placed-at\"><time datetime=\"" + Self.timestamp(date) + "\">" + placedAt
         html += "</time></p>\n"
     }
 
-    public mutating func line(description: RichDocument, unitPrice: String, linePrice: String) {
-        lines += "<tr><td class=\"description\">" + Self.inline(description) + "</td>"
-        lines += "<td class=\"unit-price\">" + HTMLRenderer.escape(unitPrice) + "</td>"
-        lines += "<td class=\"line-price\">" + HTMLRenderer.escape(linePrice) + "</td></tr>\n"
+    /// One row of the lines table: the description as ``inline(_:)`` HTML, the prices as text.
+    /// Rows depend only on the line, so callers may keep them.
+    public static func lineRow(description: String, unitPrice: String, linePrice: String) -> String {
+        "<tr><td class=\"description\">" + description + "</td>" + "<td class=\"unit-price\">"
+            + HTMLRenderer.escape(unitPrice) + "</td>" + "<td class=\"line-price\">" + HTMLRenderer.escape(linePrice)
+            + "</td></tr>\n"
     }
 
-    public mutating func total(label: RichDocument, amount: String, isTotal: Bool) {
+    /// Appends a row made by ``lineRow(description:unitPrice:linePrice:)``.
+    public mutating func line(row: String) {
+        lines += row
+    }
+
+    /// One row of the totals table: the label as ``inline(_:)`` HTML, the amount as text.
+    public mutating func total(label: String, amount: String, isTotal: Bool) {
         totals += isTotal ? "<tr class=\"total\">" : "<tr>"
-        totals += "<th scope=\"row\">" + Self.inline(label) + "</th><td>" + HTMLRenderer.escape(amount) + "</td></tr>\n"
+        totals += "<th scope=\"row\">" + label + "</th><td>" + HTMLRenderer.escape(amount) + "</td></tr>\n"
     }
 
-    public mutating func closing(ingredients: [RichDocument], thanks: RichDocument) {
+    /// The two tables, then the ingredient sentences and the thank-you note, as ``inline(_:)`` HTML.
+    public mutating func closing(ingredients: [String], thanks: String) {
         html += "<table class=\"lines\">\n" + lines + "</table>\n"
         html += "<table class=\"totals\">\n" + totals + "</table>\n"
         for sentence in ingredients {
-            html += "<p class=\"ingredients\">" + Self.inline(sentence) + "</p>\n"
+            html += "<p class=\"ingredients\">" + sentence + "</p>\n"
         }
-        html += "<p class=\"thanks\">" + Self.inline(thanks) + "</p>\n"
+        html += "<p class=\"thanks\">" + thanks + "</p>\n"
     }
 
     public func finish() -> String { html + "</article>\n" }
 
-    private static func inline(_ document: RichDocument) -> String {
+    /// A document as escaped inline HTML, presentation attributes as `data-` attributes.
+    public static func inline(_ document: RichDocument) -> String {
         StyledOutput.html.render(document)
     }
 

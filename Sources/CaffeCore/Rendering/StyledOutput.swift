@@ -45,3 +45,66 @@ public enum StyledOutput {
         return runs
     }
 }
+
+/// A text rendered once into every form the outputs use: the document (for composing), its wire
+/// form and its inline HTML. For the texts that repeat from order to order.
+@_spi(Benchmarks)
+public struct PreparedText: Sendable {
+    public let document: RichDocument
+    public let styled: Caffe_V1_StyledText
+    public let html: String
+
+    public init(_ document: RichDocument) {
+        self.document = document
+        styled = StyledOutput.styledText(document)
+        html = ReceiptHTML.inline(document)
+    }
+}
+
+/// Builds one ``Caffe_V1_StyledText`` from texts already in wire form, a separator between them,
+/// merging runs across the seams exactly as rendering the joined document would. Pieces that do
+/// not change from order to order are converted once and appended as they are.
+struct StyledTextBuilder {
+    private var text = Caffe_V1_StyledText()
+    private var isEmpty = true
+    let separator: String
+
+    init(separator: String = "\n") {
+        self.separator = separator
+    }
+
+    /// Appends `piece` after the separator (none before the first piece).
+    mutating func append(_ piece: Caffe_V1_StyledText) {
+        if !isEmpty, !separator.isEmpty { appendUnstyled(separator) }
+        isEmpty = false
+        text.plain += piece.plain
+        var runs = piece.runs[...]
+        if let first = runs.first, let last = text.runs.last, last.attributes == first.attributes {
+            text.runs[text.runs.count - 1].text += first.text
+            runs = runs.dropFirst()
+        }
+        text.runs += runs
+    }
+
+    mutating func append(_ document: RichDocument) {
+        append(StyledOutput.styledText(document))
+    }
+
+    private mutating func appendUnstyled(_ separator: String) {
+        text.plain += separator
+        if let last = text.runs.last, last.attributes.isEmpty {
+            text.runs[text.runs.count - 1].text += separator
+        } else {
+            var run = Caffe_V1_AttributedRun()
+            run.text = separator
+            text.runs.append(run)
+        }
+    }
+
+    /// The whole text, with `html` when there is an HTML form.
+    func finish(html: String = "") -> Caffe_V1_StyledText {
+        var finished = text
+        finished.html = html
+        return finished
+    }
+}

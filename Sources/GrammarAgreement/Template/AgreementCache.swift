@@ -94,6 +94,8 @@ extension AgreementTemplate {
         concepts: [InflectionConcept] = [],
         cache: inout AgreementCache
     ) -> (edits: [RichTextEdit], warnings: [AgreementWarning]) {
+        // Nothing to decide: no key to build, no lookup.
+        guard hasAgreementSpans else { return ([], []) }
         guard concepts.isEmpty, termOfAddress.pronouns == nil else {
             return agreement(of: filled, engine: engine, termOfAddress: termOfAddress, concepts: concepts)
         }

@@ -27,6 +27,10 @@ public struct AgreementTemplate: Sendable {
     private let runAgreement: [RunAgreement]
     private let spans: [SpanPlan]
 
+    /// Whether rendering has anything to agree: without `^[…](inflect: …)` or agreement keys, a
+    /// render only fills in arguments.
+    public var hasAgreementSpans: Bool { !spans.isEmpty }
+
     /// Compiles `markup`: printf-style specifiers (`%lld`, `%2$@`, `%%`) inside inline Markdown with
     /// `^[…](inflect: true)` and the other agreement keys.
     ///

@@ -82,8 +82,8 @@ final class BaselineRenderer {
         confirmation.notes = notes
 
         // The receipt.
-        func money(_ value: Decimal) -> String {
-            value.formatted(.currency(code: order.currency.code).locale(locale))
+        func money(_ value: Money) -> String {
+            value.decimal.formatted(.currency(code: order.currency.code).locale(locale))
         }
         var receipt = Caffe_V1_Receipt(amountsOf: order, localization: localization)
 
@@ -95,7 +95,13 @@ final class BaselineRenderer {
         dateStyle.timeZone = timeZone
         let placedAt = RichDocument(text: order.event.placedAt.date.formatted(dateStyle))
         var html = ReceiptHTML(locale: order.locale, rightToLeft: localizer.isRightToLeft)
-        html.header(store: header, slogan: slogan, number: number, placedAt: placedAt, at: order.event.placedAt.date)
+        html.header(
+            store: ReceiptHTML.inline(header),
+            slogan: ReceiptHTML.inline(slogan),
+            number: ReceiptHTML.inline(number),
+            placedAt: ReceiptHTML.inline(placedAt),
+            at: order.event.placedAt.date
+        )
         var lineDocuments: [RichDocument] = []
         for (line, description) in zip(order.lines, lines) {
             let unit = money(line.unitPrice)
@@ -106,11 +112,17 @@ final class BaselineRenderer {
                     [.string(description.plainText), .string(unit), .string(total)]
                 )
             )
-            html.line(description: description, unitPrice: unit, linePrice: total)
+            html.line(
+                row: ReceiptHTML.lineRow(
+                    description: ReceiptHTML.inline(description),
+                    unitPrice: unit,
+                    linePrice: total
+                )
+            )
             receipt.lines.append(Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total))
         }
         let rate = order.store.taxRate.formatted(.percent.precision(.fractionLength(0...3)).locale(locale))
-        var totals: [(label: RichDocument, value: Decimal, isTotal: Bool)] = [
+        var totals: [(label: RichDocument, value: Money, isTotal: Bool)] = [
             (try texts.document(CatalogKeys.subtotal, []), order.subtotal, false),
             (try texts.document(CatalogKeys.tax, [.string(rate)]), order.tax, false),
         ]
@@ -122,7 +134,7 @@ final class BaselineRenderer {
             totalDocuments.append(
                 try texts.document(CatalogKeys.labelledAmount, [.string(entry.label.plainText), .string(amount)])
             )
-            html.total(label: entry.label, amount: amount, isTotal: entry.isTotal)
+            html.total(label: ReceiptHTML.inline(entry.label), amount: amount, isTotal: entry.isTotal)
         }
         var seen: Set<String> = []
         var sentences: [RichDocument] = []
@@ -137,7 +149,7 @@ final class BaselineRenderer {
             )
         }
         let thanks = try texts.document(CatalogKeys.thankYou, [])
-        html.closing(ingredients: sentences, thanks: thanks)
+        html.closing(ingredients: sentences.map(ReceiptHTML.inline), thanks: ReceiptHTML.inline(thanks))
         let whole = RichDocument.joined(
             [header, slogan, number, placedAt] + lineDocuments + totalDocuments + sentences + [thanks],
             separator: "\n"

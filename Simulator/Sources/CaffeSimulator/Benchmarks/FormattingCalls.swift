@@ -41,14 +41,14 @@ final class FormattingCalls {
             let locale = order.locale
             let money = try currency(locale, order.currency)
             for line in order.lines {
-                add(.currency(money, order.wire(line.unitPrice)))
-                add(.currency(money, order.wire(line.linePrice)))
+                add(.currency(money, line.unitPrice.wireText))
+                add(.currency(money, line.linePrice.wireText))
             }
-            add(.currency(money, order.wire(order.subtotal)))
+            add(.currency(money, order.subtotal.wireText))
             add(.percent(try percent(locale), order.store.taxRateText))
-            add(.currency(money, order.wire(order.tax)))
-            if !order.event.tip.isEmpty { add(.currency(money, order.wire(order.tip))) }
-            add(.currency(money, order.wire(order.total)))
+            add(.currency(money, order.tax.wireText))
+            if !order.event.tip.isEmpty { add(.currency(money, order.tip.wireText)) }
+            add(.currency(money, order.total.wireText))
             let list = try self.list(locale)
             add(.listPieces(list, rendered.receipt.lines.map(\.description_p.plain)))
             var seen: Set<String> = []
