@@ -55,13 +55,12 @@ extension RenderSession {
         if order.event.hasPickupAt {
             let time = try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.pickup)
                 .string(order.event.pickupAt.date)
-            let pickup = try resources.document(
+            confirmation.pickup = try filled(
                 CatalogKeys.pickup,
-                [.string(time)],
+                time,
                 termOfAddress: order.termOfAddress,
-                cache: &agreementCache
-            )
-            confirmation.pickup = StyledOutput.styledText(pickup)
+                resources: resources
+            ).styled
             text.append(confirmation.pickup)
         }
         confirmation.text = text.finish()
@@ -85,25 +84,20 @@ extension RenderSession {
         var text = StyledTextBuilder()
         var html = ReceiptHTML(locale: order.locale, rightToLeft: resources.isRightToLeft)
 
-        let number = try resources.document(
-            CatalogKeys.orderNumber,
-            [.string(order.event.orderID)],
-            cache: &agreementCache
-        )
+        let number = try filled(CatalogKeys.orderNumber, order.event.orderID, resources: resources)
         let placedAt = try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.placedAt)
             .string(order.event.placedAt.date)
-        let placedAtDocument = RichDocument(text: placedAt)
         html.header(
             store: resources.storeHeader.html,
             slogan: resources.slogan.html,
-            number: ReceiptHTML.inline(number),
-            placedAt: ReceiptHTML.inline(placedAtDocument),
+            number: number.html,
+            placedAt: HTMLRenderer.escape(placedAt),
             at: order.event.placedAt.date
         )
         text.append(resources.storeHeader.styled)
         text.append(resources.slogan.styled)
-        text.append(number)
-        text.append(placedAtDocument)
+        text.append(number.styled)
+        text.append(StyledOutput.unstyled(placedAt))
 
         for (line, description) in zip(order.lines, lines) {
             let prepared = try receiptLine(line, of: order, description: description, resources: resources)
@@ -121,12 +115,18 @@ extension RenderSession {
         totals.append((resources.totalLabel, order.total, true))
         for entry in totals {
             let formatted = try amount(entry.value)
-            let labelled = try resources.document(
-                CatalogKeys.labelledAmount,
-                [.string(String(Self.placeholder)), .string(formatted)],
-                cache: &agreementCache
-            ).substituting(Self.placeholder, with: [entry.label.document])
-            text.append(labelled)
+            if let slot = try resources.slotText(CatalogKeys.labelledAmount, label: entry.label, cache: &agreementCache)
+            {
+                text.append(slot.styled(formatted))
+            } else {
+                text.append(
+                    try resources.document(
+                        CatalogKeys.labelledAmount,
+                        [.string(String(Self.placeholder)), .string(formatted)],
+                        cache: &agreementCache
+                    ).substituting(Self.placeholder, with: [entry.label.document])
+                )
+            }
             html.total(label: entry.label.html, amount: formatted, isTotal: entry.isTotal)
         }
 
@@ -143,6 +143,26 @@ extension RenderSession {
 
         receipt.text = text.finish(html: html.finish())
         return receipt
+    }
+
+    /// The catalog string `key` with `value` as its argument, as wire text and inline HTML: filled
+    /// into a kept ``SlotText`` unless the string has agreement spans.
+    private func filled(
+        _ key: String,
+        _ value: String,
+        termOfAddress: TermOfAddress = .unknown,
+        resources: LocaleResources
+    ) throws(RenderError) -> (styled: Caffe_V1_StyledText, html: String) {
+        if let slot = try resources.slotText(key, termOfAddress: termOfAddress, cache: &agreementCache) {
+            return (slot.styled(value), slot.html(value))
+        }
+        let document = try resources.document(
+            key,
+            [.string(value)],
+            termOfAddress: termOfAddress,
+            cache: &agreementCache
+        )
+        return (StyledOutput.styledText(document), ReceiptHTML.inline(document))
     }
 
     /// "2 large pizzas ($14.25 each): $28.50" in every form, made once per line and currency.

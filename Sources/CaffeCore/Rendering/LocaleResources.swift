@@ -28,6 +28,7 @@ final class LocaleResources {
     private var orderLines: [OrderLineKey: RichDocument] = [:]
     private var currencies: [String: CurrencyAmounts] = [:]
     private var dates: [DateKey: DateFieldFormatter] = [:]
+    private var slotTexts: [SlotKey: SlotText] = [:]
     /// Receipt lines in every form, per order line and currency; filled by the receipt.
     var receiptLines: [ReceiptLineKey: PreparedReceiptLine] = [:]
     private(set) lazy var slogan = PreparedText(constantDocument(CatalogKeys.slogan))
@@ -51,6 +52,13 @@ final class LocaleResources {
             item = line.item.id
             self.termOfAddress = termOfAddress
         }
+    }
+
+    /// A catalog string rendered with a hole, after the label that went into its first slot.
+    private struct SlotKey: Hashable {
+        var key: String
+        var label: Caffe_V1_StyledText?
+        var termOfAddress: TermOfAddress
     }
 
     /// A receipt line also depends on the currency its prices are in.
@@ -133,6 +141,30 @@ final class LocaleResources {
         } catch {
             throw RenderError(.renderFailed, "'\(key)' in \(localization): \(error)")
         }
+    }
+
+    /// The catalog string `key` rendered once with `label` (if any) in its first slot and a
+    /// ``SlotText`` hole in the next, for per-order text such as an amount or a time; `nil` when the
+    /// string has agreement spans, whose words may depend on what goes in the hole. Kept per
+    /// (key, label, term of address).
+    func slotText(
+        _ key: String,
+        label: PreparedText? = nil,
+        termOfAddress: TermOfAddress = .unknown,
+        cache: inout AgreementCache
+    ) throws(RenderError) -> SlotText? {
+        let slotKey = SlotKey(key: key, label: label?.styled, termOfAddress: termOfAddress)
+        if let made = slotTexts[slotKey] { return made }
+        guard try !template(key).hasAgreementSpans else { return nil }
+        let hole = FormatArgument.string(String(SlotText.hole))
+        let arguments = label == nil ? [hole] : [.string(String(RenderSession.placeholder)), hole]
+        let document = try self.document(key, arguments, termOfAddress: termOfAddress, cache: &cache)
+        let made = SlotText(
+            label.map { document.substituting(RenderSession.placeholder, with: [$0.document]) } ?? document
+        )
+        if slotTexts.count >= 1024 { slotTexts.removeAll(keepingCapacity: true) }
+        slotTexts[slotKey] = made
+        return made
     }
 
     /// A catalog string with plural variants, rendered as plain text.
