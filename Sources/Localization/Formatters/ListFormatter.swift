@@ -20,6 +20,13 @@ public final class ListFormatter {
     private let formatter: OpaquePointer
     private let result: OpaquePointer
     private let position: OpaquePointer
+    /// The items as UTF-16, end to end, with a pointer and a length per item: grown as needed and
+    /// reused by every call.
+    private var units: UnsafeMutablePointer<UChar>
+    private var unitCapacity = 256
+    private var pointers: UnsafeMutablePointer<UnsafePointer<UChar>?>
+    private var lengths: UnsafeMutablePointer<Int32>
+    private var itemCapacity = 16
 
     /// - Throws: ``LocalizationError`` `.unknownLocale` if ICU cannot open a list format for `locale`.
     public init(locale: String) throws(LocalizationError) {
@@ -38,12 +45,18 @@ public final class ListFormatter {
         self.formatter = formatter
         self.result = result
         self.position = position
+        units = .allocate(capacity: unitCapacity)
+        pointers = .allocate(capacity: itemCapacity)
+        lengths = .allocate(capacity: itemCapacity)
     }
 
     deinit {
         swift_ulistfmt_close(formatter)
         swift_ulistfmt_closeResult(result)
         swift_ucfpos_close(position)
+        units.deallocate()
+        pointers.deallocate()
+        lengths.deallocate()
     }
 
     /// The ICU object behind the formatter, for the benchmark's C floor to call directly.
@@ -51,12 +64,12 @@ public final class ListFormatter {
 
     /// The list of `items` as plain text.
     public func string(_ items: [String]) -> String {
-        pieces(items).map { piece in
-            switch piece {
-            case .literal(let text): text
-            case .item(let index): items[index]
-            }
-        }.joined()
+        guard !items.isEmpty else { return "" }
+        load(items)
+        let count = Int32(items.count)
+        return ICUText.read { buffer, capacity, status in
+            swift_ulistfmt_format(formatter, pointers, lengths, count, buffer, capacity, &status)
+        } ?? items.joined(separator: ", ")
     }
 
     /// The list of `items` as the locale's literal text around each item, in order. The pattern
@@ -65,18 +78,9 @@ public final class ListFormatter {
         // One item goes through ICU too: it may isolate it.
         guard !items.isEmpty else { return [] }
         var status = U_ZERO_ERROR
-        let units = items.map { Array($0.utf16) }
-        let called: Void? = withPointers(units) { pointers, lengths in
-            swift_ulistfmt_formatStringsToResult(
-                formatter,
-                pointers,
-                lengths,
-                Int32(items.count),
-                result,
-                &status
-            )
-        }
-        guard called != nil, status.rawValue <= U_ZERO_ERROR.rawValue,
+        load(items)
+        swift_ulistfmt_formatStringsToResult(formatter, pointers, lengths, Int32(items.count), result, &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue,
             let value = swift_ulistfmt_resultAsValue(result, &status)
         else { return Self.fallback(items.count) }
         var length: Int32 = 0
@@ -99,7 +103,7 @@ public final class ListFormatter {
                 pieces.append(.literal(ICUText.string(UnsafeBufferPointer(rebasing: output[offset..<Int(start)]))))
             }
             // The span holds the item and, when ICU isolated it, the isolate around it.
-            let isolated = Int(limit - start) == units[index].count + 2 && output[Int(start)] == 0x2068
+            let isolated = limit - start == lengths[index] + 2 && output[Int(start)] == 0x2068
             if isolated { pieces.append(.literal("\u{2068}")) }
             pieces.append(.item(index))
             if isolated { pieces.append(.literal("\u{2069}")) }
@@ -116,32 +120,27 @@ public final class ListFormatter {
         (0..<count).flatMap { index in index == 0 ? [Piece.item(0)] : [.literal(", "), .item(index)] }
     }
 
-    /// Lays the items end to end in one buffer and passes ICU a pointer and a length for each.
-    private func withPointers<R>(
-        _ strings: [[UChar]],
-        _ body: (UnsafePointer<UnsafePointer<UChar>?>, UnsafePointer<Int32>) -> R
-    ) -> R? {
-        var storage: [UChar] = []
-        storage.reserveCapacity(strings.reduce(1) { $0 + $1.count })
-        var offsets: [Int] = []
-        var lengths: [Int32] = []
-        for string in strings {
-            offsets.append(storage.count)
-            lengths.append(Int32(string.count))
-            storage.append(contentsOf: string)
+    /// Lays the items end to end as UTF-16 in the reused buffers, a pointer and a length for each.
+    private func load(_ items: [String]) {
+        if items.count > itemCapacity {
+            itemCapacity = max(items.count, itemCapacity * 2)
+            pointers.deallocate()
+            lengths.deallocate()
+            pointers = .allocate(capacity: itemCapacity)
+            lengths = .allocate(capacity: itemCapacity)
         }
-        storage.append(0)  // never empty, so the buffer always has an address
-        return storage.withUnsafeBufferPointer { buffer -> R? in
-            guard let base = buffer.baseAddress else { return nil }
-            let pointers: [UnsafePointer<UChar>?] = offsets.map { base + $0 }
-            return pointers.withUnsafeBufferPointer { pointerBuffer in
-                lengths.withUnsafeBufferPointer { lengthBuffer in
-                    guard let pointerBase = pointerBuffer.baseAddress, let lengthBase = lengthBuffer.baseAddress else {
-                        return nil
-                    }
-                    return body(pointerBase, lengthBase)
-                }
-            }
+        let needed = items.reduce(0) { $0 + $1.utf8.count }
+        if needed > unitCapacity {
+            unitCapacity = max(needed, unitCapacity * 2)
+            units.deallocate()
+            units = .allocate(capacity: unitCapacity)
+        }
+        var offset = 0
+        for (index, item) in items.enumerated() {
+            let written = ICUText.writeUTF16(item, to: units + offset)
+            pointers[index] = UnsafePointer(units + offset)
+            lengths[index] = Int32(written)
+            offset += written
         }
     }
 }

@@ -45,4 +45,46 @@ extension ICUText {
     static func string(_ units: ArraySlice<UInt16>) -> String {
         units.withUnsafeBufferPointer { string($0) }
     }
+
+    /// Writes `text` as UTF-16 at `buffer`, which must have room for `text.utf8.count` units (UTF-16
+    /// never takes more units than UTF-8 takes bytes); returns the units written. A Swift string is
+    /// valid UTF-8, so this is a plain decode.
+    static func writeUTF16(_ text: String, to buffer: UnsafeMutablePointer<UInt16>) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var written = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let lead = UInt32(bytes[index])
+                var scalar: UInt32
+                if lead < 0x80 {
+                    scalar = lead
+                    index += 1
+                } else if lead < 0xE0 {
+                    scalar = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else if lead < 0xF0 {
+                    scalar = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    index += 3
+                } else {
+                    scalar =
+                        (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+                        | UInt32(bytes[index + 3] & 0x3F)
+                    index += 4
+                }
+                if scalar < 0x10000 {
+                    buffer[written] = UInt16(truncatingIfNeeded: scalar)
+                    written += 1
+                } else {
+                    scalar -= 0x10000
+                    buffer[written] = UInt16(truncatingIfNeeded: 0xD800 + (scalar >> 10))
+                    buffer[written + 1] = UInt16(truncatingIfNeeded: 0xDC00 + (scalar & 0x3FF))
+                    written += 2
+                }
+            }
+            return written
+        }
+    }
 }
+

@@ -27,6 +27,18 @@ struct UTF16TranscodingTests {
         #expect(ICUText.string(units[...]) == expected)
     }
 
+    @Test("strings written as UTF-16 match the standard library's view")
+    func writesUTF16() {
+        var texts = Self.samples.map { String(decoding: $0, as: UTF16.self) }
+        texts += ["", "a", "é", "€", "𝄞", "x\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}", "プロシュート、チーズ"]
+        for text in texts {
+            let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, text.utf8.count))
+            defer { buffer.deallocate() }
+            let count = ICUText.writeUTF16(text, to: buffer)
+            #expect(Array(UnsafeBufferPointer(start: buffer, count: count)) == Array(text.utf16), "\(text.debugDescription)")
+        }
+    }
+
     @Test("every BMP unit alone and every kind of pair")
     func exhaustiveSingleUnits() {
         for unit in UInt16.min...UInt16.max {
