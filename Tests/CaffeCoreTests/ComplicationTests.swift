@@ -71,6 +71,9 @@ struct ComplicationTests {
     @Test("display width counts wide characters twice and bidi marks not at all")
     func width() {
         #expect(DisplayWidth.of("Wed") == 3)
+        #expect(DisplayWidth.of("Sat 3:36 PM") == 11)
+        #expect(DisplayWidth.of("a\r\nb") == 3)  // CR LF is one character
+        #expect(DisplayWidth.of("sáb 3:36") == 8)
         #expect(DisplayWidth.of("水 12:06") == 8)
         #expect(DisplayWidth.of("\u{2068}١٢\u{2069}") == 2)
         #expect(DisplayWidth.of("e\u{301}") == 1)

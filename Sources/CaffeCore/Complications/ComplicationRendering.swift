@@ -90,17 +90,30 @@ extension RenderSession {
     public static func styled(_ pieces: [DateFieldFormatter.Piece]) -> (text: Caffe_V1_StyledText, width: Int) {
         var text = Caffe_V1_StyledText()
         var plain = ""
+        text.runs.reserveCapacity(pieces.count)
         for piece in pieces {
             plain += piece.text
             var run = Caffe_V1_AttributedRun()
             run.text = piece.text
-            if let field = piece.field {
-                run.attributes["dateField"] = "\"" + field.rawValue + "\""
-                if field == .weekday { run.attributes["foregroundColor"] = "\"orange\"" }
-            }
+            if let field = piece.field { run.attributes = fieldAttributes[field] ?? [:] }
             text.runs.append(run)
         }
         text.plain = plain
         return (text, DisplayWidth.of(plain))
     }
+
+    /// The run attributes of each date field, made once.
+    private static let fieldAttributes: [DateFieldFormatter.Field: [String: String]] = {
+        let fields: [DateFieldFormatter.Field] = [
+            .era, .year, .quarter, .month, .weekOfYear, .weekOfMonth, .day, .dayOfYear, .weekday, .amPM, .hour,
+            .minute, .second, .secondFraction, .timeZone,
+        ]
+        return Dictionary(
+            uniqueKeysWithValues: fields.map { field in
+                var attributes = ["dateField": "\"" + field.rawValue + "\""]
+                if field == .weekday { attributes["foregroundColor"] = "\"orange\"" }
+                return (field, attributes)
+            }
+        )
+    }()
 }

@@ -3,6 +3,8 @@
 /// (bidi marks and isolates, joiners).
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
+        // Printable ASCII: one column per byte, every byte its own character.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         for character in text {
             guard let scalar = character.unicodeScalars.first else { continue }

@@ -109,35 +109,39 @@ public final class DateFieldFormatter {
     /// The date as pieces of text, each with the field it shows.
     public func pieces(_ date: Date) -> [Piece] {
         let milliseconds = date.timeIntervalSince1970 * 1000
-        var spans: [(field: Field, range: Range<Int>)] = []
-        let text: [UChar] =
-            ICUText.readUnits { buffer, capacity, status in
-                swift_udat_formatForFields(format, milliseconds, buffer, capacity, fields, &status)
-            } ?? []
-        var start: Int32 = 0
-        var end: Int32 = 0
-        while true {
-            let raw = swift_ufieldpositer_next(fields, &start, &end)
-            guard raw >= 0 else { break }
-            guard let field = Self.field(UDateFormatField(UInt32(raw))), start < end, Int(end) <= text.count else {
-                continue
+        let format = self.format
+        let fields = self.fields
+        let fill = { (buffer: UnsafeMutablePointer<UChar>, capacity: Int32, status: inout UErrorCode) -> Int32 in
+            swift_udat_formatForFields(format, milliseconds, buffer, capacity, fields, &status)
+        }
+        return ICUText.output(fill) { text in
+            var spans: [(field: Field, range: Range<Int>)] = []
+            var start: Int32 = 0
+            var end: Int32 = 0
+            while true {
+                let raw = swift_ufieldpositer_next(fields, &start, &end)
+                guard raw >= 0 else { break }
+                guard let field = Self.field(UDateFormatField(UInt32(raw))), start < end, Int(end) <= text.count else {
+                    continue
+                }
+                spans.append((field, Int(start)..<Int(end)))
             }
-            spans.append((field, Int(start)..<Int(end)))
-        }
-        spans.sort { $0.range.lowerBound < $1.range.lowerBound }
-        var pieces: [Piece] = []
-        var offset = 0
-        for span in spans where span.range.lowerBound >= offset {
-            if span.range.lowerBound > offset {
-                pieces.append(Piece(text: ICUText.string(text[offset..<span.range.lowerBound])))
+            if !spans.isEmpty { spans.sort { $0.range.lowerBound < $1.range.lowerBound } }
+            var pieces: [Piece] = []
+            pieces.reserveCapacity(spans.count * 2 + 1)
+            var offset = 0
+            for span in spans where span.range.lowerBound >= offset {
+                if span.range.lowerBound > offset {
+                    pieces.append(Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[offset..<span.range.lowerBound]))))
+                }
+                pieces.append(Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[span.range])), field: span.field))
+                offset = span.range.upperBound
             }
-            pieces.append(Piece(text: ICUText.string(text[span.range]), field: span.field))
-            offset = span.range.upperBound
-        }
-        if offset < text.count {
-            pieces.append(Piece(text: ICUText.string(text[offset...])))
-        }
-        return pieces
+            if offset < text.count {
+                pieces.append(Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[offset...]))))
+            }
+            return pieces
+        } ?? []
     }
 
     /// `skeleton` with Foundation's one exception to `j`: Chinese in Taiwan on a 12-hour clock asks

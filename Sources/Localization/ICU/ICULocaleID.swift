@@ -32,8 +32,8 @@ enum ICUText {
     }
 
     /// Fills a stack buffer first, a heap one of the reported size if that overflows, and hands
-    /// the written units to `take`.
-    private static func output<R>(
+    /// the written units to `take` (which must not keep the buffer).
+    static func output<R>(
         _ fill: (UnsafeMutablePointer<UChar>, Int32, inout UErrorCode) -> Int32,
         _ take: (UnsafeBufferPointer<UChar>) -> R
     ) -> R? {
