@@ -54,10 +54,11 @@ final class LocaleResources {
         }
     }
 
-    /// A catalog string rendered with a hole, after the label that went into its first slot.
+    /// A catalog string rendered with a hole, after the label that went into its first slot. Labels
+    /// are this locale's constant texts (subtotal, tax at a rate, tip, total), told apart by text.
     private struct SlotKey: Hashable {
         var key: String
-        var label: Caffe_V1_StyledText?
+        var label: String?
         var termOfAddress: TermOfAddress
     }
 
@@ -153,7 +154,7 @@ final class LocaleResources {
         termOfAddress: TermOfAddress = .unknown,
         cache: inout AgreementCache
     ) throws(RenderError) -> SlotText? {
-        let slotKey = SlotKey(key: key, label: label?.styled, termOfAddress: termOfAddress)
+        let slotKey = SlotKey(key: key, label: label?.styled.plain, termOfAddress: termOfAddress)
         if let made = slotTexts[slotKey] { return made }
         guard try !template(key).hasAgreementSpans else { return nil }
         let hole = FormatArgument.string(String(SlotText.hole))

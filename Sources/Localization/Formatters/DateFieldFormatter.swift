@@ -132,9 +132,13 @@ public final class DateFieldFormatter {
             var offset = 0
             for span in spans where span.range.lowerBound >= offset {
                 if span.range.lowerBound > offset {
-                    pieces.append(Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[offset..<span.range.lowerBound]))))
+                    pieces.append(
+                        Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[offset..<span.range.lowerBound])))
+                    )
                 }
-                pieces.append(Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[span.range])), field: span.field))
+                pieces.append(
+                    Piece(text: ICUText.string(UnsafeBufferPointer(rebasing: text[span.range])), field: span.field)
+                )
                 offset = span.range.upperBound
             }
             if offset < text.count {

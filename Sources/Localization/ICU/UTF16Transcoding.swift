@@ -65,11 +65,13 @@ extension ICUText {
                     scalar = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
                     index += 2
                 } else if lead < 0xF0 {
-                    scalar = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    scalar =
+                        (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
                     index += 3
                 } else {
                     scalar =
-                        (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+                        (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F)
+                        << 6
                         | UInt32(bytes[index + 3] & 0x3F)
                     index += 4
                 }
@@ -87,4 +89,3 @@ extension ICUText {
         }
     }
 }
-

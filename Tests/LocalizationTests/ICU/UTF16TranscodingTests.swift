@@ -35,7 +35,10 @@ struct UTF16TranscodingTests {
             let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, text.utf8.count))
             defer { buffer.deallocate() }
             let count = ICUText.writeUTF16(text, to: buffer)
-            #expect(Array(UnsafeBufferPointer(start: buffer, count: count)) == Array(text.utf16), "\(text.debugDescription)")
+            #expect(
+                Array(UnsafeBufferPointer(start: buffer, count: count)) == Array(text.utf16),
+                "\(text.debugDescription)"
+            )
         }
     }
 
