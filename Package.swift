@@ -14,12 +14,15 @@ let package = Package(
         .library(name: "RichText", targets: ["RichText"]),
         .library(name: "GrammarAgreement", targets: ["GrammarAgreement"]),
         .library(name: "CaffeCore", targets: ["CaffeCore"]),
+        .library(name: "CaffeWorker", targets: ["CaffeWorker"]),
         .executable(name: "caffe", targets: ["caffe"]),
         .executable(name: "caffe-sim", targets: ["caffe-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // MARK: ZeroMQ
@@ -84,12 +87,29 @@ let package = Package(
             ]
         ),
 
+        // MARK: Worker
+
+        .target(
+            name: "CaffeWorker",
+            dependencies: [
+                "CaffeCore",
+                "CaffeProtocol",
+                "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+
         // MARK: Executables
 
         .executableTarget(
             name: "caffe",
             dependencies: [
                 "CaffeCore",
+                "CaffeWorker",
+                "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
                 "CaffeProtocol",
                 "Localization",
                 "RichText",
@@ -174,6 +194,17 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Goldens"]
+        ),
+        .testTarget(
+            name: "CaffeWorkerTests",
+            dependencies: [
+                "CaffeWorker",
+                "CaffeCore",
+                "CaffeProtocol",
+                "CaffeTestKit",
+                "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
         ),
         .testTarget(
             name: "CaffeSimulatorTests",

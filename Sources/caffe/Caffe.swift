@@ -9,7 +9,8 @@ struct Caffe: ParsableCommand {
         commandName: "caffe",
         abstract: "Localize café orders: render confirmations, receipts and complications; check catalogs.",
         subcommands: [
-            Render.self, Complication.self, Plural.self, StringCommand.self, Lint.self, Markdown.self, Inflect.self,
+            WorkerCommand.self, Render.self, Complication.self, Plural.self, StringCommand.self, Lint.self,
+            Markdown.self, Inflect.self,
         ]
     )
 }

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Everything `caffe worker` can be told, with the defaults `config/worker.yaml` documents. Made by
+/// ``WorkerConfigurationLoader`` from the file, the environment and flags (later wins), and checked
+/// whole before the worker starts.
+public struct WorkerConfiguration: Hashable, Sendable {
+    /// Where order events and complication requests come from.
+    public struct Input: Hashable, Sendable {
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            /// SUB with topic prefixes: many workers each see every event (filtered by prefix).
+            case sub
+            /// PULL: events are shared out among the workers.
+            case pull
+        }
+
+        public var kind: Kind = .sub
+        public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.connect, "tcp://127.0.0.1:5560")]
+        /// Topic prefixes subscribed to (SUB only).
+        public var topics: [String] = ["order.", "complication-request."]
+        /// Messages queued in the socket before the sender blocks (PULL) or drops (PUB → SUB).
+        public var highWaterMark: Int = 10_000
+        /// Larger messages are refused by the socket itself (`ZMQ_MAXMSGSIZE`).
+        public var maxMessageBytes: Int = 1 << 20
+    }
+
+    /// Where confirmations, receipts, complication payloads and dead letters go.
+    public struct Output: Hashable, Sendable {
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            /// PUB, one topic per kind and locale or store (`confirmation.es-MX`, `receipt.<store>`).
+            case pub
+            /// PUSH: outputs are shared out among the consumers, topic frame kept.
+            case push
+        }
+
+        public var kind: Kind = .pub
+        public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.bind, "tcp://127.0.0.1:5561")]
+        public var highWaterMark: Int = 10_000
+    }
+
+    public struct Render: Hashable, Sendable {
+        /// Render threads; 0 means one per core.
+        public var threads: Int = 0
+        /// Events waiting for a render thread before intake stops reading (backpressure).
+        public var queue: Int = 1024
+    }
+
+    public struct Checkpoint: Hashable, Sendable {
+        /// The file holding each source's contiguous sequence; empty disables checkpoints.
+        public var path: String = "caffe-worker.checkpoint"
+        /// How often the checkpoint is written while running (it is also written at shutdown).
+        public var intervalMilliseconds: Int = 1000
+    }
+
+    public var input = Input()
+    public var output = Output()
+    public var render = Render()
+    public var checkpoint = Checkpoint()
+    /// The folder with `Localizations/` and `menu.json`; empty: `$CAFFE_CONFIG`, `./config`, or the
+    /// built-in `config/`.
+    public var configDirectory: String = ""
+    /// The catalog folder; empty: `<config_dir>/Localizations`.
+    public var catalog: String = ""
+    /// The menu file; empty: `<config_dir>/menu.json`.
+    public var menu: String = ""
+
+    public init() {}
+
+    /// The render threads to start: `render.threads`, or the active cores when 0.
+    public var renderThreadCount: Int {
+        render.threads > 0 ? render.threads : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+}
+
+/// A socket endpoint and whether the worker binds it or connects to it. Written `@tcp://…` (bind)
+/// or `>tcp://…` (connect), as CZMQ writes them; without a prefix the role's default applies
+/// (inputs connect, outputs bind).
+public struct WorkerEndpoint: Hashable, Sendable, CustomStringConvertible {
+    public enum Mode: String, Hashable, Sendable {
+        case bind, connect
+    }
+
+    public var mode: Mode
+    public var address: String
+
+    public init(_ mode: Mode, _ address: String) {
+        self.mode = mode
+        self.address = address
+    }
+
+    /// Reads `@addr`, `>addr` or `addr` (taking `defaultMode`); `nil` when no transport is named.
+    public init?(parsing text: String, defaultMode: Mode) {
+        var address = Substring(text.trimmingCharacters(in: .whitespaces))
+        var mode = defaultMode
+        if address.hasPrefix("@") {
+            mode = .bind
+            address = address.dropFirst()
+        } else if address.hasPrefix(">") {
+            mode = .connect
+            address = address.dropFirst()
+        }
+        let transports = ["tcp://", "ipc://", "inproc://", "pgm://", "epgm://", "vmci://"]
+        guard transports.contains(where: { address.hasPrefix($0) }), address.count > 8 else { return nil }
+        self.mode = mode
+        self.address = String(address)
+    }
+
+    public var description: String { (mode == .bind ? "@" : ">") + address }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Yams
+
+/// A configuration value that cannot be used: which key, where it came from, and why.
+public struct WorkerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var key: String
+    /// The file, the environment variable or `--set` the value came from.
+    public var source: String
+    public var message: String
+
+    public init(key: String, source: String, _ message: String) {
+        self.key = key
+        self.source = source
+        self.message = message
+    }
+
+    public var description: String {
+        key.isEmpty ? "\(source): \(message)" : "\(key) (from \(source)): \(message)"
+    }
+}
+
+/// Builds a ``WorkerConfiguration`` from layers, each overriding the one before: the defaults, the
+/// YAML file, environment variables (`CAFFE_` and the key in capitals with `_` for `.`:
+/// `render.threads` is `CAFFE_RENDER_THREADS`), then `--set key=value` flags. Lists are YAML
+/// sequences in the file and comma-separated elsewhere. Unknown keys are errors, so a typo never
+/// silently falls back to a default.
+public enum WorkerConfigurationLoader {
+    /// A raw value before it is checked: a scalar, or a list (a YAML sequence or comma-separated).
+    enum Raw {
+        case scalar(String)
+        case list([String])
+
+        var items: [String] {
+            switch self {
+            case .scalar(let text): text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .list(let items): items
+            }
+        }
+    }
+
+    /// Every key, in the order `config/worker.yaml` lists them.
+    public static let keys: [String] = Setter.all.map(\.key)
+
+    /// The environment variable that overrides `key`.
+    public static func environmentVariable(for key: String) -> String {
+        "CAFFE_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// Loads `file` (when given), then the environment, then `overrides` (`key=value`).
+    public static func load(
+        file: URL?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        overrides: [String] = []
+    ) throws(WorkerConfigurationError) -> WorkerConfiguration {
+        var configuration = WorkerConfiguration()
+        if let file {
+            let text: String
+            do {
+                text = try String(contentsOf: file, encoding: .utf8)
+            } catch {
+                throw WorkerConfigurationError(key: "", source: file.path, "cannot read: \(error.localizedDescription)")
+            }
+            for (key, value) in try flatten(yaml: text, source: file.path) {
+                try apply(key, value, source: file.path, to: &configuration)
+            }
+        }
+        for setter in Setter.all {
+            let variable = environmentVariable(for: setter.key)
+            if let value = environment[variable] {
+                try apply(setter.key, .scalar(value), source: variable, to: &configuration)
+            }
+        }
+        for override in overrides {
+            guard let equals = override.firstIndex(of: "=") else {
+                throw WorkerConfigurationError(key: override, source: "--set", "expected key=value")
+            }
+            let key = String(override[..<equals]).trimmingCharacters(in: .whitespaces)
+            try apply(
+                key,
+                .scalar(String(override[override.index(after: equals)...])),
+                source: "--set",
+                to: &configuration
+            )
+        }
+        try validate(configuration)
+        return configuration
+    }
+
+    /// The YAML file as dotted keys ("input.kind") and raw values.
+    static func flatten(yaml text: String, source: String) throws(WorkerConfigurationError) -> [(String, Raw)] {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw WorkerConfigurationError(key: "", source: source, "not valid YAML: \(error)")
+        }
+        guard let node else { return [] }
+        guard case .mapping(let root) = node else {
+            throw WorkerConfigurationError(key: "", source: source, "the top level must be a mapping of keys")
+        }
+        var flat: [(String, Raw)] = []
+        func walk(_ mapping: Node.Mapping, prefix: String) throws(WorkerConfigurationError) {
+            for (keyNode, value) in mapping {
+                guard let name = keyNode.string else {
+                    throw WorkerConfigurationError(key: prefix, source: source, "keys must be strings")
+                }
+                let key = prefix.isEmpty ? name : prefix + "." + name
+                switch value {
+                case .mapping(let inner): try walk(inner, prefix: key)
+                case .sequence(let items):
+                    var strings: [String] = []
+                    for item in items {
+                        guard let scalar = item.string else {
+                            throw WorkerConfigurationError(key: key, source: source, "list items must be plain values")
+                        }
+                        strings.append(scalar)
+                    }
+                    flat.append((key, .list(strings)))
+                case .scalar(let scalar):
+                    // `~`/`null` and an empty value both mean "use the default".
+                    if scalar.string == "~" || scalar.string == "null" { continue }
+                    flat.append((key, .scalar(scalar.string)))
+                default: throw WorkerConfigurationError(key: key, source: source, "aliases are not supported")
+                }
+            }
+        }
+        try walk(root, prefix: "")
+        return flat
+    }
+
+    static func apply(
+        _ key: String,
+        _ value: Raw,
+        source: String,
+        to configuration: inout WorkerConfiguration
+    ) throws(WorkerConfigurationError) {
+        guard let setter = Setter.all.first(where: { $0.key == key }) else {
+            let known = Setter.all.map(\.key).joined(separator: ", ")
+            throw WorkerConfigurationError(key: key, source: source, "unknown key; the keys are \(known)")
+        }
+        do {
+            try setter.set(value, &configuration)
+        } catch let message {
+            throw WorkerConfigurationError(key: key, source: source, message.text)
+        }
+    }
+
+    /// Checks that need the whole configuration.
+    static func validate(_ configuration: WorkerConfiguration) throws(WorkerConfigurationError) {
+        func fail(_ key: String, _ message: String) -> WorkerConfigurationError {
+            WorkerConfigurationError(key: key, source: "configuration", message)
+        }
+        if configuration.input.endpoints.isEmpty { throw fail("input.endpoints", "at least one endpoint is needed") }
+        if configuration.output.endpoints.isEmpty { throw fail("output.endpoints", "at least one endpoint is needed") }
+        if configuration.input.kind == .sub, configuration.input.topics.isEmpty {
+            throw fail("input.topics", "a SUB input with no topics receives nothing")
+        }
+        let inputs = Set(configuration.input.endpoints.filter { $0.mode == .bind }.map(\.address))
+        if let shared = configuration.output.endpoints.first(where: { $0.mode == .bind && inputs.contains($0.address) })
+        {
+            throw fail("output.endpoints", "\(shared.address) is bound by the input too")
+        }
+    }
+
+    struct Message: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    /// One key: its name and how a raw value is checked and stored.
+    struct Setter: Sendable {
+        let key: String
+        let set: @Sendable (Raw, inout WorkerConfiguration) throws(Message) -> Void
+
+        static let all: [Setter] = [
+            Setter(key: "input.kind") { raw, configuration throws(Message) in
+                configuration.input.kind = try choice(raw)
+            },
+            Setter(key: "input.endpoints") { raw, configuration throws(Message) in
+                configuration.input.endpoints = try endpoints(raw, defaultMode: .connect)
+            },
+            Setter(key: "input.topics") { raw, configuration throws(Message) in
+                configuration.input.topics = raw.items
+            },
+            Setter(key: "input.high_water_mark") { raw, configuration throws(Message) in
+                configuration.input.highWaterMark = try integer(raw, 1...10_000_000)
+            },
+            Setter(key: "input.max_message_bytes") { raw, configuration throws(Message) in
+                configuration.input.maxMessageBytes = try integer(raw, 256...(1 << 30))
+            },
+            Setter(key: "output.kind") { raw, configuration throws(Message) in
+                configuration.output.kind = try choice(raw)
+            },
+            Setter(key: "output.endpoints") { raw, configuration throws(Message) in
+                configuration.output.endpoints = try endpoints(raw, defaultMode: .bind)
+            },
+            Setter(key: "output.high_water_mark") { raw, configuration throws(Message) in
+                configuration.output.highWaterMark = try integer(raw, 1...10_000_000)
+            },
+            Setter(key: "render.threads") { raw, configuration throws(Message) in
+                configuration.render.threads = try integer(raw, 0...256)
+            },
+            Setter(key: "render.queue") { raw, configuration throws(Message) in
+                configuration.render.queue = try integer(raw, 1...1_000_000)
+            },
+            Setter(key: "checkpoint.path") { raw, configuration throws(Message) in
+                configuration.checkpoint.path = try scalar(raw)
+            },
+            Setter(key: "checkpoint.interval_ms") { raw, configuration throws(Message) in
+                configuration.checkpoint.intervalMilliseconds = try integer(raw, 10...3_600_000)
+            },
+            Setter(key: "config_dir") { raw, configuration throws(Message) in
+                configuration.configDirectory = try scalar(raw)
+            },
+            Setter(key: "catalog") { raw, configuration throws(Message) in
+                configuration.catalog = try scalar(raw)
+            },
+            Setter(key: "menu") { raw, configuration throws(Message) in
+                configuration.menu = try scalar(raw)
+            },
+        ]
+
+        init(key: String, set: @escaping @Sendable (Raw, inout WorkerConfiguration) throws(Message) -> Void) {
+            self.key = key
+            self.set = set
+        }
+
+        static func scalar(_ raw: Raw) throws(Message) -> String {
+            switch raw {
+            case .scalar(let text): text.trimmingCharacters(in: .whitespaces)
+            case .list: throw Message("expected one value, not a list")
+            }
+        }
+
+        static func integer(_ raw: Raw, _ range: ClosedRange<Int>) throws(Message) -> Int {
+            let text = try scalar(raw).replacingOccurrences(of: "_", with: "")
+            guard let value = Int(text) else { throw Message("'\(text)' is not a whole number") }
+            guard range.contains(value) else {
+                throw Message("\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+
+        static func choice<Value: RawRepresentable & CaseIterable>(_ raw: Raw) throws(Message) -> Value
+        where Value.RawValue == String {
+            let text = try scalar(raw).lowercased()
+            guard let value = Value(rawValue: text) else {
+                let names = Value.allCases.map(\.rawValue).joined(separator: " or ")
+                throw Message("'\(text)' is not \(names)")
+            }
+            return value
+        }
+
+        static func endpoints(_ raw: Raw, defaultMode: WorkerEndpoint.Mode) throws(Message) -> [WorkerEndpoint] {
+            var endpoints: [WorkerEndpoint] = []
+            for item in raw.items where !item.isEmpty {
+                guard let endpoint = WorkerEndpoint(parsing: item, defaultMode: defaultMode) else {
+                    throw Message("'\(item)' is not an endpoint such as @tcp://*:5561 or >tcp://host:5560")
+                }
+                endpoints.append(endpoint)
+            }
+            return endpoints
+        }
+    }
+}

@@ -1,0 +1,80 @@
+// Caffe — CaffeWorker tests.
+import Foundation
+import Testing
+
+@testable import CaffeWorker
+
+@Suite("Delivery bookkeeping")
+struct DeliveryTests {
+    @Test("the contiguous mark moves when holes fill, in any order")
+    func contiguous() {
+        var seen = ContiguousSequence()
+        let fresh = [seen.insert(1), seen.insert(4), seen.insert(6)]
+        #expect(fresh == [true, true, true])
+        #expect(seen.contiguous == 1 && seen.missing == [2...3, 5...5])
+        let again = seen.insert(4)
+        #expect(!again)
+        seen.insert(3)
+        seen.insert(2)
+        #expect(seen.contiguous == 4 && seen.missing == [5...5])
+        seen.insert(5...5)
+        #expect(seen.contiguous == 6 && seen.ahead.isEmpty && seen.missing.isEmpty)
+        var resumed = ContiguousSequence(contiguous: 100)
+        let inserted = [resumed.insert(100), resumed.insert(101)]
+        #expect(inserted == [false, true] && resumed.contiguous == 101)
+    }
+
+    @Test("intake: gaps reported once, duplicates by sequence and by order id")
+    func intake() {
+        var tracker = IntakeTracker()
+        #expect(tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false))
+        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(isDuplicate: false, missing: [2...3]))
+        #expect(tracker.observe(source: "s", sequence: 6, orderID: "o6") == .init(isDuplicate: false, missing: [5...5]))
+        // A replayed 2 fills part of the gap; nothing new is missing.
+        #expect(tracker.observe(source: "s", sequence: 2, orderID: "o2") == .init(isDuplicate: false))
+        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(isDuplicate: true))
+        // A publisher retry under a new sequence: same order id.
+        #expect(tracker.observe(source: "s", sequence: 7, orderID: "o6") == .init(isDuplicate: true))
+        #expect(tracker.missing == ["s": [3...3, 5...5]])
+        tracker.abandon(source: "s", 3...3)
+        #expect(tracker.missing == ["s": [5...5]])
+        // Sources are independent.
+        #expect(tracker.observe(source: "t", sequence: 1, orderID: "x1") == .init(isDuplicate: false))
+    }
+
+    @Test("intake resumes from a checkpoint: what was done is a duplicate, what was missed is a gap")
+    func resume() {
+        var tracker = IntakeTracker(resumingFrom: ["s": 10])
+        #expect(tracker.observe(source: "s", sequence: 9, orderID: "o9") == .init(isDuplicate: true))
+        #expect(
+            tracker.observe(source: "s", sequence: 13, orderID: "o13") == .init(isDuplicate: false, missing: [11...12])
+        )
+    }
+
+    @Test("remembered order ids are bounded")
+    func recentSet() {
+        var recent = RecentSet(capacity: 2)
+        recent.insert("a")
+        recent.insert("b")
+        recent.insert("c")
+        #expect(!recent.contains("a") && recent.contains("b") && recent.contains("c"))
+    }
+
+    @Test("checkpoints round-trip, replace atomically and refuse other versions")
+    func checkpoint() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("worker.checkpoint")
+        #expect(try Checkpoint.read(url) == Checkpoint())
+        try Checkpoint(sources: ["pos-1": 42, "sim-1": 7]).write(to: url)
+        try Checkpoint(sources: ["pos-1": 43, "sim-1": 7]).write(to: url)
+        #expect(try Checkpoint.read(url).sources == ["pos-1": 43, "sim-1": 7])
+        #expect(try String(contentsOf: url, encoding: .utf8) == #"{"sources":{"pos-1":43,"sim-1":7},"version":1}"#)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["worker.checkpoint"])
+        try #"{"sources":{},"version":9}"#.write(to: url, atomically: true, encoding: .utf8)
+        #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+        try "{".write(to: url, atomically: true, encoding: .utf8)
+        #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+    }
+}

@@ -1,0 +1,82 @@
+// Caffe — CaffeWorker tests.
+import CaffeCore
+import Foundation
+import Testing
+
+@testable import CaffeWorker
+
+@Suite("Worker configuration")
+struct WorkerConfigurationTests {
+    static let file = ConfigurationDirectory.builtIn.appendingPathComponent("worker.yaml")
+
+    @Test("config/worker.yaml states exactly the built-in defaults, every key")
+    func fileDocumentsTheDefaults() throws {
+        let loaded = try WorkerConfigurationLoader.load(file: Self.file, environment: [:])
+        #expect(loaded == WorkerConfiguration())
+        let text = try String(contentsOf: Self.file, encoding: .utf8)
+        let flat = try WorkerConfigurationLoader.flatten(yaml: text, source: "worker.yaml").map(\.0)
+        #expect(flat == WorkerConfigurationLoader.keys)
+    }
+
+    @Test("file < environment < flags")
+    func layers() throws {
+        let environment = ["CAFFE_RENDER_THREADS": "3", "CAFFE_INPUT_KIND": "pull", "CAFFE_OUTPUT_KIND": "push"]
+        let fromEnvironment = try WorkerConfigurationLoader.load(file: Self.file, environment: environment)
+        #expect(fromEnvironment.render.threads == 3)
+        #expect(fromEnvironment.input.kind == .pull && fromEnvironment.output.kind == .push)
+        let fromFlags = try WorkerConfigurationLoader.load(
+            file: Self.file,
+            environment: environment,
+            overrides: ["render.threads=5", "input.endpoints=@tcp://127.0.0.1:7000, >ipc:///tmp/x"]
+        )
+        #expect(fromFlags.render.threads == 5)
+        #expect(fromFlags.input.kind == .pull)
+        #expect(
+            fromFlags.input.endpoints == [
+                WorkerEndpoint(.bind, "tcp://127.0.0.1:7000"), WorkerEndpoint(.connect, "ipc:///tmp/x"),
+            ]
+        )
+        #expect(
+            WorkerConfigurationLoader.environmentVariable(for: "checkpoint.interval_ms")
+                == "CAFFE_CHECKPOINT_INTERVAL_MS"
+        )
+    }
+
+    @Test("bad values name the key and where they came from")
+    func errors() {
+        func failure(_ environment: [String: String] = [:], _ overrides: [String] = [], yaml: String? = nil) -> String?
+        {
+            var file: URL?
+            if let yaml {
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent("worker-\(UUID()).yaml")
+                try? yaml.write(to: url, atomically: true, encoding: .utf8)
+                file = url
+            }
+            defer { file.map { try? FileManager.default.removeItem(at: $0) } }
+            do {
+                _ = try WorkerConfigurationLoader.load(file: file, environment: environment, overrides: overrides)
+                return nil
+            } catch {
+                guard let file else { return error.description }
+                return error.description.replacingOccurrences(of: file.path, with: "FILE")
+            }
+        }
+        #expect(failure(["CAFFE_INPUT_KIND": "sab"]) == "input.kind (from CAFFE_INPUT_KIND): 'sab' is not sub or pull")
+        #expect(failure([:], ["render.threads=-1"]) == "render.threads (from --set): -1 is outside 0...256")
+        #expect(failure([:], ["render.threads"]) == "render.threads (from --set): expected key=value")
+        #expect(
+            failure([:], ["output.endpoints=localhost:5561"])
+                == "output.endpoints (from --set): 'localhost:5561' is not an endpoint such as @tcp://*:5561 or >tcp://host:5560"
+        )
+        #expect(failure(yaml: "render:\n  thread: 2\n")?.hasPrefix("render.thread (from FILE): unknown key") == true)
+        #expect(failure(yaml: "render: [1, 2\n")?.hasPrefix("FILE: not valid YAML") == true)
+        #expect(
+            failure(yaml: "input:\n  topics: []\n")
+                == "input.topics (from configuration): a SUB input with no topics receives nothing"
+        )
+        #expect(
+            failure([:], ["input.endpoints=@tcp://127.0.0.1:9", "output.endpoints=@tcp://127.0.0.1:9"])
+                == "output.endpoints (from configuration): tcp://127.0.0.1:9 is bound by the input too"
+        )
+    }
+}
