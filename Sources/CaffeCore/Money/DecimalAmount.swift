@@ -1,7 +1,8 @@
 import Foundation
 
-/// Money as `Decimal`, read from and written to the wire's decimal strings ("12.50", "1500",
-/// "3.250"), never through binary floating point.
+/// The wire's decimal strings ("12.50", "1500", "3.250") parsed exactly, never through binary
+/// floating point; ``Money`` computes with what this reads. `rounded` and `string` state the same
+/// rules for `Decimal` values, and the tests hold ``Money`` to them.
 ///
 /// Rounding rule: amounts are rounded to the currency's minor units (ICU's currency digits: JPY 0,
 /// USD 2, BHD 3) half away from zero (`NSDecimalNumber.RoundingMode.plain`: 0.125 → 0.13,

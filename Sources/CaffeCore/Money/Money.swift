@@ -87,10 +87,9 @@ public struct Money: Hashable, Sendable {
     /// `self × rate` rounded to minor units half away from zero (``DecimalAmount``'s rule). The
     /// product is taken in 128 bits, and `rate` is below 1, so this never overflows.
     public func multiplied(byRate rate: DecimalAmount.Parsed) -> Money {
-        precondition(rate.digits.magnitude < (Self.powerOfTen(rate.fractionDigits) ?? 0).magnitude, "a rate below 1")
-        guard let divisor = Self.powerOfTen(rate.fractionDigits), divisor > 1 else {
-            return Money(minorUnits: 0, fractionDigits: fractionDigits)
-        }
+        // `parse` keeps at most 18 digits, so the divisor always fits.
+        let divisor = Self.powerOfTen(rate.fractionDigits) ?? .max
+        precondition(rate.digits.magnitude < divisor.magnitude, "a rate below 1")
         let product = minorUnits.multipliedFullWidth(by: rate.digits)
         var (quotient, remainder) = divisor.dividingFullWidth(product)
         if remainder.magnitude * 2 >= divisor.magnitude {

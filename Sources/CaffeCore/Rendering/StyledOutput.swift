@@ -60,13 +60,12 @@ public enum StyledOutput {
 
 /// A text rendered once into every form the outputs use: the document (for composing), its wire
 /// form and its inline HTML. For the texts that repeat from order to order.
-@_spi(Benchmarks)
-public struct PreparedText: Sendable {
-    public let document: RichDocument
-    public let styled: Caffe_V1_StyledText
-    public let html: String
+struct PreparedText: Sendable {
+    let document: RichDocument
+    let styled: Caffe_V1_StyledText
+    let html: String
 
-    public init(_ document: RichDocument) {
+    init(_ document: RichDocument) {
         self.document = document
         styled = StyledOutput.styledText(document)
         html = ReceiptHTML.inline(document)

@@ -10,18 +10,30 @@ import ZeroMQ
 struct EventRendering {
     let session: RenderSession
 
-    /// The output frames (`[topic][header][body]`, repeated) for `frames`, an input event.
-    func outputs(for frames: [ZMQMessage], limits: CaffeProtocolLimits) -> (frames: [ZMQMessage], rendered: Bool) {
+    /// What became of one input: its output frames (`[topic][header][body]`, repeated), whether it
+    /// was rendered (else the frames are a dead letter), and its reference when its header was readable.
+    struct Result {
+        var frames: [ZMQMessage]
+        var rendered: Bool
+        var ref: Caffe_V1_EventRef?
+    }
+
+    /// The outputs for `frames`, an input event.
+    func outputs(for frames: [ZMQMessage], limits: CaffeProtocolLimits) -> Result {
         let event: EventFrames
         do {
             event = try EventFrames(parsing: frames, limits: limits)
         } catch {
-            return (Self.deadLetter(.malformed, "\(error)", frames: frames, ref: nil), false)
+            return Result(frames: Self.deadLetter(.malformed, "\(error)", frames: frames, ref: nil), rendered: false)
         }
         let ref = Caffe_V1_EventRef.with {
             $0.sourceID = event.header.sourceID
             $0.sequence = event.header.sequence
             $0.orderID = event.header.orderID
+        }
+        func success(_ output: [ZMQMessage]) -> Result { Result(frames: output, rendered: true, ref: ref) }
+        func dead(_ reason: Caffe_V1_DeadLetterReason, _ detail: String) -> Result {
+            Result(frames: Self.deadLetter(reason, detail, frames: frames, ref: ref), rendered: false, ref: ref)
         }
         do {
             switch event.header.bodyType {
@@ -39,7 +51,7 @@ struct EventRendering {
                     header: event.header,
                     body: rendered.receipt
                 )
-                return (output, true)
+                return success(output)
             case Caffe_V1_ComplicationRequest.protoMessageName:
                 let request = try event.decodeBody(as: Caffe_V1_ComplicationRequest.self)
                 let payload = try session.complication(request)
@@ -48,20 +60,16 @@ struct EventRendering {
                     header: event.header,
                     body: payload
                 )
-                return (output, true)
+                return success(output)
             default:
-                return (
-                    Self.deadLetter(
-                        .invalid,
-                        "body_type '\(event.header.bodyType)' is neither an order event nor a complication request",
-                        frames: frames,
-                        ref: ref
-                    ), false
+                return dead(
+                    .invalid,
+                    "body_type '\(event.header.bodyType)' is neither an order event nor a complication request"
                 )
             }
         } catch let error as CaffeProtocolError {
             let reason: Caffe_V1_DeadLetterReason = error.code == .malformed ? .malformed : .invalid
-            return (Self.deadLetter(reason, error.description, frames: frames, ref: ref), false)
+            return dead(reason, error.description)
         } catch let error as RenderError {
             let reason: Caffe_V1_DeadLetterReason =
                 switch error.code {
@@ -69,9 +77,9 @@ struct EventRendering {
                 case .renderFailed: .renderFailed
                 default: .invalid
                 }
-            return (Self.deadLetter(reason, error.description, frames: frames, ref: ref), false)
+            return dead(reason, error.description)
         } catch {
-            return (Self.deadLetter(.renderFailed, "\(error)", frames: frames, ref: ref), false)
+            return dead(.renderFailed, "\(error)")
         }
     }
 

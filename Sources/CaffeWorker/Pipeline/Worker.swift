@@ -128,14 +128,10 @@ public final class Worker: Sendable {
         let thread = Thread {
             defer { self.finished.leave() }
             let body: () -> Void
-            do {
+            do throws(ZMQError) {
                 body = try setUp()
-            } catch let error as ZMQError {
-                failure.withLock { $0 = error }
-                ready.signal()
-                return
             } catch {
-                failure.withLock { $0 = ZMQError(code: 0, operation: name, message: "\(error)") }
+                failure.withLock { $0 = error }
                 ready.signal()
                 return
             }
@@ -219,14 +215,7 @@ public final class Worker: Sendable {
             } else {
                 statistics.deadLettered.add(1, ordering: .relaxed)
             }
-            let ref = (try? EventFrames(parsing: frames, limits: limits)).map { event in
-                Caffe_V1_EventRef.with {
-                    $0.sourceID = event.header.sourceID
-                    $0.sequence = event.header.sequence
-                    $0.orderID = event.header.orderID
-                }
-            }
-            let refBytes: [UInt8] = (try? ref?.serializedBytes()) ?? []
+            let refBytes: [UInt8] = (try? result.ref?.serializedBytes()) ?? []
             send([Self.frame(refBytes)] + result.frames, on: results, what: "result hand-off")
         }
         work.close(linger: .milliseconds(0))

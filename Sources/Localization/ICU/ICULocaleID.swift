@@ -26,11 +26,6 @@ enum ICUText {
         output(fill) { string($0) }
     }
 
-    /// ``read(_:)``, keeping the UTF-16 code units (for offsets ICU reports alongside).
-    static func readUnits(_ fill: (UnsafeMutablePointer<UChar>, Int32, inout UErrorCode) -> Int32) -> [UChar]? {
-        output(fill) { Array($0) }
-    }
-
     /// Fills a stack buffer first, a heap one of the reported size if that overflows, and hands
     /// the written units to `take` (which must not keep the buffer).
     static func output<R>(
