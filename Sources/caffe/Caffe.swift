@@ -4,12 +4,13 @@ import Localization
 
 /// `caffe`: Caffe's command-line tool. Parses arguments and hands over to the libraries.
 @main
-struct Caffe: ParsableCommand {
+struct Caffe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe",
         abstract: "Localize café orders: render confirmations, receipts and complications; check catalogs.",
         subcommands: [
-            WorkerCommand.self, Render.self, Complication.self, Plural.self, StringCommand.self, Lint.self,
+            WorkerCommand.self, ProxyCommand.self, KeygenCommand.self, Render.self, Complication.self, Plural.self,
+            StringCommand.self, Lint.self,
             Markdown.self, Inflect.self,
         ]
     )

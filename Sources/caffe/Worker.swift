@@ -1,20 +1,25 @@
 import ArgumentParser
 import CaffeCore
 import CaffeWorker
-import Dispatch
 import Foundation
 import Localization
 import Logging
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
 
-/// `caffe worker`: the long-running service. Reads the configuration, starts the worker, and
-/// stops it cleanly on SIGTERM or SIGINT (intake stops, in-flight work drains, checkpoint written).
-struct WorkerCommand: ParsableCommand {
+/// `caffe worker`: the long-running service, run by swift-service-lifecycle. SIGTERM or SIGINT
+/// starts a graceful shutdown (health NOT_SERVING, intake stops, in-flight work drains within
+/// `shutdown.drain_timeout_ms`, checkpoint written, exit 0); SIGHUP reloads the catalog and menu.
+struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Subscribe to order events and complication requests; render and publish them.",
         discussion: """
             The configuration is config/worker.yaml (or --config-file), then CAFFE_* environment \
             variables, then --set key=value flags. See config/worker.yaml for every key.
+            Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the catalog and menu.
+            Exit status: 0 after a complete drain, 1 if draining timed out or the worker failed.
             """
     )
 
@@ -24,17 +29,10 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .customLong("set"), help: "Override one key: --set render.threads=2 (repeatable).")
     var overrides: [String] = []
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "info"
+    @Option(help: "Log level (the same as --set log.level=…): trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String?
 
-    func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "caffe.worker")
+    func run() async throws {
         let file =
             configFile.map { URL(fileURLWithPath: $0) }
             ?? ConfigurationDirectory.resolve().appendingPathComponent("worker.yaml")
@@ -42,11 +40,26 @@ struct WorkerCommand: ParsableCommand {
         do {
             configuration = try WorkerConfigurationLoader.load(
                 file: FileManager.default.fileExists(atPath: file.path) || configFile != nil ? file : nil,
-                overrides: overrides
+                overrides: overrides + (logLevel.map { ["log.level=\($0)"] } ?? [])
             )
         } catch {
             throw ValidationError("configuration: \(error)")
         }
+        let level = Logger.Level(rawValue: configuration.log.level) ?? .info
+        let format = configuration.log.format
+        LoggingSystem.bootstrap { label in
+            switch format {
+            case .json:
+                var handler = JSONLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+        let logger = Logger(label: "caffe.worker")
         let core: RenderingCore
         do {
             core = try WorkerSetup.core(for: configuration)
@@ -54,19 +67,56 @@ struct WorkerCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         let worker = try Worker(configuration: configuration, core: core, logger: logger)
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                logger.notice("stopping", metadata: ["signal": "\(number == SIGTERM ? "SIGTERM" : "SIGINT")"])
-                worker.stop()
-            }
-            source.resume()
-            return source
-        }
+        let service = WorkerService(worker: worker)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: service),
+                    .init(service: ReloadService(worker: worker), successTerminationBehavior: .ignore),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+        if !service.drained.load(ordering: .relaxed) { throw ExitCode(1) }
+    }
+}
+
+/// The worker as a service: starts it, waits for the graceful-shutdown signal, then stops and
+/// drains it on a thread of its own (draining blocks).
+final class WorkerService: Service {
+    let worker: Worker
+    let drained = Atomic<Bool>(false)
+
+    init(worker: Worker) {
+        self.worker = worker
+    }
+
+    func run() async throws {
         try worker.start()
-        worker.wait()
-        signals.forEach { $0.cancel() }
+        try? await gracefulShutdown()
+        worker.logger.notice("stopping: draining in-flight work")
+        worker.stop()
+        let worker = worker
+        let timeout = Duration.milliseconds(worker.configuration.shutdown.drainTimeoutMilliseconds)
+        let complete = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: worker.wait(timeout: timeout)) }
+            thread.name = "caffe-drain"
+            thread.start()
+        }
+        drained.store(complete, ordering: .relaxed)
+    }
+}
+
+/// Reloads the catalog and menu on each SIGHUP until shutdown; a broken file is rejected (and
+/// logged) while the loaded ones stay in use.
+struct ReloadService: Service {
+    let worker: Worker
+
+    func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            try? worker.reload()
+        }
     }
 }

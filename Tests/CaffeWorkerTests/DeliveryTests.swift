@@ -1,6 +1,7 @@
 // Caffe — CaffeWorker tests.
 import Foundation
 import Testing
+import ZeroMQ
 
 @testable import CaffeWorker
 
@@ -76,5 +77,68 @@ struct DeliveryTests {
         #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
         try "{".write(to: url, atomically: true, encoding: .utf8)
         #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+    }
+
+    @Test("gap recovery: first request after the backoff, retries after the timeout, then given up")
+    func recoverySchedule() {
+        let start = ContinuousClock.now
+        var recovery = GapRecovery(
+            policy: .init(timeout: .milliseconds(100), attempts: 2, backoff: .milliseconds(10), maxBackoff: .seconds(1))
+        )
+        var missing: [ClosedRange<UInt64>] = [3...6]
+        recovery.report(source: "s", range: 3...6, at: start)
+        let early = recovery.due(at: start, stillMissing: { _, _ in missing }, hasEndpoint: { _ in true })
+        #expect(early.requests.isEmpty && early.abandoned.isEmpty)
+        #expect(recovery.nextDue == start + .milliseconds(10))
+        // 3 arrived meanwhile: the request asks for 4...6 only.
+        missing = [4...6]
+        let first = recovery.due(
+            at: start + .milliseconds(10),
+            stillMissing: { _, _ in missing },
+            hasEndpoint: { _ in true }
+        )
+        #expect(first.requests.map(\.range) == [4...6] && first.requests.map(\.attempt) == [1])
+        // No reply within the timeout: asked again.
+        let second = recovery.due(
+            at: start + .milliseconds(110),
+            stillMissing: { _, _ in missing },
+            hasEndpoint: { _ in true }
+        )
+        #expect(second.requests.map(\.attempt) == [2])
+        // The source has 4 and 5 but not 6: 6 is given up at once, the rest awaited.
+        let answer = recovery.answered(id: first.requests[0].id, unavailable: [6], at: start + .milliseconds(120))
+        #expect(
+            answer.known
+                && answer.abandoned == [
+                    .init(source: "s", range: 6...6, reason: "the source no longer has these events")
+                ]
+        )
+        missing = []
+        let settled = recovery.due(
+            at: start + .seconds(1),
+            stillMissing: { _, _ in missing },
+            hasEndpoint: { _ in true }
+        )
+        #expect(settled.requests.isEmpty && settled.abandoned.isEmpty && recovery.pending == 0)
+        // Out of attempts, and without an endpoint, a gap is given up.
+        recovery.report(source: "s", range: 9...9, at: start)
+        for step in 1...2 {
+            _ = recovery.due(at: start + .seconds(step * 2), stillMissing: { [$1] }, hasEndpoint: { _ in true })
+        }
+        let exhausted = recovery.due(at: start + .seconds(10), stillMissing: { [$1] }, hasEndpoint: { _ in true })
+        #expect(exhausted.abandoned.map(\.reason) == ["no replay after 2 requests"])
+        recovery.report(source: "t", range: 1...2, at: start)
+        let orphan = recovery.due(at: start + .seconds(1), stillMissing: { [$1] }, hasEndpoint: { _ in false })
+        #expect(
+            orphan.abandoned == [.init(source: "t", range: 1...2, reason: "no replay endpoint is known for source 't'")]
+        )
+        #expect(GapRecovery.ranges([7, 3, 4, 9, 8]) == [3...4, 7...9])
+    }
+
+    @Test("completion marks round-trip through their frame")
+    func completionMarks() {
+        let mark = CompletionMark(source: "pos-ü", range: 5...9)
+        #expect(CompletionMark(frame: mark.frame) == mark)
+        #expect(CompletionMark(frame: ZMQMessage()) == nil)
     }
 }

@@ -61,6 +61,38 @@ struct WorkerConfigurationTests {
                 return error.description.replacingOccurrences(of: file.path, with: "FILE")
             }
         }
+        let key = "rq0ie4xiN!aU4.KQ-6jWXb82<dScr=6gs(bTkMVv"
+        #expect(
+            failure([:], ["curve.secret_key=\(key)"])
+                == "curve.allowed_clients (from configuration): with CURVE on, list the client keys the bound endpoints admit"
+        )
+        #expect(
+            failure([:], ["curve.secret_key=\(key)", "curve.allowed_clients=\(key)"])
+                == "curve.server_key (from configuration): with CURVE on, the endpoints the worker connects to need the server's public key"
+        )
+        #expect(
+            failure([:], ["curve.server_key=short"])?.hasPrefix("curve.server_key (from --set): not a CURVE key")
+                == true
+        )
+        #expect(
+            failure(["CAFFE_LOG_LEVEL": "loud"])?.hasPrefix("log.level (from CAFFE_LOG_LEVEL): 'loud' is not one of")
+                == true
+        )
+        #expect(
+            failure([:], ["metrics.address=9464"])
+                == "metrics.address (from --set): '9464' is not host:port, such as 127.0.0.1:9464 or 0.0.0.0:9464"
+        )
+        #expect(
+            failure([:], ["replay.endpoints=pos-1"])
+                == "replay.endpoints (from --set): 'pos-1' is not source=endpoint, such as pos-1=tcp://10.0.0.5:5563"
+        )
+        let replay = try? WorkerConfigurationLoader.load(
+            file: nil,
+            environment: [:],
+            overrides: ["replay.endpoints=pos-1=tcp://10.0.0.5:5563, pos-2=>ipc:///tmp/r", "rpc.endpoint="]
+        )
+        #expect(replay?.replay.endpoints == ["pos-1": "tcp://10.0.0.5:5563", "pos-2": "ipc:///tmp/r"])
+        #expect(replay.map { $0.rpc.endpoint == nil } == true)
         #expect(failure(["CAFFE_INPUT_KIND": "sab"]) == "input.kind (from CAFFE_INPUT_KIND): 'sab' is not sub or pull")
         #expect(failure([:], ["render.threads=-1"]) == "render.threads (from --set): -1 is outside 0...256")
         #expect(failure([:], ["render.threads"]) == "render.threads (from --set): expected key=value")

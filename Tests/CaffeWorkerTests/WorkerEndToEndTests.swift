@@ -72,6 +72,7 @@ struct WorkerEndToEndTests {
             "--set", "output.kind=push", "--set", "output.endpoints=>\(collectorEndpoint)",
             "--set", "checkpoint.path=\(checkpoint.path)", "--set", "render.threads=2",
             "--set", "config_dir=\(ConfigurationDirectory.builtIn.path)",
+            "--set", "metrics.address=127.0.0.1:0", "--set", "rpc.endpoint=",
         ]
         let log = folder.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -51,10 +51,73 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var intervalMilliseconds: Int = 1000
     }
 
+    /// Gap recovery: where each source's replay endpoint is, and how hard to try.
+    public struct Replay: Hashable, Sendable {
+        /// Replay endpoints by source id (`pos-1=tcp://10.0.0.5:5563`). A source may also announce
+        /// its endpoint in each event's `replay_endpoint` metadata; this map wins.
+        public var endpoints: [String: String] = [:]
+        /// How long to wait for a reply before asking again.
+        public var timeoutMilliseconds: Int = 1000
+        /// Requests per gap before it is reported unrecoverable.
+        public var attempts: Int = 5
+        /// The first wait before asking; doubled after each unanswered request (at most 5 s).
+        public var backoffMilliseconds: Int = 100
+    }
+
+    /// The gRPC-style request/reply endpoint (ROUTER).
+    public struct RPC: Hashable, Sendable {
+        /// Where clients send requests; `nil` (an empty value) turns the endpoint off.
+        public var endpoint: WorkerEndpoint? = WorkerEndpoint(.bind, "tcp://127.0.0.1:5562")
+        /// Render requests waiting for a render thread before new ones get RESOURCE_EXHAUSTED.
+        public var queue: Int = 1024
+    }
+
+    public struct Shutdown: Hashable, Sendable {
+        /// How long in-flight work may take to drain after SIGTERM before the worker gives up on it
+        /// (what was not published is not checkpointed, so it is replayed after a restart).
+        public var drainTimeoutMilliseconds: Int = 10_000
+    }
+
+    public struct Log: Hashable, Sendable {
+        public enum Format: String, Hashable, Sendable, CaseIterable {
+            /// `2026-11-22T10:00:00+0000 info caffe.worker: worker serving input=…`
+            case text
+            /// One JSON object per line: `ts`, `level`, `label`, `message`, and the metadata.
+            case json
+        }
+
+        public var level: String = "info"
+        public var format: Format = .text
+    }
+
+    public struct Metrics: Hashable, Sendable {
+        /// `host:port` serving `/metrics` (Prometheus text format) and `/healthz`; empty turns it off.
+        public var address: String = "127.0.0.1:9464"
+    }
+
+    /// CURVE encryption and authentication; off while `secretKey` is empty.
+    public struct Curve: Hashable, Sendable {
+        /// The worker's secret key (Z85, 40 characters); its public key is derived from it.
+        public var secretKey: String = ""
+        /// The public key of the servers the worker connects to (inputs and replay endpoints).
+        public var serverKey: String = ""
+        /// Public keys of the clients admitted to the endpoints the worker binds; others are refused.
+        public var allowedClients: [String] = []
+
+        /// Whether CURVE is on.
+        public var isEnabled: Bool { !secretKey.isEmpty }
+    }
+
     public var input = Input()
     public var output = Output()
     public var render = Render()
     public var checkpoint = Checkpoint()
+    public var replay = Replay()
+    public var rpc = RPC()
+    public var shutdown = Shutdown()
+    public var log = Log()
+    public var metrics = Metrics()
+    public var curve = Curve()
     /// The folder with `Localizations/` and `menu.json`; empty: `$CAFFE_CONFIG`, `./config`, or the
     /// built-in `config/`.
     public var configDirectory: String = ""

@@ -1,5 +1,6 @@
 import Foundation
 import Yams
+import ZeroMQ
 
 /// A configuration value that cannot be used: which key, where it came from, and why.
 public struct WorkerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -155,6 +156,28 @@ public enum WorkerConfigurationLoader {
         if configuration.input.kind == .sub, configuration.input.topics.isEmpty {
             throw fail("input.topics", "a SUB input with no topics receives nothing")
         }
+        let curve = configuration.curve
+        if curve.isEnabled {
+            let binds =
+                configuration.input.endpoints.contains { $0.mode == .bind }
+                || configuration.output.endpoints.contains { $0.mode == .bind }
+                || configuration.rpc.endpoint?.mode == .bind
+            let connects =
+                configuration.input.endpoints.contains { $0.mode == .connect }
+                || configuration.output.endpoints.contains { $0.mode == .connect }
+                || configuration.rpc.endpoint?.mode == .connect || !configuration.replay.endpoints.isEmpty
+            if binds, curve.allowedClients.isEmpty {
+                throw fail("curve.allowed_clients", "with CURVE on, list the client keys the bound endpoints admit")
+            }
+            if connects, curve.serverKey.isEmpty {
+                throw fail(
+                    "curve.server_key",
+                    "with CURVE on, the endpoints the worker connects to need the server's public key"
+                )
+            }
+        } else if !curve.serverKey.isEmpty || !curve.allowedClients.isEmpty {
+            throw fail("curve.secret_key", "curve.server_key and curve.allowed_clients need curve.secret_key")
+        }
         let inputs = Set(configuration.input.endpoints.filter { $0.mode == .bind }.map(\.address))
         if let shared = configuration.output.endpoints.first(where: { $0.mode == .bind && inputs.contains($0.address) })
         {
@@ -209,6 +232,57 @@ public enum WorkerConfigurationLoader {
             Setter(key: "checkpoint.interval_ms") { raw, configuration throws(Message) in
                 configuration.checkpoint.intervalMilliseconds = try integer(raw, 10...3_600_000)
             },
+            Setter(key: "replay.endpoints") { raw, configuration throws(Message) in
+                configuration.replay.endpoints = try sourceEndpoints(raw)
+            },
+            Setter(key: "replay.timeout_ms") { raw, configuration throws(Message) in
+                configuration.replay.timeoutMilliseconds = try integer(raw, 10...600_000)
+            },
+            Setter(key: "replay.attempts") { raw, configuration throws(Message) in
+                configuration.replay.attempts = try integer(raw, 1...1000)
+            },
+            Setter(key: "replay.backoff_ms") { raw, configuration throws(Message) in
+                configuration.replay.backoffMilliseconds = try integer(raw, 1...60_000)
+            },
+            Setter(key: "rpc.endpoint") { raw, configuration throws(Message) in
+                let text = try scalar(raw)
+                configuration.rpc.endpoint = try text.isEmpty ? nil : endpoints(.scalar(text), defaultMode: .bind).first
+            },
+            Setter(key: "rpc.queue") { raw, configuration throws(Message) in
+                configuration.rpc.queue = try integer(raw, 1...1_000_000)
+            },
+            Setter(key: "shutdown.drain_timeout_ms") { raw, configuration throws(Message) in
+                configuration.shutdown.drainTimeoutMilliseconds = try integer(raw, 0...3_600_000)
+            },
+            Setter(key: "log.level") { raw, configuration throws(Message) in
+                let level = try scalar(raw).lowercased()
+                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                guard levels.contains(level) else {
+                    throw Message("'\(level)' is not one of \(levels.joined(separator: ", "))")
+                }
+                configuration.log.level = level
+            },
+            Setter(key: "log.format") { raw, configuration throws(Message) in
+                configuration.log.format = try choice(raw)
+            },
+            Setter(key: "metrics.address") { raw, configuration throws(Message) in
+                let address = try scalar(raw)
+                guard address.isEmpty || HostAndPort(address) != nil else {
+                    throw Message("'\(address)' is not host:port, such as 127.0.0.1:9464 or 0.0.0.0:9464")
+                }
+                configuration.metrics.address = address
+            },
+            Setter(key: "curve.secret_key") { raw, configuration throws(Message) in
+                configuration.curve.secretKey = try curveKey(raw)
+            },
+            Setter(key: "curve.server_key") { raw, configuration throws(Message) in
+                configuration.curve.serverKey = try curveKey(raw)
+            },
+            Setter(key: "curve.allowed_clients") { raw, configuration throws(Message) in
+                var keys: [String] = []
+                for item in raw.items where !item.isEmpty { keys.append(try curveKey(.scalar(item))) }
+                configuration.curve.allowedClients = keys
+            },
             Setter(key: "config_dir") { raw, configuration throws(Message) in
                 configuration.configDirectory = try scalar(raw)
             },
@@ -249,6 +323,33 @@ public enum WorkerConfigurationLoader {
                 throw Message("'\(text)' is not \(names)")
             }
             return value
+        }
+
+        /// A Z85 CURVE key (40 characters), or empty.
+        static func curveKey(_ raw: Raw) throws(Message) -> String {
+            let text = try scalar(raw)
+            guard text.isEmpty || (try? ZMQCurveKey(z85: text)) != nil else {
+                throw Message("not a CURVE key: expected 40 characters of Z85 (caffe keygen prints a pair)")
+            }
+            return text
+        }
+
+        /// `source=endpoint` pairs.
+        static func sourceEndpoints(_ raw: Raw) throws(Message) -> [String: String] {
+            var map: [String: String] = [:]
+            for item in raw.items where !item.isEmpty {
+                guard let equals = item.firstIndex(of: "="),
+                    let endpoint = WorkerEndpoint(
+                        parsing: String(item[item.index(after: equals)...]),
+                        defaultMode: .connect
+                    ),
+                    endpoint.mode == .connect
+                else {
+                    throw Message("'\(item)' is not source=endpoint, such as pos-1=tcp://10.0.0.5:5563")
+                }
+                map[item[..<equals].trimmingCharacters(in: .whitespaces)] = endpoint.address
+            }
+            return map
         }
 
         static func endpoints(_ raw: Raw, defaultMode: WorkerEndpoint.Mode) throws(Message) -> [WorkerEndpoint] {

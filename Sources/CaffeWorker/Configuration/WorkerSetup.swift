@@ -5,6 +5,8 @@ import Localization
 /// Loads what a configuration names.
 public enum WorkerSetup {
     /// The catalog and menu named by `configuration` (or found in its configuration folder).
+    ///
+    /// - Throws: ``CoreConfigurationError`` when a file cannot be read or the catalog has errors.
     public static func core(for configuration: WorkerConfiguration) throws(CoreConfigurationError) -> RenderingCore {
         let directory = ConfigurationDirectory.resolve(configuration.configDirectory)
         let catalogURL =
@@ -18,6 +20,17 @@ public enum WorkerSetup {
             catalog = try StringCatalog(directory: catalogURL)
         } catch {
             throw .catalog(error)
+        }
+        // The catalog reader loads what it can and reports the rest; a service refuses a catalog
+        // with errors, so a broken file never replaces working translations.
+        if let problem = catalog.diagnostics.first(where: { $0.severity == .error }) {
+            let count = catalog.diagnostics.filter { $0.severity == .error }.count
+            throw .catalog(
+                LocalizationError(
+                    .unreadableCatalog,
+                    "\(count) error\(count == 1 ? "" : "s") in \(catalogURL.path), the first: \(problem)"
+                )
+            )
         }
         let menu: Menu
         do {

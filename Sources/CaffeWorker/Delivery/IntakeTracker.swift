@@ -58,6 +58,16 @@ public struct IntakeTracker: Sendable {
         sources[source, default: ContiguousSequence()].insert(range)
     }
 
+    /// The parts of `range` of `source` not received (nor given up on) yet.
+    public func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
+        guard let seen = sources[source] else { return [range] }
+        return seen.missing.compactMap { hole -> ClosedRange<UInt64>? in
+            let lower = max(hole.lowerBound, range.lowerBound)
+            let upper = min(hole.upperBound, range.upperBound)
+            return lower <= upper ? lower...upper : nil
+        }
+    }
+
     /// Sequences still missing per source.
     public var missing: [String: [ClosedRange<UInt64>]] {
         sources.compactMapValues { $0.missing.isEmpty ? nil : $0.missing }

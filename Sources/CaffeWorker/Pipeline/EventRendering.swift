@@ -14,8 +14,14 @@ struct EventRendering {
     /// was rendered (else the frames are a dead letter), and its reference when its header was readable.
     struct Result {
         var frames: [ZMQMessage]
-        var rendered: Bool
+        /// `nil` when rendered; otherwise the dead letter's reason, as metrics label it.
+        var deadLetterReason: String?
         var ref: Caffe_V1_EventRef?
+        /// What was rendered ("order", "complication") and in which localization, for the latency histogram.
+        var kind = ""
+        var locale = ""
+        /// Each output's kind ("confirmation", "receipt", "complication") and localization.
+        var outputs: [(kind: String, locale: String)] = []
     }
 
     /// The outputs for `frames`, an input event.
@@ -24,16 +30,22 @@ struct EventRendering {
         do {
             event = try EventFrames(parsing: frames, limits: limits)
         } catch {
-            return Result(frames: Self.deadLetter(.malformed, "\(error)", frames: frames, ref: nil), rendered: false)
+            return Result(
+                frames: Self.deadLetter(.malformed, "\(error)", frames: frames, ref: nil),
+                deadLetterReason: Caffe_V1_DeadLetterReason.malformed.metricName
+            )
         }
         let ref = Caffe_V1_EventRef.with {
             $0.sourceID = event.header.sourceID
             $0.sequence = event.header.sequence
             $0.orderID = event.header.orderID
         }
-        func success(_ output: [ZMQMessage]) -> Result { Result(frames: output, rendered: true, ref: ref) }
         func dead(_ reason: Caffe_V1_DeadLetterReason, _ detail: String) -> Result {
-            Result(frames: Self.deadLetter(reason, detail, frames: frames, ref: ref), rendered: false, ref: ref)
+            Result(
+                frames: Self.deadLetter(reason, detail, frames: frames, ref: ref),
+                deadLetterReason: reason.metricName,
+                ref: ref
+            )
         }
         do {
             switch event.header.bodyType {
@@ -51,7 +63,14 @@ struct EventRendering {
                     header: event.header,
                     body: rendered.receipt
                 )
-                return success(output)
+                let used = rendered.confirmation.locale
+                return Result(
+                    frames: output,
+                    ref: ref,
+                    kind: "order",
+                    locale: used,
+                    outputs: [("confirmation", used), ("receipt", rendered.receipt.locale)]
+                )
             case Caffe_V1_ComplicationRequest.protoMessageName:
                 let request = try event.decodeBody(as: Caffe_V1_ComplicationRequest.self)
                 let payload = try session.complication(request)
@@ -60,7 +79,13 @@ struct EventRendering {
                     header: event.header,
                     body: payload
                 )
-                return success(output)
+                return Result(
+                    frames: output,
+                    ref: ref,
+                    kind: "complication",
+                    locale: payload.locale,
+                    outputs: [("complication", payload.locale)]
+                )
             default:
                 return dead(
                     .invalid,
@@ -71,13 +96,7 @@ struct EventRendering {
             let reason: Caffe_V1_DeadLetterReason = error.code == .malformed ? .malformed : .invalid
             return dead(reason, error.description)
         } catch let error as RenderError {
-            let reason: Caffe_V1_DeadLetterReason =
-                switch error.code {
-                case .unknownItem, .unknownSize, .unknownStore, .missingPrice: .unknownItem
-                case .renderFailed: .renderFailed
-                default: .invalid
-                }
-            return dead(reason, error.description)
+            return dead(error.deadLetterReason, error.description)
         } catch {
             return dead(.renderFailed, "\(error)")
         }
@@ -109,8 +128,33 @@ struct EventRendering {
             header.orderID = ref.orderID
         }
         // Encoding our own message into frames cannot fail short of running out of memory; if it
-        // does, the letter still goes out as its detail alone.
+        // does, the topic still goes out with the letter's detail as its body.
         return (try? EventFrames.encode(topic: CaffeTopic.deadLetter, header: header, body: letter))
-            ?? [ZMQMessage(), ZMQMessage(), ZMQMessage()]
+            ?? [Worker.frame(Array(CaffeTopic.deadLetter.utf8)), ZMQMessage(), Worker.frame(Array(detail.utf8))]
+    }
+}
+
+extension RenderError {
+    /// The dead-letter reason for an event that failed this way.
+    var deadLetterReason: Caffe_V1_DeadLetterReason {
+        switch code {
+        case .unknownItem, .unknownSize, .unknownStore, .missingPrice: .unknownItem
+        case .renderFailed: .renderFailed
+        default: .invalid
+        }
+    }
+}
+
+extension Caffe_V1_DeadLetterReason {
+    /// The reason as the `caffe_worker_dead_letters_total` label names it.
+    var metricName: String {
+        switch self {
+        case .malformed: "malformed"
+        case .invalid: "invalid"
+        case .unknownItem: "unknown_item"
+        case .renderFailed: "render_failed"
+        case .unrecoverableGap: "unrecoverable_gap"
+        case .unspecified, .UNRECOGNIZED: "unspecified"
+        }
     }
 }

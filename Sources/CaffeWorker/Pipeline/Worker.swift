@@ -13,62 +13,98 @@ public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The running service: intake → render pool → publisher, on their own threads, joined by
-/// `inproc://` PUSH/PULL pipes whose high-water marks bound the queues (a full render queue stops
-/// intake from reading; a slow PUSH consumer stops the publisher).
+/// The running service: intake → render pool → publisher, plus the RPC endpoint, on their own
+/// threads, joined by `inproc://` PUSH/PULL pipes whose high-water marks bound the queues (a full
+/// render queue stops intake from reading; a slow PUSH consumer stops the publisher).
 ///
-/// - Intake: receives events (SUB or PULL), tells duplicates and gaps apart (``IntakeTracker``),
-///   and hands new events to the render threads.
-/// - Render threads (one per core by default), each with its own ``RenderSession``: render, or turn
-///   the event into a dead letter; never drop it.
-/// - Publisher: sends every output (PUB or PUSH), marks the input done, and checkpoints each
-///   source's contiguous done sequence (``Checkpoint``) periodically and at shutdown.
+/// - Intake (`Worker+Intake.swift`): receives events (SUB or PULL), tells duplicates and gaps apart
+///   (``IntakeTracker``), asks sources to replay gaps (``GapRecovery``), and hands new events on.
+/// - Render threads (`Worker+Render.swift`, one per core by default), each with its own
+///   ``RenderSession``: render events and RPC requests, or turn an event into a dead letter.
+/// - Publisher (`Worker+Publish.swift`): sends every output (PUB or PUSH), marks the input done,
+///   and checkpoints each source's contiguous done sequence periodically and at shutdown.
+/// - RPC (`Worker+RPC.swift`): a ROUTER answering health and stats itself and passing render
+///   requests to the render threads, replies matched by request id.
 public final class Worker: Sendable {
     public let configuration: WorkerConfiguration
-    public let statistics = WorkerStatistics()
-    private let core: RenderingCore
-    private let context: ZMQContext
-    private let logger: Logger
-    private let checkpointURL: URL?
-    private let resumed: Checkpoint
-    private let running = Atomic<Bool>(true)
-    private let intakeFinished = Atomic<Bool>(false)
-    private let renderersRunning = Atomic<Int>(0)
+    public let metrics: WorkerMetrics
+    public let logger: Logger
+    let context: ZMQContext
+    let resumed: Checkpoint
+    let checkpointURL: URL?
+    let security: WorkerSecurity?
+
+    /// The core the render threads use; replaced whole by ``reload()``.
+    private let core: Mutex<RenderingCore>
+    /// Bumped by each successful reload; render threads compare it between messages.
+    let coreGeneration = Atomic<Int>(0)
+
+    let running = Atomic<Bool>(true)
+    let started = Atomic<Bool>(false)
+    let intakeFinished = Atomic<Bool>(false)
+    let rpcIntakeFinished = Atomic<Bool>(false)
+    let renderersRunning = Atomic<Int>(0)
+    /// Set when draining took too long: blocked sends give up, unsent work is not checkpointed.
+    let givingUp = Atomic<Bool>(false)
+    let pendingGaps = Atomic<Int>(0)
     private let finished = DispatchGroup()
+    private let httpEndpoint = Mutex<HTTPEndpoint?>(nil)
     /// The endpoints actually bound (`tcp://…:0` resolved), by role.
     private let bound = Mutex<[String: [String]]>([:])
     private let id = UUID().uuidString
 
-    private var renderPipe: String { "inproc://caffe-render-\(id)" }
-    private var publishPipe: String { "inproc://caffe-publish-\(id)" }
+    var renderPipe: String { "inproc://caffe-render-\(id)" }
+    var publishPipe: String { "inproc://caffe-publish-\(id)" }
+    var rpcWorkPipe: String { "inproc://caffe-rpc-work-\(id)" }
+    var rpcDonePipe: String { "inproc://caffe-rpc-done-\(id)" }
 
-    /// Prepares a worker; reads the checkpoint (a missing file is a first start).
-    public init(configuration: WorkerConfiguration, core: RenderingCore, logger: Logger) throws(WorkerError) {
+    /// Prepares a worker; reads the checkpoint (a missing file is a first start) and, with CURVE
+    /// configured, starts the ZAP authenticator.
+    public init(
+        configuration: WorkerConfiguration,
+        core: RenderingCore,
+        logger: Logger,
+        metrics: WorkerMetrics = WorkerMetrics()
+    ) throws(WorkerError) {
         self.configuration = configuration
-        self.core = core
+        self.core = Mutex(core)
         self.logger = logger
+        self.metrics = metrics
         checkpointURL =
             configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
         do {
             resumed = try checkpointURL.map(Checkpoint.read) ?? Checkpoint()
             context = try ZMQContext()
+            security = try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: context) : nil
         } catch {
             throw WorkerError("\(error)")
         }
     }
 
-    /// The endpoints bound for `role` ("input", "output"), with wildcard ports resolved.
+    /// The endpoints bound for `role` ("input", "output", "rpc", "metrics"), with wildcard ports resolved.
     public func boundEndpoints(_ role: String) -> [String] { bound.withLock { $0[role] ?? [] } }
+
+    /// Whether the worker takes new work: started and not draining.
+    public var isServing: Bool { started.load(ordering: .relaxed) && running.load(ordering: .relaxed) }
 
     /// Starts every thread; returns once all sockets are bound and connected.
     ///
     /// - Throws: ``WorkerError`` naming the endpoint that could not be bound or connected.
     public func start() throws(WorkerError) {
+        try startMetricsEndpoint()
         try launch("caffe-publish") { () throws(ZMQError) -> (() -> Void) in
             let pipe = try self.context.socket(.pull)
             _ = try pipe.bind(self.publishPipe)
             let output = try self.openOutput()
             return { self.publish(from: pipe, to: output) }
+        }
+        if configuration.rpc.endpoint != nil {
+            try launch("caffe-rpc") { () throws(ZMQError) -> (() -> Void) in
+                let sockets = try self.openRPC()
+                return { self.serveRPC(sockets) }
+            }
+        } else {
+            rpcIntakeFinished.store(true, ordering: .sequentiallyConsistent)
         }
         try launch("caffe-intake") { () throws(ZMQError) -> (() -> Void) in
             let render = try self.context.socket(.push)
@@ -82,14 +118,11 @@ public final class Worker: Sendable {
         for index in 0..<configuration.renderThreadCount {
             renderersRunning.add(1, ordering: .sequentiallyConsistent)
             try launch("caffe-render-\(index)") { () throws(ZMQError) -> (() -> Void) in
-                let work = try self.context.socket(.pull)
-                try work.set(.receiveHighWaterMark, to: Int32(self.configuration.render.queue))
-                try work.connect(self.renderPipe)
-                let results = try self.context.socket(.push)
-                try results.connect(self.publishPipe)
-                return { self.render(from: work, to: results) }
+                let sockets = try self.openRenderSockets()
+                return { self.render(sockets) }
             }
         }
+        started.store(true, ordering: .sequentiallyConsistent)
         logger.info(
             "worker serving",
             metadata: [
@@ -97,22 +130,108 @@ public final class Worker: Sendable {
                     "\(configuration.input.kind.rawValue) \(boundOrConnected("input", configuration.input.endpoints))",
                 "output":
                     "\(configuration.output.kind.rawValue) \(boundOrConnected("output", configuration.output.endpoints))",
+                "rpc": "\(configuration.rpc.endpoint.map { boundOrConnected("rpc", [$0]) } ?? "off")",
+                "metrics": "\(boundEndpoints("metrics").first.map { "http://\($0)/metrics" } ?? "off")",
                 "render_threads": "\(configuration.renderThreadCount)",
+                "curve": "\(security == nil ? "off" : "on")",
                 "resumed_sources": "\(resumed.sources.count)",
             ]
         )
     }
 
-    /// Stops intake; the threads then drain what is in flight, write the checkpoint and end.
+    /// Stops intake and makes health NOT_SERVING; the threads then drain what is in flight, write
+    /// the checkpoint and end.
     public func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
     }
 
-    /// Waits until every thread has ended (after ``stop()``).
-    public func wait() {
+    /// Waits until every thread has ended (after ``stop()``), at most `timeout`. When draining
+    /// takes longer, blocked sends are abandoned (their inputs stay out of the checkpoint, so a
+    /// restarted worker gets them replayed) and `false` is returned once the threads have ended.
+    @discardableResult
+    public func wait(timeout: Duration? = nil) -> Bool {
+        var drained = true
+        if let timeout {
+            let deadline = DispatchTime.now() + .milliseconds(Int(timeout.wholeMilliseconds))
+            if finished.wait(timeout: deadline) == .timedOut {
+                drained = false
+                logger.error(
+                    "drain timed out; abandoning unsent work (it stays out of the checkpoint)",
+                    metadata: ["timeout_ms": "\(timeout.wholeMilliseconds)"]
+                )
+                givingUp.store(true, ordering: .sequentiallyConsistent)
+            }
+        }
         finished.wait()
+        httpEndpoint.withLock { $0?.stop() }
+        security?.stop()
         context.shutdown()
-        logger.info("worker stopped", metadata: statistics.snapshot.mapValues { "\($0)" })
+        logger.info("worker stopped", metadata: metrics.snapshot.mapValues { "\($0)" })
+        return drained
+    }
+
+    // MARK: Reload
+
+    /// Reloads the catalog and menu from the configured paths. Render threads switch between two
+    /// messages, so nothing in flight is dropped; a catalog or menu that does not load is rejected
+    /// and the loaded one kept.
+    ///
+    /// - Throws: ``WorkerError`` describing why the new files were rejected.
+    public func reload() throws(WorkerError) {
+        let fresh: RenderingCore
+        do {
+            fresh = try WorkerSetup.core(for: configuration)
+        } catch {
+            metrics.counter("reloads", [("result", "rejected")]).add()
+            logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
+            throw WorkerError("reload rejected: \(error)")
+        }
+        core.withLock { $0 = fresh }
+        coreGeneration.add(1, ordering: .sequentiallyConsistent)
+        metrics.counter("reloads", [("result", "loaded")]).add()
+        logger.notice("catalog and menu reloaded")
+    }
+
+    /// The current core and its generation.
+    var currentCore: (core: RenderingCore, generation: Int) {
+        core.withLock { ($0, coreGeneration.load(ordering: .sequentiallyConsistent)) }
+    }
+
+    // MARK: Operations endpoint
+
+    private func startMetricsEndpoint() throws(WorkerError) {
+        guard !configuration.metrics.address.isEmpty else { return }
+        guard let address = HostAndPort(configuration.metrics.address) else {
+            throw WorkerError("metrics.address '\(configuration.metrics.address)' is not host:port")
+        }
+        let endpoint = try HTTPEndpoint(address: address) { [weak self] path in
+            guard let self else { return .text(503, "stopping\n") }
+            switch path {
+            case "/metrics":
+                self.refreshGauges()
+                return HTTPEndpoint.Response(
+                    status: 200,
+                    contentType: "text/plain; version=0.0.4; charset=utf-8",
+                    body: self.metrics.exposition()
+                )
+            case "/healthz":
+                return self.isServing ? .text(200, "SERVING\n") : .text(503, "NOT_SERVING\n")
+            default:
+                return .text(404, "not found; try /metrics or /healthz\n")
+            }
+        }
+        httpEndpoint.withLock { $0 = endpoint }
+        bound.withLock { $0["metrics", default: []].append(endpoint.address.description) }
+    }
+
+    /// Brings gauges and externally kept counts up to date (before a scrape or a Stats answer).
+    func refreshGauges() {
+        if let security {
+            let refused = UInt64(security.refused)
+            let counted = metrics.handshakeFailures.count
+            if refused > counted { metrics.handshakeFailures.add(refused - counted) }
+        }
+        metrics.refreshGauges(pendingGaps: pendingGaps.load(ordering: .relaxed), serving: isServing)
     }
 
     // MARK: Threads
@@ -147,136 +266,9 @@ public final class Worker: Sendable {
         }
     }
 
-    private func intake(from input: ZMQSocket, to render: ZMQSocket, deadLetters: ZMQSocket) {
-        var tracker = IntakeTracker(resumingFrom: resumed.sources)
-        let limits = limits
-        while running.load(ordering: .relaxed) {
-            let frames: [ZMQMessage]
-            do {
-                guard let received = try input.receiveMultipart(timeout: .milliseconds(100)) else { continue }
-                frames = received
-            } catch {
-                logger.error("input receive failed", metadata: ["error": "\(error)"])
-                break
-            }
-            statistics.received.add(1, ordering: .relaxed)
-            let event: EventFrames
-            do {
-                event = try EventFrames(parsing: frames, limits: limits)
-            } catch {
-                // Unreadable before rendering: no sequence to track, so it is dead-lettered here.
-                statistics.deadLettered.add(1, ordering: .relaxed)
-                let letter = EventRendering.deadLetter(.malformed, "\(error)", frames: frames, ref: nil)
-                send([ZMQMessage()] + letter, on: deadLetters, what: "dead letter")
-                continue
-            }
-            let header = event.header
-            let verdict = tracker.observe(source: header.sourceID, sequence: header.sequence, orderID: header.orderID)
-            for range in verdict.missing {
-                statistics.gaps.add(1, ordering: .relaxed)
-                statistics.missingSequences.add(range.upperBound - range.lowerBound + 1, ordering: .relaxed)
-                logger.warning(
-                    "sequence gap",
-                    metadata: [
-                        "source": "\(header.sourceID)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)",
-                    ]
-                )
-            }
-            if verdict.isDuplicate {
-                statistics.duplicates.add(1, ordering: .relaxed)
-                continue
-            }
-            send(frames, on: render, what: "render hand-off")
-        }
-        input.close(linger: .milliseconds(0))
-        render.close(linger: .infinite)
-        deadLetters.close(linger: .infinite)
-        intakeFinished.store(true, ordering: .sequentiallyConsistent)
-    }
-
-    private func render(from work: ZMQSocket, to results: ZMQSocket) {
-        let rendering = EventRendering(session: core.makeSession())
-        let limits = limits
-        while true {
-            let frames: [ZMQMessage]
-            do {
-                guard let received = try work.receiveMultipart(timeout: .milliseconds(50)) else {
-                    if intakeFinished.load(ordering: .sequentiallyConsistent) { break }
-                    continue
-                }
-                frames = received
-            } catch {
-                logger.error("render receive failed", metadata: ["error": "\(error)"])
-                break
-            }
-            let result = rendering.outputs(for: frames, limits: limits)
-            if result.rendered {
-                statistics.rendered.add(1, ordering: .relaxed)
-            } else {
-                statistics.deadLettered.add(1, ordering: .relaxed)
-            }
-            let refBytes: [UInt8] = (try? result.ref?.serializedBytes()) ?? []
-            send([Self.frame(refBytes)] + result.frames, on: results, what: "result hand-off")
-        }
-        work.close(linger: .milliseconds(0))
-        results.close(linger: .infinite)
-        renderersRunning.add(-1, ordering: .sequentiallyConsistent)
-    }
-
-    private func publish(from pipe: ZMQSocket, to output: ZMQSocket) {
-        var done = resumed.sources.mapValues { ContiguousSequence(contiguous: $0) }
-        var lastCheckpoint = ContinuousClock.now
-        let interval = Duration.milliseconds(configuration.checkpoint.intervalMilliseconds)
-        var written = resumed.sources
-        func checkpoint() {
-            let marks = done.mapValues(\.contiguous)
-            guard marks != written, let checkpointURL else { return }
-            do {
-                try Checkpoint(sources: marks).write(to: checkpointURL)
-                written = marks
-                statistics.checkpoints.add(1, ordering: .relaxed)
-            } catch {
-                logger.error("checkpoint not written", metadata: ["error": "\(error)"])
-            }
-        }
-        while true {
-            let message: [ZMQMessage]?
-            do {
-                message = try pipe.receiveMultipart(timeout: .milliseconds(50))
-            } catch {
-                logger.error("publish receive failed", metadata: ["error": "\(error)"])
-                break
-            }
-            if let message, let refFrame = message.first {
-                var index = 1
-                while index + 3 <= message.count {
-                    send(Array(message[index..<(index + 3)]), on: output, what: "output")
-                    statistics.published.add(1, ordering: .relaxed)
-                    index += 3
-                }
-                if !refFrame.isEmpty, let ref = try? Caffe_V1_EventRef(serializedBytes: refFrame.bytes),
-                    ref.sequence > 0
-                {
-                    done[ref.sourceID, default: ContiguousSequence()].insert(ref.sequence)
-                }
-            } else if intakeFinished.load(ordering: .sequentiallyConsistent),
-                renderersRunning.load(ordering: .sequentiallyConsistent) == 0
-            {
-                break
-            }
-            if ContinuousClock.now - lastCheckpoint >= interval {
-                checkpoint()
-                lastCheckpoint = .now
-            }
-        }
-        checkpoint()
-        pipe.close(linger: .milliseconds(0))
-        output.close(linger: .seconds(5))
-    }
-
     // MARK: Sockets
 
-    private var limits: CaffeProtocolLimits {
+    var limits: CaffeProtocolLimits {
         var limits = CaffeProtocolLimits.standard
         limits.maxBodyBytes = configuration.input.maxMessageBytes
         return limits
@@ -298,11 +290,18 @@ public final class Worker: Sendable {
         let output = configuration.output
         let socket = try context.socket(output.kind == .pub ? .pub : .push)
         try socket.set(.sendHighWaterMark, to: Int32(output.highWaterMark))
+        // PUSH queues only to connected consumers: with none, sending waits (and a drain can time
+        // out) instead of filling a queue that dies with the process after the checkpoint moved.
+        if output.kind == .push { try socket.set(.immediate, to: true) }
         try attach(socket, output.endpoints, role: "output")
         return socket
     }
 
-    private func attach(_ socket: ZMQSocket, _ endpoints: [WorkerEndpoint], role: String) throws(ZMQError) {
+    /// Binds or connects `socket` to each endpoint, as a CURVE server or client when CURVE is on.
+    func attach(_ socket: ZMQSocket, _ endpoints: [WorkerEndpoint], role: String) throws(ZMQError) {
+        if let security {
+            try security.secure(socket, asServer: endpoints.contains { $0.mode == .bind })
+        }
         for endpoint in endpoints {
             switch endpoint.mode {
             case .bind:
@@ -329,13 +328,25 @@ public final class Worker: Sendable {
         return message
     }
 
-    /// Sends a multipart message, waiting as long as the peer needs (that wait is the backpressure);
-    /// a failure is logged and counted as a dead letter would be, never ignored.
-    private func send(_ frames: [ZMQMessage], on socket: ZMQSocket, what: String) {
+    /// Sends a multipart message, waiting as long as the peer needs (that wait is the
+    /// backpressure) until the worker gives up on draining; a failure is logged, never ignored.
+    @discardableResult
+    func send(_ frames: [ZMQMessage], on socket: ZMQSocket, what: String) -> Bool {
         do {
-            try socket.send(multipart: frames)
+            while !givingUp.load(ordering: .relaxed) {
+                if try socket.send(multipart: frames, timeout: .milliseconds(100)) { return true }
+            }
+            logger.warning("not sent: draining timed out", metadata: ["what": "\(what)"])
         } catch {
             logger.error("send failed", metadata: ["what": "\(what)", "error": "\(error)"])
         }
+        return false
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded down.
+    var wholeMilliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

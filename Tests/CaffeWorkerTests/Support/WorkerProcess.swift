@@ -1,0 +1,169 @@
+// Caffe — CaffeWorker tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeTestKit
+import Foundation
+import SwiftProtobuf
+import Testing
+import ZeroMQ
+
+/// A real `caffe worker` process with the built-in configuration, its own folder (checkpoint,
+/// `ipc://` RPC endpoint, log) and whatever `--set` overrides a test adds; metrics on a free port.
+final class WorkerProcess {
+    let folder: URL
+    let log: URL
+    let checkpoint: URL
+    let rpcEndpoint: String
+    private(set) var process: Process
+    private let arguments: [String]
+    private let environment: [String: String]
+
+    init(folder: URL, settings: [String], environment: [String: String] = [:]) throws {
+        self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        self.folder = folder
+        log = folder.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8))")
+        checkpoint = folder.appendingPathComponent("worker.checkpoint")
+        rpcEndpoint = "ipc://\(folder.path)/rpc"
+        let defaults = [
+            "checkpoint.path=\(checkpoint.path)", "render.threads=2", "metrics.address=127.0.0.1:0",
+            "rpc.endpoint=@\(rpcEndpoint)", "config_dir=\(ConfigurationDirectory.builtIn.path)",
+            "checkpoint.interval_ms=50",
+        ]
+        arguments =
+            ["worker", "--config-file", ConfigurationDirectory.builtIn.appendingPathComponent("worker.yaml").path]
+            + (defaults + settings).flatMap { ["--set", $0] }
+        process = Process()
+        try launch()
+    }
+
+    /// Starts the process (again, after it ended), logging to a fresh file.
+    func launch() throws {
+        let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        if !FileManager.default.fileExists(atPath: log.path) {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardError = handle
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Everything the worker logged so far (across restarts).
+    var stderr: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits for the `worker serving` line and returns the metrics address it names.
+    @discardableResult
+    func waitUntilServing(starts: Int = 1) throws -> String {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let text = stderr
+            if text.components(separatedBy: "worker serving").count - 1 >= starts,
+                let match = text.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last
+            {
+                return String(match.output.1)
+            }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("the worker did not start: \(stderr)")
+        throw CancellationError()
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+    }
+
+    /// SIGKILL: no drain, no final checkpoint.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func signal(_ number: Int32) { Foundation.kill(process.processIdentifier, number) }
+
+    deinit {
+        if process.isRunning { kill() }
+    }
+}
+
+/// A temporary folder removed at the end of the test.
+final class TemporaryFolder {
+    let url: URL
+    init(_ name: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A GET over a plain TCP socket: status code and body.
+func httpGet(_ address: String, _ path: String) throws -> (status: Int, body: String) {
+    let parts = address.split(separator: ":")
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var target = sockaddr_in()
+    target.sin_family = sa_family_t(AF_INET)
+    target.sin_port = (UInt16(parts[1]) ?? 0).bigEndian
+    inet_pton(AF_INET, String(parts[0]), &target.sin_addr)
+    let connected = withUnsafePointer(to: &target) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    try #require(connected == 0, "cannot connect to \(address)")
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: \(address)\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    var response: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { break }
+        response += chunk[..<count]
+    }
+    let text = String(decoding: response, as: UTF8.self)
+    let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+    let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    return (status, body)
+}
+
+/// A test's gRPC-style client: a DEALER sending requests and collecting replies by request id.
+struct RPCClient {
+    let socket: ZMQSocket
+
+    init(context: ZMQContext, endpoint: String, configure: (ZMQSocket) throws -> Void = { _ in }) throws {
+        socket = try context.socket(.dealer)
+        try configure(socket)
+        try socket.connect(endpoint)
+    }
+
+    func send(
+        _ method: String,
+        id: String,
+        body: some SwiftProtobuf.Message,
+        deadline: Date? = Date().addingTimeInterval(10)
+    ) throws {
+        var header = Caffe_V1_RequestHeader()
+        header.method = method
+        header.requestID = id
+        if let deadline { header.deadline = .init(date: deadline) }
+        try socket.send(multipart: try RequestFrames.encode(header: header, body: body))
+    }
+
+    /// Replies by request id, until `count` arrived or `timeout` passed without one.
+    func replies(_ count: Int, timeout: ZMQTimeout = .seconds(10)) throws -> [String: ResponseFrames] {
+        var replies: [String: ResponseFrames] = [:]
+        while replies.count < count, let frames = try socket.receiveMultipart(timeout: timeout) {
+            let reply = try ResponseFrames(parsing: frames)
+            replies[reply.header.requestID] = reply
+        }
+        return replies
+    }
+}

@@ -1,0 +1,185 @@
+// Caffe — CaffeWorker tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeTestKit
+import Foundation
+import SwiftProtobuf
+import Testing
+import ZeroMQ
+
+@testable import CaffeWorker
+
+/// The worker's request/reply endpoint, operations endpoints, reload and CURVE, on a real process.
+@Suite("caffe worker: RPC and operations", .serialized)
+struct WorkerServiceTests {
+    /// Settings for a worker whose event input and output point nowhere in particular (these
+    /// tests talk to its RPC endpoint).
+    static func quietSettings(_ folder: URL) -> [String] {
+        [
+            "input.kind=pull", "input.endpoints=@ipc://\(folder.path)/in", "output.kind=pub",
+            "output.endpoints=@ipc://\(folder.path)/out",
+        ]
+    }
+
+    @Test(
+        "RenderOrder, RenderComplication, Health and Stats answered by request id; deadlines, bad input and unknown names get their status codes"
+    )
+    func requests() throws {
+        let folder = try TemporaryFolder("worker-rpc")
+        let worker = try WorkerProcess(folder: folder.url, settings: Self.quietSettings(folder.url))
+        let metricsAddress = try worker.waitUntilServing()
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let client = try RPCClient(context: context, endpoint: worker.rpcEndpoint)
+
+        let order = TestOrders.order(1)  // es-MX
+        var unknownItem = TestOrders.order(3)
+        unknownItem.lines[0].itemID = "caviar"
+        var request = Caffe_V1_ComplicationRequest()
+        request.requestID = "R-1"
+        request.userID = "u-1"
+        request.locale = "fr-FR"
+        request.timeZone = "Europe/Paris"
+        request.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_798_675_200)
+        var health = Caffe_V1_HealthCheckRequest()
+        try client.send(CaffeMethod.renderOrder, id: "order", body: order)
+        try client.send(CaffeMethod.renderComplication, id: "complication", body: request)
+        try client.send(CaffeMethod.healthCheck, id: "health", body: health)
+        health.service = "caffe.v1.Nothing"
+        try client.send(CaffeMethod.healthCheck, id: "health-unknown", body: health)
+        try client.send(CaffeMethod.renderOrder, id: "expired", body: order, deadline: Date().addingTimeInterval(-1))
+        try client.send(CaffeMethod.renderOrder, id: "unknown-item", body: unknownItem)
+        try client.send(CaffeMethod.renderOrder, id: "invalid", body: Caffe_V1_OrderEvent())
+        try client.send("caffe.v1.Renderer/Teleport", id: "unimplemented", body: order)
+        let replies = try client.replies(8)
+        #expect(replies.count == 8)
+        func code(_ id: String) -> Caffe_V1_StatusCode? { replies[id]?.header.status }
+        #expect(code("order") == .ok && code("complication") == .ok && code("health") == .ok)
+        #expect(code("health-unknown") == .notFound)
+        #expect(code("expired") == .deadlineExceeded)
+        #expect(code("unknown-item") == .notFound)
+        #expect(code("invalid") == .invalidArgument)
+        #expect(code("unimplemented") == .unimplemented)
+
+        let session = try RenderingCore(configurationDirectory: ConfigurationDirectory.builtIn).makeSession()
+        let rendered = try #require(replies["order"]).decodeBody(as: Caffe_V1_RenderOrderResponse.self)
+        let expected = try session.render(order)
+        #expect(rendered.confirmation == expected.confirmation && rendered.receipt == expected.receipt)
+        #expect(rendered.confirmation.summary.plain == "2 pizzas grandes")
+        let payload = try #require(replies["complication"]).decodeBody(as: Caffe_V1_ComplicationPayload.self)
+        #expect(payload == (try session.complication(request)))
+        let status = try #require(replies["health"]).decodeBody(as: Caffe_V1_HealthCheckResponse.self)
+        #expect(status.status == .serving)
+
+        try client.send(CaffeMethod.stats, id: "stats", body: Caffe_V1_StatsRequest())
+        let stats = try #require(try client.replies(1)["stats"]).decodeBody(as: Caffe_V1_StatsResponse.self)
+        #expect(stats.counters["rpc_requests"] == 8)
+        #expect(stats.gauges["serving"] == 1 && stats.gauges["render_threads"] == 2)
+
+        // The same counts in Prometheus text format, and the health check over HTTP.
+        let metrics = try httpGet(metricsAddress, "/metrics")
+        #expect(metrics.status == 200)
+        for line in [
+            #"caffe_worker_rpc_requests_total{method="caffe.v1.Renderer/RenderOrder",code="OK"} 1"#,
+            #"caffe_worker_rpc_requests_total{method="caffe.v1.Renderer/RenderOrder",code="NOT_FOUND"} 1"#,
+            #"caffe_worker_rpc_requests_total{method="caffe.v1.Renderer/RenderOrder",code="DEADLINE_EXCEEDED"} 1"#,
+            #"caffe_worker_serving 1"#,
+        ] {
+            #expect(metrics.body.contains(line), "\(line) in \(metrics.body)")
+        }
+        #expect(try httpGet(metricsAddress, "/healthz") == (200, "SERVING\n"))
+        #expect(try httpGet(metricsAddress, "/nothing").status == 404)
+        #expect(worker.terminate() == 0)
+    }
+
+    @Test("SIGHUP reloads the catalog; a broken catalog is rejected and the loaded one kept; JSON logs")
+    func reload() throws {
+        let folder = try TemporaryFolder("worker-reload")
+        let configuration = folder.url.appendingPathComponent("config")
+        try FileManager.default.copyItem(at: ConfigurationDirectory.builtIn, to: configuration)
+        let catalog = configuration.appendingPathComponent("Localizations/Localizable.xcstrings")
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: Self.quietSettings(folder.url) + ["config_dir=\(configuration.path)", "log.format=json"]
+        )
+        try worker.waitUntilServing()
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let client = try RPCClient(context: context, endpoint: worker.rpcEndpoint)
+        func receiptText(_ id: String) throws -> String {
+            try client.send(CaffeMethod.renderOrder, id: id, body: TestOrders.order(1))
+            let reply = try #require(try client.replies(1)[id])
+            return try reply.decodeBody(as: Caffe_V1_RenderOrderResponse.self).receipt.text.plain
+        }
+        func waitForLog(_ text: String, count: Int) {
+            let deadline = Date().addingTimeInterval(10)
+            while worker.stderr.components(separatedBy: text).count - 1 < count, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        #expect(try receiptText("before").contains("¡Gracias!"))
+
+        let original = try String(contentsOf: catalog, encoding: .utf8)
+        try original.replacingOccurrences(of: "**¡Gracias!**", with: "**¡Mil gracias!**")
+            .write(to: catalog, atomically: true, encoding: .utf8)
+        worker.signal(SIGHUP)
+        waitForLog("catalog and menu reloaded", count: 1)
+        #expect(try receiptText("reloaded").contains("¡Mil gracias!"))
+
+        try "{ \"sourceLanguage\": \"en\", \"strings\": ".write(to: catalog, atomically: true, encoding: .utf8)
+        worker.signal(SIGHUP)
+        waitForLog("reload rejected", count: 1)
+        #expect(try receiptText("kept").contains("¡Mil gracias!"))
+        #expect(worker.terminate() == 0)
+
+        // Every line is one JSON object with the fixed fields first.
+        let lines = worker.stderr.split(separator: "\n")
+        #expect(lines.count >= 4)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["level"] is String && object?["message"] is String, "\(line)")
+        }
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"{"ts":"#)
+                    && $0.contains(#""message":"reload rejected; keeping the loaded catalog and menu""#)
+            }
+        )
+    }
+
+    @Test("with CURVE keys, an allowed client is served and an unknown key is refused and counted")
+    func curve() throws {
+        let folder = try TemporaryFolder("worker-curve")
+        let server = try ZMQCurveKeyPair.generate()
+        let allowed = try ZMQCurveKeyPair.generate()
+        let stranger = try ZMQCurveKeyPair.generate()
+        // The secret key through the environment, as config/worker.yaml recommends.
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: Self.quietSettings(folder.url) + ["curve.allowed_clients=\(allowed.publicKey.z85)"],
+            environment: ["CAFFE_CURVE_SECRET_KEY": server.secretKey.z85]
+        )
+        let metricsAddress = try worker.waitUntilServing()
+        #expect(worker.stderr.contains("curve=on"))
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+
+        let intruder = try RPCClient(context: context, endpoint: worker.rpcEndpoint) {
+            try $0.makeCurveClient(keys: stranger, serverKey: server.publicKey)
+        }
+        try intruder.send(CaffeMethod.healthCheck, id: "intruder", body: Caffe_V1_HealthCheckRequest())
+        #expect(try intruder.replies(1, timeout: .milliseconds(700)).isEmpty)
+
+        let client = try RPCClient(context: context, endpoint: worker.rpcEndpoint) {
+            try $0.makeCurveClient(keys: allowed, serverKey: server.publicKey)
+        }
+        try client.send(CaffeMethod.healthCheck, id: "friend", body: Caffe_V1_HealthCheckRequest())
+        let reply = try #require(try client.replies(1)["friend"])
+        #expect(try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        let metrics = try httpGet(metricsAddress, "/metrics").body
+        let refused = metrics.split(separator: "\n").first { $0.hasPrefix("caffe_worker_handshake_failures_total ") }
+        #expect(refused.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 >= 1, "\(metrics)")
+        intruder.socket.close(linger: .milliseconds(0))
+        #expect(worker.terminate() == 0)
+    }
+}
