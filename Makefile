@@ -30,6 +30,7 @@ build: deps
 	$(SWIFT) build
 
 demo: deps
+	$(SWIFT) build -c release --product caffe
 	$(SWIFT) build -c release --product caffe-sim
 	.build/release/caffe-sim demo
 

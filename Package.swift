@@ -143,7 +143,7 @@ let package = Package(
             name: "CaffeSimulator",
             dependencies: [
                 "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
-                "CTransportBaseline", "CICUFloor",
+                "CaffeWorker", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Simulator/Sources/CaffeSimulator"
@@ -215,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaffeSimulatorTests",
-            dependencies: ["CaffeSimulator", "CaffeCore"],
+            dependencies: ["CaffeSimulator", "CaffeCore", "CaffeTestKit"],
             path: "Simulator/Tests/CaffeSimulatorTests"
         ),
     ],

@@ -182,4 +182,66 @@ struct WorkerServiceTests {
         intruder.socket.close(linger: .milliseconds(0))
         #expect(worker.terminate() == 0)
     }
+
+    @Test("caffe proxy: orders through a queue proxy, requests through an rpc proxy to a worker that connects")
+    func proxies() throws {
+        let folder = try TemporaryFolder("worker-proxy")
+        let path = folder.url.path
+        let executable = try #require(ExecutableRunner.locate("caffe"))
+        func proxy(_ kind: String, _ frontend: String, _ backend: String) throws -> Process {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["proxy", "--kind", kind, "--frontend", frontend, "--backend", backend]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let queue = try proxy("queue", "@ipc://\(path)/orders-in", "@ipc://\(path)/orders-out")
+        let rpc = try proxy("rpc", "@ipc://\(path)/rpc-in", "@ipc://\(path)/rpc-out")
+        defer {
+            for process in [queue, rpc] where process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let collector = try WorkerRecoveryTests.Collector(context: context)
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: [
+                "input.kind=pull", "input.endpoints=>ipc://\(path)/orders-out", "output.kind=push",
+                "output.endpoints=>\(collector.endpoint)", "rpc.endpoint=>ipc://\(path)/rpc-out",
+            ]
+        )
+        try worker.waitUntilServing()
+        let source = try context.socket(.push)
+        try source.connect("ipc://\(path)/orders-in")
+        for sequence in UInt64(1)...2 {
+            let order = TestOrders.order(sequence)
+            try source.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: EventFrames.header(for: order),
+                    body: order
+                )
+            )
+        }
+        let events = try collector.collect { $0.count >= 4 }
+        #expect(
+            events.map(\.topic).sorted() == [
+                "confirmation.es-MX", "confirmation.fr-FR", "receipt.store-fr-par", "receipt.store-mx-cdmx",
+            ]
+        )
+
+        let client = try RPCClient(context: context, endpoint: "ipc://\(path)/rpc-in")
+        try client.send(CaffeMethod.healthCheck, id: "through-proxy", body: Caffe_V1_HealthCheckRequest())
+        let reply = try #require(try client.replies(1)["through-proxy"])
+        #expect(try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        source.close(linger: .milliseconds(0))
+        #expect(worker.terminate() == 0)
+        queue.terminate()
+        queue.waitUntilExit()
+        #expect(queue.terminationStatus == 0)
+    }
 }

@@ -31,6 +31,7 @@ struct Demo: AsyncParsableCommand {
         var demo = PipelineDemo(
             style: TerminalStyle(enabled: color),
             catalog: FileManager.default.fileExists(atPath: catalog) ? URL(fileURLWithPath: catalog) : nil,
+            caffe: siblingExecutable("caffe"),
             benchMessages: benchMessages
         )
         try await demo.run()
@@ -40,7 +41,9 @@ struct Demo: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a performance figure beside its baseline measured in the same run.",
-        subcommands: [Transport.self, Catalog.self, RichTextCommand.self, Agreement.self, Core.self]
+        subcommands: [
+            Transport.self, Catalog.self, RichTextCommand.self, Agreement.self, Core.self, WorkerCommand.self,
+        ]
     )
 
     struct RichTextCommand: ParsableCommand {
@@ -105,6 +108,58 @@ struct Bench: AsyncParsableCommand {
                 if !json { print(line) }
             }
             try printReport(report, json: json, summary: CoreBenchmark.summary(report))
+        }
+    }
+
+    struct WorkerCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "worker",
+            abstract:
+                "Orders/s through a real caffe worker (PUSH -> worker -> PULL on loopback), beside the in-process core on one thread."
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Orders in the timed run.")
+        var orders = 50_000
+
+        @Option(help: "Render threads in the worker; 0: one per core.")
+        var renderThreads = 0
+
+        @Option(help: "The generator's seed.")
+        var seed: UInt64 = 1
+
+        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        var config = "config"
+
+        @Option(help: "The caffe executable (default: the one next to caffe-sim).")
+        var caffe: String?
+
+        func run() throws {
+            let executable =
+                caffe.map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                    "caffe"
+                )
+            guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+                throw ValidationError(
+                    "no caffe executable at \(executable.path); build it (swift build -c release) or pass --caffe"
+                )
+            }
+            let benchmark = WorkerBenchmark(
+                configuration: .init(
+                    executable: executable,
+                    configurationDirectory: URL(fileURLWithPath: config),
+                    orders: orders,
+                    seed: seed,
+                    renderThreads: renderThreads
+                )
+            )
+            let report = try benchmark.run { line in
+                if !json { print(line) }
+            }
+            try printReport(report, json: json, summary: WorkerBenchmark.summary(report))
         }
     }
 
@@ -239,4 +294,11 @@ func printReport(_ report: some Encodable, json: Bool, summary: @autoclosure () 
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(report), as: UTF8.self))
+}
+
+/// The executable `name` built next to this one (`swift build` puts every product in one folder).
+func siblingExecutable(_ name: String) -> URL? {
+    let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent(name)
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
 }

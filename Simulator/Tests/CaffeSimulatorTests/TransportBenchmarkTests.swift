@@ -1,6 +1,7 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeSimulator
+import CaffeTestKit
 import Foundation
 import Synchronization
 import Testing
@@ -69,6 +70,7 @@ struct PipelineDemoTests {
         var demo = PipelineDemo(
             style: TerminalStyle(enabled: false),
             catalog: CatalogBenchmarkTests.catalog,
+            caffe: try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests"),
             benchMessages: 2_000
         ) { line in
             output.withLock { $0.append(line) }
@@ -78,6 +80,19 @@ struct PipelineDemoTests {
         let text = lines.joined(separator: "\n")
 
         #expect(lines.first?.hasPrefix("Caffe demo  libzmq 4.3.4, CURVE available") == true)
+        // A real worker on the default configuration.
+        #expect(lines.contains { $0.hasSuffix("[CaffeWorker] worker serving") && $0.contains("input=sub") })
+        #expect(lines.contains("  grpc.health.v1.Health/Check: SERVING"))
+        #expect(lines.contains("  confirmation.es-MX     ¡Bienvenido, Luis! 2 pizzas grandes y 1 jugo pequeño"))
+        #expect(lines.contains("  confirmation.es-ES     ¡Bienvenida, Lucía! 2 ensaladas pequeñas"))
+        #expect(lines.contains("  receipt.store-mx-cdmx  total 632.20 MXN · ¡Gracias! Visita nuestro sitio web."))
+        #expect(lines.contains("  complication.u-1       Thu 1:53\u{202F}AM"))
+        #expect(
+            lines.contains(
+                "  caffe.v1.Admin/Stats: received 9, rendered 8, published 15, dead_lettered 1, duplicates 0, gaps 0"
+            )
+        )
+        #expect(lines.contains(#"  SIGTERM: drained, exit status 0; checkpoint {"sources":{"demo":9},"version":1}"#))
         #expect(lines.contains("  order.sf-1 #1 A-1001 en-US (feminine) 2× pizza large, 1× juice small"))
         #expect(lines.contains("  order.sf-1 #3 A-1003 es-MX (feminine) 2× juice small, 1× sandwich large"))
         #expect(

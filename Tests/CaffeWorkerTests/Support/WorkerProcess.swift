@@ -7,6 +7,8 @@ import SwiftProtobuf
 import Testing
 import ZeroMQ
 
+@testable import CaffeWorker
+
 /// A real `caffe worker` process with the built-in configuration, its own folder (checkpoint,
 /// `ipc://` RPC endpoint, log) and whatever `--set` overrides a test adds; metrics on a free port.
 final class WorkerProcess {
@@ -104,34 +106,10 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A GET over a plain TCP socket: status code and body.
+/// A GET on loopback: status code and body.
 func httpGet(_ address: String, _ path: String) throws -> (status: Int, body: String) {
-    let parts = address.split(separator: ":")
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var target = sockaddr_in()
-    target.sin_family = sa_family_t(AF_INET)
-    target.sin_port = (UInt16(parts[1]) ?? 0).bigEndian
-    inet_pton(AF_INET, String(parts[0]), &target.sin_addr)
-    let connected = withUnsafePointer(to: &target) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    try #require(connected == 0, "cannot connect to \(address)")
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: \(address)\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        response += chunk[..<count]
-    }
-    let text = String(decoding: response, as: UTF8.self)
-    let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
-    let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
-    return (status, body)
+    let target = try #require(HostAndPort(address))
+    return try #require(HTTPProbe.get(target, path), "nothing answers at \(address)")
 }
 
 /// A test's gRPC-style client: a DEALER sending requests and collecting replies by request id.

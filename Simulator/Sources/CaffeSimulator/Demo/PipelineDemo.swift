@@ -5,7 +5,7 @@ import Localization
 import SwiftProtobuf
 import ZeroMQ
 
-/// What `caffe-sim demo` shows while the worker does not exist yet: order events crossing a
+/// What `caffe-sim demo` shows: a real `caffe worker` serving (``WorkerDemo``), order events crossing a
 /// PUB/SUB forwarder as protobuf frames, a bad event dead-lettered with its reason, a CURVE-secured
 /// health check with an unknown client refused, the sample catalogs rendered for the demo locales,
 /// and the transport measured against C.
@@ -17,16 +17,20 @@ public struct PipelineDemo {
     let benchMessages: Int
     /// The catalog folder (`config/Localizations`); `nil` skips the catalog step.
     let catalog: URL?
+    /// The `caffe` executable for the worker step; `nil` skips it.
+    let caffe: URL?
     var output: (String) -> Void
 
     public init(
         style: TerminalStyle,
         catalog: URL?,
+        caffe: URL? = nil,
         benchMessages: Int = 200_000,
         output: @escaping (String) -> Void = { print($0) }
     ) {
         self.style = style
         self.catalog = catalog
+        self.caffe = caffe
         self.benchMessages = benchMessages
         self.output = output
     }
@@ -57,6 +61,22 @@ public struct PipelineDemo {
         output("")
 
         let context = try ZMQContext()
+        if let caffe {
+            let demo = WorkerDemo(
+                style: style,
+                executable: caffe,
+                configurationDirectory: ConfigurationDirectory.resolve(),
+                folder: folder.path,
+                output: output
+            )
+            try await demo.run(context: context)
+        } else {
+            output(
+                style.dim(
+                    "1. caffe worker: no caffe executable next to caffe-sim (swift build --product caffe); skipped"
+                )
+            )
+        }
         try await forwardOrders(context: context, folder: folder.path)
         try await secureHealthCheck(context: context, folder: folder.path)
         renderCatalogs()
@@ -65,7 +85,7 @@ public struct PipelineDemo {
 
     /// Order events through an XSUB/XPUB forwarder to a subscriber, one of them malformed.
     func forwardOrders(context: ZMQContext, folder: String) async throws {
-        output(style.bold("1. Order events over PUB → forwarder → SUB") + style.dim("  (ipc://, protobuf frames)"))
+        output(style.bold("2. Order events over PUB → forwarder → SUB") + style.dim("  (ipc://, protobuf frames)"))
         let frontend = try context.socket(.xsub)
         let publishers = try frontend.bind("ipc://\(folder)/orders-in")
         let backend = try context.socket(.xpub)
@@ -142,7 +162,7 @@ public struct PipelineDemo {
 
     /// A CURVE ROUTER with an allow-list: a known client gets SERVING, an unknown key is refused.
     func secureHealthCheck(context: ZMQContext, folder: String) async throws {
-        output(style.bold("2. Health check over CURVE") + style.dim("  (ROUTER/DEALER, ZAP allow-list)"))
+        output(style.bold("3. Health check over CURVE") + style.dim("  (ROUTER/DEALER, ZAP allow-list)"))
         let serverKeys = try ZMQCurveKeyPair.generate()
         let trustedKeys = try ZMQCurveKeyPair.generate()
         let strangerKeys = try ZMQCurveKeyPair.generate()
@@ -200,7 +220,7 @@ public struct PipelineDemo {
 
     /// The sample catalogs in each demo locale: plurals, regional fallback, device variants, digits.
     func renderCatalogs() {
-        output(style.bold("3. Catalogs") + style.dim("  (config/Localizations: .xcstrings, .strings, .stringsdict)"))
+        output(style.bold("4. Catalogs") + style.dim("  (config/Localizations: .xcstrings, .strings, .stringsdict)"))
         defer { output("") }
         guard let catalog else {
             output(style.dim("  no catalog folder given; skipped"))
@@ -241,7 +261,7 @@ public struct PipelineDemo {
     /// A short run of `caffe-sim bench transport`.
     func measureTransport() async {
         output(
-            style.bold("4. Transport: Swift binding vs C")
+            style.bold("5. Transport: Swift binding vs C")
                 + style.dim("  (PUSH/PULL, tcp loopback, \(benchMessages) messages)")
         )
         let benchmark = TransportBenchmark(

@@ -1,0 +1,204 @@
+import CaffeCore
+import CaffeProtocol
+import Dispatch
+import Foundation
+import SwiftProtobuf
+import Synchronization
+import ZeroMQ
+
+/// Orders per second through a real `caffe worker` process on this machine: a simple publisher
+/// PUSHes generated orders as fast as the worker takes them (its queues push back) and a
+/// collector PULLs the confirmations and receipts; the figure is orders whose two outputs both
+/// arrived, per second of the timed run. Beside it, the same orders rendered in this process on
+/// one thread with no transport, measured in the same run.
+public struct WorkerBenchmark {
+    public struct Configuration: Sendable {
+        /// The `caffe` executable.
+        public var executable: URL
+        /// The folder holding `worker.yaml`, `menu.json` and `Localizations/`.
+        public var configurationDirectory: URL
+        public var orders: Int
+        public var seed: UInt64
+        /// Render threads in the worker; 0: one per core.
+        public var renderThreads: Int
+
+        public init(
+            executable: URL,
+            configurationDirectory: URL,
+            orders: Int = 50_000,
+            seed: UInt64 = 1,
+            renderThreads: Int = 0
+        ) {
+            self.executable = executable
+            self.configurationDirectory = configurationDirectory
+            self.orders = orders
+            self.seed = seed
+            self.renderThreads = renderThreads
+        }
+    }
+
+    public struct Report: Codable, Sendable {
+        public var orders: Int
+        public var seconds: Double
+        public var ordersPerSecond: Double
+        public var outputsPerSecond: Double
+        public var inProcessOrdersPerSecond: Double
+        public var ratioVsInProcess: Double
+        public var renderThreads: Int
+        public var deadLetters: Int
+
+        enum CodingKeys: String, CodingKey {
+            case orders, seconds
+            case ordersPerSecond = "orders_per_s"
+            case outputsPerSecond = "outputs_per_s"
+            case inProcessOrdersPerSecond = "in_process_one_thread_orders_per_s"
+            case ratioVsInProcess = "ratio_vs_in_process_one_thread"
+            case renderThreads = "render_threads"
+            case deadLetters = "dead_letters"
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    public func run(progress: (String) -> Void = { _ in }) throws -> Report {
+        let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
+        var generator = try OrderGenerator(
+            menu: core.menu,
+            configuration: .init(seed: configuration.seed, sourceID: "bench")
+        )
+        let warmUp = 1000
+        let orders = generator.next(warmUp + configuration.orders)
+        let encoded: [[[UInt8]]] = try orders.map { order in
+            let header = EventFrames.header(for: order)
+            return [
+                Array(CaffeTopic.order(store: order.storeID).utf8), try header.serializedBytes(),
+                try order.serializedBytes(),
+            ]
+        }
+
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let source = try context.socket(.push)
+        try source.set(.sendHighWaterMark, to: 10_000)
+        let sourceEndpoint = try source.bind("tcp://127.0.0.1:*")
+        let collector = try context.socket(.pull)
+        try collector.set(.receiveHighWaterMark, to: 100_000)
+        let collectorEndpoint = try collector.bind("tcp://127.0.0.1:*")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "caffe-bench-worker-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = configuration.executable
+        let settings = [
+            "input.kind=pull", "input.endpoints=>\(sourceEndpoint)", "output.kind=push",
+            "output.endpoints=>\(collectorEndpoint)", "rpc.endpoint=", "metrics.address=",
+            "checkpoint.path=\(folder.appendingPathComponent("checkpoint").path)", "log.level=warning",
+            "render.threads=\(configuration.renderThreads)", "config_dir=\(configuration.configurationDirectory.path)",
+        ]
+        process.arguments =
+            [
+                "worker", "--config-file",
+                configuration.configurationDirectory.appendingPathComponent("worker.yaml").path,
+            ]
+            + settings.flatMap { ["--set", $0] }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+
+        var deadLetters = 0
+        func collect(_ outputs: Int) throws -> Int {
+            var received = 0
+            while received < outputs {
+                guard let frames = try collector.receiveMultipart(timeout: .seconds(30)) else {
+                    throw Failure(description: "the worker stopped answering after \(received) of \(outputs) outputs")
+                }
+                if frames.first?.string == CaffeTopic.deadLetter { deadLetters += 1 }
+                received += 1
+            }
+            return received
+        }
+        progress("warming up with \(warmUp) orders")
+        for frames in encoded[..<warmUp] { try source.send(multipart: frames) }
+        _ = try collect(2 * warmUp)
+
+        progress("timing \(configuration.orders) orders through the worker")
+        let timed = Array(encoded[warmUp...])
+        let sender = SendingSocket(source)
+        let started = ContinuousClock.now
+        let thread = Thread {
+            for frames in timed { try? sender.socket.send(multipart: frames) }
+        }
+        thread.start()
+        _ = try collect(2 * configuration.orders)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        process.terminate()
+        process.waitUntilExit()
+
+        progress("timing the same orders in this process, one thread")
+        let session = core.makeSession()
+        let sample = Array(orders[warmUp...].prefix(20_000))
+        for order in sample.prefix(1000) { _ = try session.render(order) }
+        let inProcessStart = ContinuousClock.now
+        for order in sample {
+            let rendered = try session.render(order)
+            _ = try rendered.confirmation.serializedBytes() as [UInt8]
+            _ = try rendered.receipt.serializedBytes() as [UInt8]
+        }
+        let inProcess = ContinuousClock.now - inProcessStart
+        let inProcessSeconds = Double(inProcess.components.seconds) + Double(inProcess.components.attoseconds) / 1e18
+        let rate = Double(configuration.orders) / seconds
+        let baseline = Double(sample.count) / inProcessSeconds
+        return Report(
+            orders: configuration.orders,
+            seconds: seconds,
+            ordersPerSecond: rate,
+            outputsPerSecond: 2 * rate,
+            inProcessOrdersPerSecond: baseline,
+            ratioVsInProcess: rate / baseline,
+            renderThreads: configuration.renderThreads > 0
+                ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
+            deadLetters: deadLetters
+        )
+    }
+
+    public static func summary(_ report: Report) -> String {
+        String(
+            format: """
+                through caffe worker (%d render threads, PUSH -> worker -> PULL over tcp loopback):
+                  %.0f orders/s (%.0f outputs/s), %d orders in %.2f s, %d dead letters
+                in this process, one thread, no transport: %.0f orders/s (worker / in-process: %.2f)
+                """,
+            report.renderThreads,
+            report.ordersPerSecond,
+            report.outputsPerSecond,
+            report.orders,
+            report.seconds,
+            report.deadLetters,
+            report.inProcessOrdersPerSecond,
+            report.ratioVsInProcess
+        )
+    }
+}
+
+/// The publisher's socket, handed to the sending thread once the main thread is done with it.
+private final class SendingSocket: @unchecked Sendable {
+    let socket: ZMQSocket
+    init(_ socket: ZMQSocket) { self.socket = socket }
+}

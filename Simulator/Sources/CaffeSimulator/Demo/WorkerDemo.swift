@@ -1,0 +1,267 @@
+import CaffeCore
+import CaffeProtocol
+import CaffeWorker
+import Foundation
+import SwiftProtobuf
+import ZeroMQ
+
+/// The first step of `caffe-sim demo`: a real `caffe worker` process on the default configuration
+/// (`config/worker.yaml`, SUB in and PUB out), its endpoints moved to `ipc://` in the demo's
+/// temporary folder. The demo publishes mixed-locale orders, a malformed event and complication
+/// requests, prints what the worker publishes, asks its RPC endpoint for health and stats, reads
+/// its `/metrics`, and stops it with SIGTERM.
+struct WorkerDemo {
+    let style: TerminalStyle
+    let executable: URL
+    let configurationDirectory: URL
+    let folder: String
+    let output: (String) -> Void
+
+    /// (locale, store, currency, time zone, term of address, name, lines)
+    static let orders: [(String, String, String, String, Caffe_V1_TermOfAddress, String, [(String, String, UInt32)])] =
+        [
+            (
+                "en-US", "store-us-sfo", "USD", "America/Los_Angeles", .feminine, "Ana",
+                [("pizza", "large", 2), ("juice", "small", 1)]
+            ),
+            ("es-ES", "store-es-mad", "EUR", "Europe/Madrid", .feminine, "Lucía", [("salad", "small", 2)]),
+            (
+                "es-MX", "store-mx-cdmx", "MXN", "America/Mexico_City", .masculine, "Luis",
+                [("pizza", "large", 2), ("juice", "small", 1)]
+            ),
+            ("fr-FR", "store-fr-par", "EUR", "Europe/Paris", .unspecified, "Camille", [("coffee", "large", 1)]),
+            ("ja-JP", "store-jp-tyo", "JPY", "Asia/Tokyo", .unspecified, "Yui", [("pizza", "small", 3)]),
+            (
+                "ar-EG", "store-eg-cai", "EGP", "Africa/Cairo", .masculine, "Omar",
+                [("salad", "large", 0), ("coffee", "small", 2)]
+            ),
+        ]
+
+    func run(context: ZMQContext) async throws {
+        output(
+            style.bold("1. caffe worker, default configuration")
+                + style.dim("  (SUB in, PUB out, ROUTER for RPC; ipc:// here)")
+        )
+        let publisher = try context.socket(.xpub)
+        let inbound = "ipc://\(folder)/orders"
+        _ = try publisher.bind(inbound)
+        let process = Process()
+        process.executableURL = executable
+        let settings = [
+            "input.endpoints=>\(inbound)", "output.endpoints=@ipc://\(folder)/outputs",
+            "rpc.endpoint=@ipc://\(folder)/rpc", "metrics.address=127.0.0.1:0",
+            "checkpoint.path=\(folder)/worker.checkpoint", "config_dir=\(configurationDirectory.path)",
+        ]
+        process.arguments =
+            ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
+            + settings.flatMap { ["--set", $0] }
+        let log = URL(fileURLWithPath: "\(folder)/worker.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+        // The worker is serving once its SUB has subscribed to our XPUB.
+        guard try await waitForSubscription(publisher, process: process) else {
+            output(style.red("  the worker did not start:"))
+            output((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            return
+        }
+        // The subscription arrives during start-up; the "worker serving" line right after.
+        var serving: Substring?
+        for _ in 0..<100 where serving == nil {
+            serving = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .first { $0.contains("worker serving") }
+            if serving == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        output(style.dim("  " + (serving.map(String.init) ?? "worker serving")))
+        let metricsAddress = serving.flatMap { $0.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/) }.map {
+            String($0.output.1)
+        }
+
+        let subscriber = try context.socket(.sub)
+        try subscriber.subscribe("")
+        try subscriber.connect("ipc://\(folder)/outputs")
+        let client = try context.socket(.dealer)
+        try client.connect("ipc://\(folder)/rpc")
+        // A health check round trip; by then the subscription has reached the worker's PUB too.
+        let health = try await call(
+            client,
+            CaffeMethod.healthCheck,
+            Caffe_V1_HealthCheckRequest(),
+            as: Caffe_V1_HealthCheckResponse.self
+        )
+        try await Task.sleep(for: .milliseconds(200))
+        output(
+            "  grpc.health.v1.Health/Check: " + style.green(health.map { "\($0.status)".uppercased() } ?? "no answer")
+        )
+
+        var sequence: UInt64 = 0
+        for (index, sample) in Self.orders.enumerated() {
+            sequence += 1
+            let order = Self.order(index: index, sequence: sequence, sample: sample)
+            var header = EventFrames.header(for: order)
+            header.metadata["demo"] = "true"
+            try await publisher.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: header,
+                    body: order
+                )
+            )
+        }
+        sequence += 1
+        var badHeader = Caffe_V1_EventHeader()
+        badHeader.bodyType = Caffe_V1_OrderEvent.protoMessageName
+        badHeader.sourceID = "demo"
+        badHeader.sequence = sequence
+        try await publisher.send(
+            multipart: [
+                CaffeTopic.order(store: "store-us-sfo"), try badHeader.serializedBytes() as [UInt8], "not protobuf",
+            ] as [any ZMQFrameRepresentable]
+        )
+        for (user, locale, zone) in [("u-1", "en-US", "America/New_York"), ("u-2", "es-MX", "America/Mexico_City")] {
+            sequence += 1
+            var request = Caffe_V1_ComplicationRequest()
+            request.requestID = "R-\(user)"
+            request.userID = user
+            request.locale = locale
+            request.timeZone = zone
+            request.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_798_700_000)
+            var header = Caffe_V1_EventHeader()
+            header.sourceID = "demo"
+            header.sequence = sequence
+            try await publisher.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.complicationRequest(user: user),
+                    header: header,
+                    body: request
+                )
+            )
+        }
+
+        let expected = 2 * Self.orders.count + 1 + 2
+        var received = 0
+        while received < expected, let frames = try await subscriber.receiveMultipart(timeout: .seconds(10)) {
+            received += 1
+            let event = try EventFrames(parsing: frames)
+            show(event)
+        }
+        if received < expected { output(style.red("  only \(received) of \(expected) outputs arrived")) }
+
+        if let stats = try await call(
+            client,
+            CaffeMethod.stats,
+            Caffe_V1_StatsRequest(),
+            as: Caffe_V1_StatsResponse.self
+        ) {
+            let counters = ["received", "rendered", "published", "dead_lettered", "duplicates", "gaps"]
+                .map { "\($0) \(stats.counters[$0] ?? 0)" }.joined(separator: ", ")
+            output("  caffe.v1.Admin/Stats: " + counters)
+        }
+        if let metricsAddress, let address = HostAndPort(metricsAddress),
+            let body = HTTPProbe.get(address, "/metrics")?.body
+        {
+            let lines = body.split(separator: "\n").filter {
+                $0.hasPrefix("caffe_worker_outputs_total{kind=\"confirmation\",locale=\"es")
+                    || $0.hasPrefix("caffe_worker_dead_letters_total")
+            }
+            output(style.dim("  GET http://\(metricsAddress)/metrics:"))
+            for line in lines { output(style.dim("    " + line)) }
+        }
+        process.terminate()
+        process.waitUntilExit()
+        let checkpoint = (try? String(contentsOfFile: "\(folder)/worker.checkpoint", encoding: .utf8)) ?? "none"
+        output(
+            "  SIGTERM: drained, exit status \(process.terminationStatus); checkpoint "
+                + style.dim(checkpoint.trimmingCharacters(in: .whitespacesAndNewlines))
+        )
+        output("")
+        subscriber.close(linger: .milliseconds(0))
+        client.close(linger: .milliseconds(0))
+        publisher.close(linger: .milliseconds(0))
+    }
+
+    private func show(_ event: EventFrames) {
+        let topic = style.dim(event.topic.padding(toLength: 22, withPad: " ", startingAt: 0))
+        do {
+            if event.topic.hasPrefix("confirmation.") {
+                let confirmation = try event.decodeBody(as: Caffe_V1_Confirmation.self)
+                output("  \(topic) \(style.render(confirmation.greeting)) \(style.render(confirmation.summary))")
+            } else if event.topic.hasPrefix("receipt.") {
+                let receipt = try event.decodeBody(as: Caffe_V1_Receipt.self)
+                let last = receipt.text.plain.split(separator: "\n").last.map(String.init) ?? ""
+                output("  \(topic) total \(receipt.total) \(receipt.currencyCode) · \(style.dim(last))")
+            } else if event.topic.hasPrefix("complication.") {
+                let payload = try event.decodeBody(as: Caffe_V1_ComplicationPayload.self)
+                if let entry = payload.entries.last { output("  \(topic) \(style.render(entry.text))") }
+            } else if event.topic == CaffeTopic.deadLetter {
+                let letter = try event.decodeBody(as: Caffe_V1_DeadLetter.self)
+                output("  \(topic) " + style.red(String(letter.detail.prefix(90))))
+            }
+        } catch {
+            output("  \(topic) " + style.red("\(error)"))
+        }
+    }
+
+    private func waitForSubscription(_ publisher: ZMQSocket, process: Process) async throws -> Bool {
+        for _ in 0..<200 {
+            if let frame = try await publisher.receive(timeout: .milliseconds(50)), frame.bytes.first == 1 {
+                return true
+            }
+            if !process.isRunning { return false }
+        }
+        return false
+    }
+
+    private func call<Response: SwiftProtobuf.Message>(
+        _ client: ZMQSocket,
+        _ method: String,
+        _ body: some SwiftProtobuf.Message,
+        as type: Response.Type
+    ) async throws -> Response? {
+        var header = Caffe_V1_RequestHeader()
+        header.method = method
+        header.requestID = UUID().uuidString
+        header.deadline = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(5))
+        try await client.send(multipart: try RequestFrames.encode(header: header, body: body))
+        guard let frames = try await client.receiveMultipart(timeout: .seconds(5)) else { return nil }
+        let reply = try ResponseFrames(parsing: frames)
+        guard reply.status.code == .ok else { return nil }
+        return try reply.decodeBody(as: Response.self)
+    }
+
+    static func order(
+        index: Int,
+        sequence: UInt64,
+        sample: (String, String, String, String, Caffe_V1_TermOfAddress, String, [(String, String, UInt32)])
+    ) -> Caffe_V1_OrderEvent {
+        var order = Caffe_V1_OrderEvent()
+        order.orderID = "D-\(1001 + index)"
+        order.sourceID = "demo"
+        order.sequence = sequence
+        order.placedAt = Google_Protobuf_Timestamp(seconds: 1_795_003_200 + Int64(index) * 60)
+        order.pickupAt = Google_Protobuf_Timestamp(seconds: 1_795_004_400 + Int64(index) * 60)
+        order.storeID = sample.1
+        order.currencyCode = sample.2
+        order.customer.customerID = "c-\(index)"
+        order.customer.locale = sample.0
+        order.customer.timeZone = sample.3
+        order.customer.termOfAddress = sample.4
+        order.customer.name = sample.5
+        order.lines = sample.6.map { item, size, quantity in
+            var line = Caffe_V1_OrderLine()
+            line.itemID = item
+            line.size = size
+            line.quantity = quantity
+            return line
+        }
+        if index % 2 == 1 { order.tip = "1.50" }
+        return order
+    }
+}
