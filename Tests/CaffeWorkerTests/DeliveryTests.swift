@@ -133,6 +133,14 @@ struct DeliveryTests {
             orphan.abandoned == [.init(source: "t", range: 1...2, reason: "no replay endpoint is known for source 't'")]
         )
         #expect(GapRecovery.ranges([7, 3, 4, 9, 8]) == [3...4, 7...9])
+        // A long gap is fetched in batches, the next one as soon as a reply served the last.
+        var batches = GapRecovery(policy: .init(backoff: .zero, batch: 256))
+        batches.report(source: "s", range: 1...1000, at: start)
+        let firstBatch = batches.due(at: start, stillMissing: { [$1] }, hasEndpoint: { _ in true }).requests
+        #expect(firstBatch.map(\.range) == [1...256])
+        batches.answered(id: firstBatch[0].id, unavailable: [], at: start)
+        let secondBatch = batches.due(at: start, stillMissing: { _, _ in [257...1000] }, hasEndpoint: { _ in true })
+        #expect(secondBatch.requests.map(\.range) == [257...512] && secondBatch.requests.map(\.attempt) == [1])
     }
 
     @Test("completion marks round-trip through their frame")

@@ -244,4 +244,28 @@ struct WorkerServiceTests {
         queue.waitUntilExit()
         #expect(queue.terminationStatus == 0)
     }
+
+    @Test("a full RPC queue answers RESOURCE_EXHAUSTED at once; every request gets exactly one reply")
+    func backpressure() throws {
+        let folder = try TemporaryFolder("worker-rpc-queue")
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: Self.quietSettings(folder.url) + ["rpc.queue=1", "render.threads=1"]
+        )
+        try worker.waitUntilServing()
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let client = try RPCClient(context: context, endpoint: worker.rpcEndpoint)
+        let count = 300
+        for index in 0..<count {
+            try client.send(CaffeMethod.renderOrder, id: "r\(index)", body: TestOrders.order(UInt64(index + 1)))
+        }
+        let replies = try client.replies(count)
+        #expect(replies.count == count)
+        let codes = Dictionary(grouping: replies.values, by: \.header.status).mapValues(\.count)
+        #expect(Set(codes.keys).isSubset(of: [.ok, .resourceExhausted]), "\(codes)")
+        #expect((codes[.resourceExhausted] ?? 0) > 0 && (codes[.ok] ?? 0) > 0, "\(codes)")
+        #expect(try client.replies(1, timeout: .milliseconds(300)).isEmpty, "no second reply to anything")
+        #expect(worker.terminate() == 0)
+    }
 }

@@ -62,6 +62,8 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var attempts: Int = 5
         /// The first wait before asking; doubled after each unanswered request (at most 5 s).
         public var backoffMilliseconds: Int = 100
+        /// The most sequences asked for in one request; longer gaps take several.
+        public var batch: Int = 256
     }
 
     /// The gRPC-style request/reply endpoint (ROUTER).

@@ -244,6 +244,9 @@ public enum WorkerConfigurationLoader {
             Setter(key: "replay.backoff_ms") { raw, configuration throws(Message) in
                 configuration.replay.backoffMilliseconds = try integer(raw, 1...60_000)
             },
+            Setter(key: "replay.batch") { raw, configuration throws(Message) in
+                configuration.replay.batch = try integer(raw, 1...100_000)
+            },
             Setter(key: "rpc.endpoint") { raw, configuration throws(Message) in
                 let text = try scalar(raw)
                 configuration.rpc.endpoint = try text.isEmpty ? nil : endpoints(.scalar(text), defaultMode: .bind).first

@@ -15,17 +15,22 @@ public struct GapRecovery: Sendable {
         public var backoff: Duration
         /// The longest wait between requests.
         public var maxBackoff: Duration
+        /// The most sequences one request asks for, so a reply stays well under the message size
+        /// limit; a longer gap is fetched in consecutive requests.
+        public var batch: UInt64
 
         public init(
             timeout: Duration = .seconds(1),
             attempts: Int = 5,
             backoff: Duration = .milliseconds(100),
-            maxBackoff: Duration = .seconds(5)
+            maxBackoff: Duration = .seconds(5),
+            batch: UInt64 = 256
         ) {
             self.timeout = timeout
             self.attempts = attempts
             self.backoff = backoff
             self.maxBackoff = maxBackoff
+            self.batch = max(1, batch)
         }
     }
 
@@ -124,18 +129,23 @@ public struct GapRecovery: Sendable {
                 gap.due = now + policy.timeout + (gap.attempt > 1 ? gap.backoff : .zero)
                 if gap.attempt > 1 { gap.backoff = min(gap.backoff * 2, policy.maxBackoff) }
                 gaps[id] = gap
-                requests.append(Request(id: id, source: gap.source, range: gap.range, attempt: gap.attempt))
+                let first = missing[0]
+                let asked = first.lowerBound...min(first.upperBound, first.lowerBound + policy.batch - 1)
+                requests.append(Request(id: id, source: gap.source, range: asked, attempt: gap.attempt))
             }
         }
         return (requests, abandoned)
     }
 
     /// A reply arrived for request `id`: the source sent what it has and named what it no longer
-    /// has (`unavailable`, given up now). Whatever it neither sent nor named is asked for again
-    /// after the backoff. Replies to gaps no longer pending are ignored (`false`).
+    /// has (`unavailable`, given up now). A reply that served the request (`served`) starts the
+    /// next batch at once, with the attempts and backoff reset; a refusal waits the backoff.
+    /// Whatever is still missing is asked for again. Replies to gaps no longer pending are
+    /// ignored (`known` is false).
     @discardableResult
     public mutating func answered(
         id: String,
+        served: Bool = true,
         unavailable: [UInt64],
         at now: ContinuousClock.Instant
     ) -> (known: Bool, abandoned: [Abandoned]) {
@@ -144,8 +154,14 @@ public struct GapRecovery: Sendable {
         let abandoned = lost.map {
             Abandoned(source: gap.source, range: $0, reason: "the source no longer has these events")
         }
-        gap.due = now + gap.backoff
-        gap.backoff = min(gap.backoff * 2, policy.maxBackoff)
+        if served {
+            gap.due = now
+            gap.attempt = 0
+            gap.backoff = policy.backoff
+        } else {
+            gap.due = now + gap.backoff
+            gap.backoff = min(gap.backoff * 2, policy.maxBackoff)
+        }
         gaps[id] = gap
         return (true, abandoned)
     }

@@ -53,7 +53,8 @@ struct Intake {
             policy: GapRecovery.Policy(
                 timeout: .milliseconds(replay.timeoutMilliseconds),
                 attempts: replay.attempts,
-                backoff: .milliseconds(replay.backoffMilliseconds)
+                backoff: .milliseconds(replay.backoffMilliseconds),
+                batch: UInt64(replay.batch)
             )
         )
     }
@@ -194,7 +195,8 @@ struct Intake {
                         "endpoint": "\(endpoint)", "status": "\(reply.status)", "request": "\(reply.header.requestID)",
                     ]
                 )
-                _ = recovery.answered(id: reply.header.requestID, unavailable: [], at: .now)
+                asked[reply.header.requestID] = nil
+                recovery.answered(id: reply.header.requestID, served: false, unavailable: [], at: .now)
                 return
             }
             response = try reply.decodeBody(as: Caffe_V1_ReplayResponse.self)
@@ -225,7 +227,14 @@ struct Intake {
             metrics.replayedEvents.add()
             admit(frames, limits: limits)
         }
-        let (_, abandoned) = recovery.answered(id: request.id, unavailable: response.unavailable, at: .now)
+        // A reply that neither sent nor disowned anything asked for counts as unanswered.
+        let progress = replayed > 0 || response.unavailable.contains { request.range.contains($0) }
+        let (_, abandoned) = recovery.answered(
+            id: request.id,
+            served: progress,
+            unavailable: response.unavailable,
+            at: .now
+        )
         for gap in abandoned { giveUp(gap) }
         logger.info(
             "replay received",
