@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "CaffeCore",
                 "CaffeProtocol",
+                "RichText",
                 "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

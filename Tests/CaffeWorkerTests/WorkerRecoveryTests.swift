@@ -35,19 +35,9 @@ struct WorkerRecoveryTests {
 
     @Test("a dropped range is replayed; a range the source no longer has is dead-lettered as unrecoverable")
     func gapRecovery() throws {
-        let folder = try TemporaryFolder("worker-gap")
-        let context = try ZMQContext()
-        defer { context.shutdown() }
-        let source = try OrderSource(context: context, folder: folder.url)
-        defer { source.stop() }
-        let collector = try Collector(context: context)
-        let worker = try WorkerProcess(
-            folder: folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(source.pushEndpoint)", "output.kind=push",
-                "output.endpoints=>\(collector.endpoint)", "replay.backoff_ms=20", "replay.timeout_ms=500",
-            ]
-        )
+        let fixture = try WorkerFixture("worker-gap", settings: ["replay.backoff_ms=20", "replay.timeout_ms=500"])
+        defer { withExtendedLifetime(fixture) {} }
+        let (source, collector, worker) = (fixture.source, fixture.collector, fixture.worker)
         try worker.waitUntilServing()
 
         // 3 and 4 are lost on the way (as a PUB at its high-water mark drops them); 7 and 8 the
@@ -89,20 +79,12 @@ struct WorkerRecoveryTests {
 
     @Test("kill -9 mid-stream, restart: every order rendered, exactly once after de-duplication by order id")
     func killAndRestart() throws {
-        let folder = try TemporaryFolder("worker-kill")
-        let context = try ZMQContext()
-        defer { context.shutdown() }
-        let source = try OrderSource(context: context, folder: folder.url)
-        defer { source.stop() }
-        let collector = try Collector(context: context)
-        let worker = try WorkerProcess(
-            folder: folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(source.pushEndpoint)", "output.kind=push",
-                "output.endpoints=>\(collector.endpoint)", "replay.backoff_ms=20", "input.high_water_mark=50",
-                "render.queue=50",
-            ]
+        let fixture = try WorkerFixture(
+            "worker-kill",
+            settings: ["replay.backoff_ms=20", "input.high_water_mark=50", "render.queue=50"]
         )
+        defer { withExtendedLifetime(fixture) {} }
+        let (source, collector, worker) = (fixture.source, fixture.collector, fixture.worker)
         try worker.waitUntilServing()
         let total: UInt64 = 600
         var events: [EventFrames] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RichText
 import Synchronization
 
 /// Writes each log record as one JSON object on its own line, for log shippers:
@@ -64,23 +65,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONValue.string(text).jsonText }
 
     /// UTC, millisecond precision.
     private static func timestamp(_ date: Date) -> String {
