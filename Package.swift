@@ -154,6 +154,9 @@ let package = Package(
             dependencies: [
                 "CaffeSimulator",
                 "CaffeCore",
+                "CaffeProtocol",
+                "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulator/Sources/caffe-sim"
@@ -216,7 +219,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CaffeSimulatorTests",
-            dependencies: ["CaffeSimulator", "CaffeCore", "CaffeTestKit"],
+            dependencies: [
+                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "CaffeProtocol", "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Simulator/Tests/CaffeSimulatorTests"
         ),
     ],

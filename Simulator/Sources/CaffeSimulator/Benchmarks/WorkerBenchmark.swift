@@ -139,7 +139,7 @@ public struct WorkerBenchmark {
 
         progress("timing \(configuration.orders) orders through the worker")
         let timed = Array(encoded[warmUp...])
-        let sender = SendingSocket(source)
+        let sender = SocketBox(source)
         let started = ContinuousClock.now
         let thread = Thread {
             for frames in timed { try? sender.socket.send(multipart: frames) }
@@ -195,10 +195,4 @@ public struct WorkerBenchmark {
             report.ratioVsInProcess
         )
     }
-}
-
-/// The publisher's socket, handed to the sending thread once the main thread is done with it.
-private final class SendingSocket: @unchecked Sendable {
-    let socket: ZMQSocket
-    init(_ socket: ZMQSocket) { self.socket = socket }
 }

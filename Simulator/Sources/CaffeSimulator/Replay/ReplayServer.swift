@@ -1,0 +1,87 @@
+import CaffeProtocol
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// Serves `caffe.v1.Replay/Fetch` on a ROUTER from the orders a simulator sent or can send: a
+/// worker that detected a gap asks here, gets the events this server has, and is told which ones
+/// it does not. Runs on a thread of its own until ``stop()``.
+public final class ReplayServer: Sendable {
+    /// The endpoint bound (wildcard port resolved).
+    public let endpoint: String
+    private let store = Mutex<[String: [UInt64: Caffe_V1_OrderEvent]]>([:])
+    private let served = Atomic<Int>(0)
+    private let running = Atomic<Bool>(true)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port) and starts serving.
+    public init(context: ZMQContext, endpoint: String) throws(ZMQError) {
+        let router = try context.socket(.router)
+        self.endpoint = try router.bind(endpoint)
+        let box = SocketBox(router)
+        let thread = Thread { [self] in
+            serve(box.socket)
+            finished.signal()
+        }
+        thread.name = "caffe-sim-replay"
+        thread.start()
+    }
+
+    /// Makes `order` available for replay.
+    public func remember(_ order: Caffe_V1_OrderEvent) {
+        store.withLock { $0[order.sourceID, default: [:]][order.sequence] = order }
+    }
+
+    /// Requests answered so far.
+    public var requestsServed: Int { served.load(ordering: .relaxed) }
+
+    /// Stops serving and closes the socket.
+    public func stop() {
+        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        finished.wait()
+    }
+
+    /// The reply to one request: the events held in the range and the sequences not held.
+    func response(to request: Caffe_V1_ReplayRequest) -> Caffe_V1_ReplayResponse {
+        var response = Caffe_V1_ReplayResponse()
+        guard request.fromSequence <= request.toSequence else { return response }
+        let events = store.withLock { $0[request.sourceID] ?? [:] }
+        for sequence in request.fromSequence...request.toSequence {
+            if let event = events[sequence] {
+                response.events.append(event)
+            } else {
+                response.unavailable.append(sequence)
+            }
+        }
+        return response
+    }
+
+    private func serve(_ router: ZMQSocket) {
+        while running.load(ordering: .relaxed) {
+            guard let frames = try? router.receiveMultipart(timeout: .milliseconds(50)),
+                let request = try? RequestFrames(parsing: frames)
+            else { continue }
+            let reply: [ZMQMessage]?
+            if request.header.method != CaffeMethod.replayFetch {
+                reply = try? request.reply(
+                    status: RPCStatus(code: .unimplemented, message: "this endpoint serves \(CaffeMethod.replayFetch)")
+                )
+            } else if let body = try? request.decodeBody(as: Caffe_V1_ReplayRequest.self) {
+                reply = try? request.reply(status: .ok, body: response(to: body))
+            } else {
+                reply = try? request.reply(status: RPCStatus(code: .invalidArgument, message: "not a ReplayRequest"))
+            }
+            if let reply {
+                _ = try? router.send(multipart: reply, timeout: .milliseconds(100))
+                served.add(1, ordering: .relaxed)
+            }
+        }
+        router.close(linger: .milliseconds(0))
+    }
+}
+
+/// A socket handed to the thread that will own it.
+final class SocketBox: @unchecked Sendable {
+    let socket: ZMQSocket
+    init(_ socket: ZMQSocket) { self.socket = socket }
+}

@@ -1,0 +1,248 @@
+import ArgumentParser
+import CaffeCore
+import CaffeProtocol
+import CaffeSimulator
+import Foundation
+import SwiftProtobuf
+import ZeroMQ
+
+/// `caffe-sim generate`: a deterministic synthetic order journal.
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a deterministic synthetic order stream (a journal) from the menu."
+    )
+
+    @Option(name: .shortAndLong, help: "The journal to write.")
+    var output: String
+
+    @Option(help: "Orders to generate.")
+    var orders = 10_000
+
+    @Option(help: "The generator's seed: the same seed gives the same stream.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Locales and weights, such as en-US:40,es-MX:20 (default: every market equally).")
+    var locales: String?
+
+    @Option(help: "Mean orders per second of capture time.")
+    var rate = 100.0
+
+    @Option(help: "The source id the orders carry.")
+    var source = "sim-1"
+
+    @Option(help: "The folder holding menu.json and Localizations/.")
+    var config = "config"
+
+    func validate() throws {
+        guard orders >= 1, rate > 0 else { throw ValidationError("--orders and --rate must be positive") }
+    }
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: config)
+        let menuURL = folder.appendingPathComponent("menu.json")
+        let menu = try Menu(contentsOf: menuURL)
+        let generator = JournalGenerator(
+            configuration: .init(
+                seed: seed,
+                orders: orders,
+                sourceID: source,
+                locales: try locales.map(JournalGenerator.locales) ?? [],
+                rate: rate
+            )
+        )
+        let written = try generator.write(
+            to: URL(fileURLWithPath: output),
+            menu: menu,
+            menuURL: menuURL,
+            catalogURL: folder.appendingPathComponent("Localizations"),
+            origin: (["caffe-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        )
+        FileHandle.standardError.write(Data("caffe-sim generate: \(written) orders written to \(output)\n".utf8))
+    }
+}
+
+/// `caffe-sim journal cat|stats|export`.
+struct JournalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "Read a journal: list its records, count them, or export them as JSON lines.",
+        subcommands: [Cat.self, Stats.self, Export.self]
+    )
+
+    /// Reads the journal; a damaged tail is reported on standard error after what could be read.
+    static func open(_ path: String) throws -> Journal.Contents {
+        do {
+            return try Journal.read(URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("\(path): \(error)")
+        }
+    }
+
+    /// Exit status 1 after the output when the journal was damaged.
+    static func finish(_ contents: Journal.Contents, _ path: String) throws {
+        guard let error = contents.error else { return }
+        FileHandle.standardError.write(Data("caffe-sim journal: \(path): \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+
+    struct Cat: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "One line per record: offset, capture time, topic, source#sequence, order, locale, lines."
+        )
+        @Argument var journal: String
+
+        func run() throws {
+            let contents = try JournalCommand.open(journal)
+            for entry in contents.entries { print(JournalInspection.line(entry)) }
+            try JournalCommand.finish(contents, journal)
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Header, counts per topic and locale, sources and spans (JSON)."
+        )
+        @Argument var journal: String
+
+        func run() throws {
+            let contents = try JournalCommand.open(journal)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(JournalInspection.stats(contents)), as: UTF8.self))
+            try JournalCommand.finish(contents, journal)
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every record as one JSON object per line.")
+        @Argument var journal: String
+        @Flag(help: "JSON lines (the only format so far).") var jsonl = false
+
+        func run() throws {
+            let contents = try JournalCommand.open(journal)
+            for entry in contents.entries { print(try JournalInspection.jsonLine(entry)) }
+            try JournalCommand.finish(contents, journal)
+        }
+    }
+}
+
+/// `caffe-sim replay`: a journal sent at its recorded pace (or faster), serving the replay endpoint.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send a journal's events at their recorded pace, or faster, and serve caffe.v1.Replay/Fetch.",
+        discussion: """
+            Pacing is anchored to the start: each record leaves at its offset from the first, so a \
+            late send does not delay the rest. Later --loop passes get new order ids (#2, #3 …) \
+            and sequences. The replay endpoint answers workers' gap requests from the journal.
+            """
+    )
+
+    @Argument(help: "The journal to send.")
+    var journal: String
+
+    @Option(help: "Where to send: @ binds, > connects (the worker's default input connects to tcp://127.0.0.1:5560).")
+    var endpoint = "@tcp://127.0.0.1:5560"
+
+    @Option(help: "pub or push.")
+    var socket = "pub"
+
+    @Option(help: "1x, 10x, 0.5x or max.")
+    var speed = "1x"
+
+    @Option(help: "Passes over the selection.")
+    var loop = 1
+
+    @Option(help: "The longest pause kept between records, in seconds (before --speed).")
+    var maxGap: Double?
+
+    @Option(help: "Only records captured at or after this ISO 8601 time.")
+    var fromTime: String?
+
+    @Option(help: "Only records captured before this ISO 8601 time.")
+    var toTime: String?
+
+    @Option(help: "Only records from this byte offset on (journal cat shows offsets).")
+    var fromOffset: Int?
+
+    @Option(help: "Where to serve caffe.v1.Replay/Fetch (announced in every event); empty: not served.")
+    var replayEndpoint = "tcp://127.0.0.1:5563"
+
+    @Flag(help: "Count what would be sent and how long it would take; send nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        let contents = try JournalCommand.open(journal)
+        if let error = contents.error {
+            FileHandle.standardError.write(Data("caffe-sim replay: \(journal): \(error); sending what was read\n".utf8))
+        }
+        var options = ReplayPlan.Options()
+        guard let pace = ReplayPlan.Speed(speed) else {
+            throw ValidationError("--speed: '\(speed)' is not 1x, 10x, 0.5x or max")
+        }
+        options.speed = pace
+        options.loops = max(1, loop)
+        options.maxGap = maxGap.map { .milliseconds(Int64($0 * 1000)) }
+        options.fromTime = try fromTime.map(Self.date)
+        options.toTime = try toTime.map(Self.date)
+        options.fromOffset = fromOffset
+        let plan = ReplayPlan(entries: contents.entries, options: options)
+        if dryRun {
+            let seconds =
+                Double(plan.expectedDuration.components.seconds) + Double(plan.expectedDuration.components.attoseconds)
+                / 1e18
+            print(
+                json
+                    ? "{\"records\":\(plan.steps.count),\"expected_seconds\":\(seconds)}"
+                    : "\(plan.steps.count) records, \(String(format: "%.3f", seconds)) s at \(pace)"
+            )
+            return
+        }
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let sender = try context.socket(socket == "push" ? .push : .pub)
+        if endpoint.hasPrefix(">") {
+            try sender.connect(String(endpoint.dropFirst()))
+        } else {
+            _ = try sender.bind(endpoint.hasPrefix("@") ? String(endpoint.dropFirst()) : endpoint)
+        }
+        let server = try replayEndpoint.isEmpty ? nil : ReplayServer(context: context, endpoint: replayEndpoint)
+        defer { server?.stop() }
+        // Every journal order can be replayed, not only the selection.
+        if let server {
+            for entry in contents.entries where entry.record.topic.hasPrefix("order.") {
+                if let order = try? Caffe_V1_OrderEvent(serializedBytes: entry.record.body) { server.remember(order) }
+            }
+        }
+        // Subscribers need a moment to connect before a PUB sends.
+        if socket != "push" { Thread.sleep(forTimeInterval: 0.5) }
+        var player = JournalPlayer(plan: plan, entries: contents.entries)
+        if let server { player.metadata = ["replay_endpoint": server.endpoint] }
+        let report = try player.play(on: sender, server: server)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(
+                String(
+                    format: "sent %d records in %.3f s (planned %.3f s, latest send %.2f ms behind)",
+                    report.sent,
+                    report.seconds,
+                    report.expectedSeconds,
+                    report.maxLateMilliseconds
+                )
+            )
+        }
+        sender.close(linger: .seconds(5))
+    }
+
+    static func date(_ text: String) throws -> Date {
+        guard let date = try? Date(text, strategy: .iso8601) else {
+            throw ValidationError("'\(text)' is not an ISO 8601 time such as 2026-03-28T20:00:00Z")
+        }
+        return date
+    }
+}

@@ -1,0 +1,198 @@
+// Caffe — simulator tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeSimulator
+import Foundation
+import SwiftProtobuf
+import Testing
+import ZeroMQ
+
+@Suite("Journals, the generator and replay plans")
+struct JournalTests {
+    static let menuURL = CatalogBenchmarkTests.configuration.appendingPathComponent("menu.json")
+    static let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).journal")
+    }
+
+    static func generate(_ configuration: JournalGenerator.Configuration, to url: URL) throws {
+        try JournalGenerator(configuration: configuration).write(
+            to: url,
+            menu: try Menu(contentsOf: menuURL),
+            menuURL: menuURL,
+            catalogURL: CatalogBenchmarkTests.catalog,
+            origin: "test",
+            now: fixedNow
+        )
+    }
+
+    @Test("the same seed writes the same bytes; another seed does not; locale weights are followed")
+    func determinism() throws {
+        let (first, second, third) = (Self.temporaryFile(), Self.temporaryFile(), Self.temporaryFile())
+        defer { for url in [first, second, third] { try? FileManager.default.removeItem(at: url) } }
+        let locales = try JournalGenerator.locales("en-US:3, es-MX:1,ja-JP:0")
+        try Self.generate(.init(seed: 42, orders: 2000, locales: locales), to: first)
+        try Self.generate(.init(seed: 42, orders: 2000, locales: locales), to: second)
+        try Self.generate(.init(seed: 43, orders: 2000, locales: locales), to: third)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+        #expect(try Data(contentsOf: first) != Data(contentsOf: third))
+
+        let contents = try Journal.read(first)
+        #expect(contents.error == nil && contents.entries.count == 2000)
+        let stats = JournalInspection.stats(contents)
+        #expect(Set(stats.locales.keys) == ["en-US", "es-MX"])
+        let share = Double(stats.locales["en-US"] ?? 0) / 2000
+        #expect(share > 0.70 && share < 0.80, "en-US weighs 3 of 4: \(share)")
+        #expect(stats.sources["sim-1"].map { ($0.first, $0.last, $0.missing) } ?? (0, 0, 1) == (1, 2000, 0))
+        #expect(stats.menuFingerprint == Journal.fingerprint([Self.menuURL]))
+        #expect(stats.createdAt == "2026-11-18T11:06:40.000Z")
+        // Quantities include 0, tips appear, terms of address vary.
+        let orders = try contents.entries.map { try Caffe_V1_OrderEvent(serializedBytes: $0.record.body) }
+        #expect(orders.contains { $0.lines.contains { $0.quantity == 0 } })
+        #expect(orders.contains { !$0.tip.isEmpty } && orders.contains { $0.tip.isEmpty })
+        #expect(Set(orders.map(\.customer.termOfAddress)).count == 3)
+        // Capture times rise at about the configured rate (100/s).
+        #expect(stats.ordersPerSecond > 80 && stats.ordersPerSecond < 120, "\(stats.ordersPerSecond)")
+        #expect(throws: JournalGenerator.Failure.self) { try JournalGenerator.locales("xx-XX:3") }
+        #expect(throws: JournalGenerator.Failure.self) { try JournalGenerator.locales("en-US:lots") }
+    }
+
+    @Test("a truncated record, a wrong version and a foreign file are clear errors; good records are kept")
+    func corruptJournals() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Self.generate(.init(seed: 1, orders: 10), to: url)
+        let bytes = try Data(contentsOf: url)
+        let contents = try Journal.read(bytes)
+        let lastOffset = try #require(contents.entries.last?.offset)
+
+        let truncated = try Journal.read(bytes.prefix(bytes.count - 5))
+        #expect(truncated.entries.count == 9)
+        #expect(truncated.error?.code == .truncated)
+        #expect(truncated.error?.offset == lastOffset && truncated.error?.recordsBefore == 9)
+        #expect(
+            truncated.error?.description.hasPrefix("truncated at byte \(lastOffset) (after 9 good records)") == true
+        )
+
+        // A record whose bytes are not a JournalRecord (a wire-type 7 tag).
+        var damaged = bytes.prefix(lastOffset)
+        damaged.append(contentsOf: [3, 0xFF, 0xFF, 0xFF])
+        let malformed = try Journal.read(damaged)
+        #expect(malformed.entries.count == 9 && malformed.error?.code == .malformed)
+
+        var header = Caffe_V1_JournalHeader()
+        header.formatVersion = 2
+        let headerBytes: [UInt8] = try header.serializedBytes()
+        let future = Data(Journal.magic + [UInt8(headerBytes.count)] + headerBytes)
+        do {
+            _ = try Journal.read(future)
+            Issue.record("a version 2 journal was read")
+        } catch {
+            #expect(error.code == .unsupportedVersion)
+            #expect(error.message == "format version 2; this caffe-sim reads version 1")
+        }
+        do {
+            _ = try Journal.read(Data("{\"orders\": []}".utf8))
+            Issue.record("a JSON file was read as a journal")
+        } catch {
+            #expect(error.code == .notAJournal)
+        }
+    }
+
+    @Test("replay pacing: anchored offsets, speed, gap cap, filters, loops with new ids and sequences")
+    func plans() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Self.generate(.init(seed: 3, orders: 50, rate: 10), to: url)
+        let entries = try Journal.read(url).entries
+        let times = entries.map(\.record.capturedAt.date)
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+
+        var options = ReplayPlan.Options()
+        let realTime = ReplayPlan(entries: entries, options: options)
+        #expect(realTime.steps.count == 50)
+        let span = try #require(times.last).timeIntervalSince(try #require(times.first))
+        #expect(abs(seconds(realTime.expectedDuration) - span) < 1e-3)
+        for (step, time) in zip(realTime.steps, times) {
+            #expect(abs(seconds(step.offset) - time.timeIntervalSince(times[0])) < 1e-3)
+        }
+        options.speed = try #require(ReplayPlan.Speed("10x"))
+        #expect(abs(seconds(ReplayPlan(entries: entries, options: options).expectedDuration) - span / 10) < 1e-3)
+        options.speed = .max
+        #expect(ReplayPlan(entries: entries, options: options).expectedDuration == .zero)
+
+        options.speed = .factor(1)
+        options.maxGap = .milliseconds(10)
+        let capped = ReplayPlan(entries: entries, options: options)
+        #expect(seconds(capped.expectedDuration) <= 49 * 0.010 + 1e-9)
+
+        options = ReplayPlan.Options()
+        options.fromTime = times[10]
+        options.toTime = times[20]
+        #expect(ReplayPlan(entries: entries, options: options).steps.map(\.entry) == Array(10..<20))
+        options = ReplayPlan.Options()
+        options.fromOffset = entries[45].offset
+        #expect(ReplayPlan(entries: entries, options: options).steps.map(\.entry) == Array(45..<50))
+
+        options = ReplayPlan.Options()
+        options.loops = 2
+        options.speed = .max
+        let looped = ReplayPlan(entries: entries, options: options)
+        #expect(looped.steps.count == 100)
+        let second = try #require(looped.steps.last)
+        let (frames, order) = try looped.frames(for: second, in: entries, metadata: ["replay_endpoint": "tcp://x:1"])
+        #expect(order?.orderID == "sim-1-50#2" && order?.sequence == 100)
+        let header = try Caffe_V1_EventHeader(serializedBytes: frames[1])
+        #expect(header.sequence == 100 && header.orderID == "sim-1-50#2")
+        #expect(header.metadata["replay_endpoint"] == "tcp://x:1")
+        #expect(ReplayPlan.Speed("0x") == nil && ReplayPlan.Speed("fast") == nil)
+    }
+
+    @Test("a player sends a journal and its replay server fills a gap from it")
+    func playAndServe() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Self.generate(.init(seed: 5, orders: 20), to: url)
+        let entries = try Journal.read(url).entries
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let receiver = try context.socket(.pull)
+        let endpoint = try receiver.bind("tcp://127.0.0.1:*")
+        let sender = try context.socket(.push)
+        try sender.connect(endpoint)
+        let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
+        defer { server.stop() }
+        var options = ReplayPlan.Options()
+        options.speed = .factor(1000)
+        var player = JournalPlayer(plan: ReplayPlan(entries: entries, options: options), entries: entries)
+        player.metadata = ["replay_endpoint": server.endpoint]
+        let report = try player.play(on: sender, server: server)
+        #expect(report.sent == 20)
+        var received: [Caffe_V1_EventHeader] = []
+        while received.count < 20, let frames = try receiver.receiveMultipart(timeout: .seconds(5)) {
+            received.append(try EventFrames(parsing: frames).header)
+        }
+        #expect(received.map(\.sequence) == Array(1...20))
+        #expect(received.allSatisfy { $0.metadata["replay_endpoint"] == server.endpoint })
+
+        let client = try context.socket(.dealer)
+        try client.connect(server.endpoint)
+        var header = Caffe_V1_RequestHeader()
+        header.method = CaffeMethod.replayFetch
+        header.requestID = "gap-1"
+        var request = Caffe_V1_ReplayRequest()
+        request.sourceID = "sim-1"
+        request.fromSequence = 19
+        request.toSequence = 22
+        try client.send(multipart: try RequestFrames.encode(header: header, body: request))
+        let reply = try ResponseFrames(parsing: try #require(try client.receiveMultipart(timeout: .seconds(5))))
+        #expect(reply.header.requestID == "gap-1" && reply.status.code == .ok)
+        let response = try reply.decodeBody(as: Caffe_V1_ReplayResponse.self)
+        #expect(response.events.map(\.sequence) == [19, 20] && response.unavailable == [21, 22])
+        #expect(response.events.first == (try Caffe_V1_OrderEvent(serializedBytes: entries[18].record.body)))
+        client.close(linger: .zero)
+    }
+}
