@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: ZeroMQ
@@ -146,6 +147,7 @@ let package = Package(
                 "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
                 "CaffeWorker", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Simulator/Sources/CaffeSimulator"
         ),

@@ -1,0 +1,276 @@
+import CaffeCore
+import CaffeProtocol
+import Foundation
+import Histogram
+import SwiftProtobuf
+import ZeroMQ
+
+/// `caffe-sim load`: traffic against a running worker, open loop (a ``LoadProfile``) or closed
+/// loop (a fixed number in flight), with the books kept by ``LoadAccounting``.
+///
+/// One thread does everything: it sends what is due, reads what came back, and waits in
+/// `zmq_poll` until the next send is due. A send the worker does not take at once (its queues are
+/// full) stays due; its latency keeps counting from the intended time.
+public struct LoadRun {
+    public enum Traffic: String, Sendable, CaseIterable {
+        /// Order events in, confirmations and receipts out.
+        case orders
+        /// Complication requests in, payloads out.
+        case complications
+        /// `caffe.v1.Renderer/RenderOrder` requests on the RPC endpoint.
+        case rpc
+    }
+
+    public struct Configuration: Sendable {
+        public var traffic: Traffic = .orders
+        /// Open loop when set; closed loop (``concurrency``) otherwise.
+        public var profile: LoadProfile? = .constant(rate: 1000)
+        public var concurrency: Int = 16
+        /// At most this many messages…
+        public var count: Int = 10_000
+        /// …and none intended after this many seconds (open loop).
+        public var duration: Double?
+        /// Where events go: `@` binds, `>` connects. The default worker subscribes to 5560.
+        public var inputEndpoint = "@tcp://127.0.0.1:5560"
+        /// `pub` or `push`.
+        public var inputKind = "pub"
+        /// Where outputs come from: the default worker publishes on 5561.
+        public var outputEndpoint = ">tcp://127.0.0.1:5561"
+        /// `sub` or `pull`.
+        public var outputKind = "sub"
+        public var rpcEndpoint = ">tcp://127.0.0.1:5562"
+        /// How long after the last intended send an unsettled message counts as lost.
+        public var timeout: Double = 5
+        public var seed: UInt64 = 1
+        public var locales: [(locale: String, weight: Int)] = []
+        /// Where to serve `caffe.v1.Replay/Fetch` from what was sent; empty: not served.
+        public var replayEndpoint = "tcp://127.0.0.1:*"
+        /// The source id of the run's events; empty: `load-` and a random suffix, so a worker's
+        /// checkpoint from an earlier run does not take them for duplicates.
+        public var sourceID = ""
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    public let menu: Menu
+
+    public init(configuration: Configuration, menu: Menu) {
+        self.configuration = configuration
+        self.menu = menu
+    }
+
+    /// Runs the load; `progress` gets one line a second.
+    public func run(context: ZMQContext, progress: (String) -> Void = { _ in }) throws -> LoadReport {
+        let configuration = configuration
+        let source = configuration.sourceID.isEmpty ? "load-\(UUID().uuidString.prefix(8))" : configuration.sourceID
+        let markets: [(market: Market, weight: Int)] =
+            configuration.locales.isEmpty
+            ? Market.defaults.map { ($0, 1) }
+            : configuration.locales.compactMap { entry in
+                Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
+            }
+        var orders = try OrderGenerator(
+            menu: menu,
+            configuration: .init(seed: configuration.seed, sourceID: source, markets: markets)
+        )
+        var complications = ComplicationGenerator(
+            configuration: .init(seed: configuration.seed, markets: markets.map(\.market))
+        )
+
+        let open = configuration.profile != nil
+        let offsets = configuration.profile?.offsets(count: configuration.count, duration: configuration.duration) ?? []
+        let total = open ? offsets.count : configuration.count
+
+        // Sockets.
+        let rpc = configuration.traffic == .rpc
+        let sender: ZMQSocket
+        let receiver: ZMQSocket
+        if rpc {
+            sender = try context.socket(.dealer)
+            try sender.set(.sendHighWaterMark, to: 100_000)
+            try Self.attach(sender, configuration.rpcEndpoint)
+            receiver = sender
+        } else {
+            sender = try context.socket(configuration.inputKind == "push" ? .push : .xpub)
+            try sender.set(.sendHighWaterMark, to: 100_000)
+            try Self.attach(sender, configuration.inputEndpoint)
+            receiver = try context.socket(configuration.outputKind == "pull" ? .pull : .sub)
+            try receiver.set(.receiveHighWaterMark, to: 1_000_000)
+            if configuration.outputKind != "pull" { try receiver.subscribe("") }
+            try Self.attach(receiver, configuration.outputEndpoint)
+        }
+        defer {
+            sender.close(linger: .milliseconds(0))
+            if !rpc { receiver.close(linger: .milliseconds(0)) }
+        }
+        let server =
+            try configuration.replayEndpoint.isEmpty || rpc
+            ? nil : ReplayServer(context: context, endpoint: configuration.replayEndpoint)
+        defer { server?.stop() }
+        if !rpc && configuration.inputKind != "push" {
+            // A PUB drops what it sends before the worker has subscribed: wait for the subscription.
+            var subscribed = false
+            for _ in 0..<200 where !subscribed {
+                if let frame = try sender.receive(timeout: .milliseconds(50)), frame.bytes.first == 1 {
+                    subscribed = true
+                }
+            }
+            guard subscribed else {
+                throw LoadError("no worker subscribed to \(configuration.inputEndpoint) within 10 s")
+            }
+        }
+        // Our own subscription to the worker's outputs needs a moment to reach it.
+        if !rpc { Thread.sleep(forTimeInterval: 0.3) }
+
+        var books = LoadAccounting()
+        var poller = ZMQPoller()
+        poller.register(receiver, for: .readable)
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let duration = clock.now - start
+            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        var next = 0
+        var waiting: (frames: [ZMQMessage], id: String, locale: String, expected: Int, order: Caffe_V1_OrderEvent?)?
+        var lastProgress = 0.0
+        var lastSent = 0.0
+        var lastOutput = 0.0
+        let lastIntended = offsets.last ?? 0
+
+        func message(_ index: Int) throws -> (
+            frames: [ZMQMessage], id: String, locale: String, expected: Int, order: Caffe_V1_OrderEvent?
+        ) {
+            let sequence = UInt64(index + 1)
+            switch configuration.traffic {
+            case .orders:
+                let order = orders.next()
+                var header = EventFrames.header(for: order)
+                if let server { header.metadata["replay_endpoint"] = server.endpoint }
+                let frames = try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: header,
+                    body: order
+                )
+                return (frames, "\(sequence)", order.customer.locale, 2, order)
+            case .complications:
+                let request = complications.next()
+                var header = Caffe_V1_EventHeader()
+                header.sourceID = source
+                header.sequence = sequence
+                if let server { header.metadata["replay_endpoint"] = server.endpoint }
+                let frames = try EventFrames.encode(
+                    topic: CaffeTopic.complicationRequest(user: request.userID),
+                    header: header,
+                    body: request
+                )
+                return (frames, "\(sequence)", request.locale, 1, nil)
+            case .rpc:
+                let order = orders.next()
+                var header = Caffe_V1_RequestHeader()
+                header.method = CaffeMethod.renderOrder
+                header.requestID = "\(sequence)"
+                header.deadline = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(configuration.timeout))
+                return (
+                    try RequestFrames.encode(header: header, body: order), "\(sequence)", order.customer.locale, 1, nil
+                )
+            }
+        }
+
+        while true {
+            let now = elapsed()
+            // Send what is due.
+            while next < total {
+                if open {
+                    guard offsets[next] <= now else { break }
+                } else {
+                    guard books.outstanding < configuration.concurrency else { break }
+                }
+                let item = try waiting ?? message(next)
+                guard try sender.send(multipart: item.frames, timeout: .zero) else {
+                    waiting = item
+                    break
+                }
+                waiting = nil
+                books.sent(item.id, intended: open ? offsets[next] : now, locale: item.locale, expected: item.expected)
+                if let order = item.order { server?.remember(order) }
+                lastSent = now
+                next += 1
+            }
+            // Read what came back.
+            var read = 0
+            while read < 10_000, let frames = try receiver.tryReceiveMultipart() {
+                read += 1
+                let time = elapsed()
+                lastOutput = time
+                if rpc {
+                    guard let reply = try? ResponseFrames(parsing: frames) else { continue }
+                    books.reply(reply.header.requestID, code: reply.status.code.grpcName, at: time)
+                } else {
+                    guard let event = try? EventFrames(parsing: frames), event.header.sourceID == source else {
+                        continue
+                    }
+                    let id = "\(event.header.sequence)"
+                    if event.topic == CaffeTopic.deadLetter {
+                        books.deadLetter(id)
+                    } else {
+                        books.output(id, kind: String(event.topic.prefix { $0 != "." }), at: time)
+                    }
+                }
+            }
+            let time = elapsed()
+            if time - lastProgress >= 1 {
+                lastProgress = time
+                progress(
+                    String(
+                        format:
+                            "%5.0fs  sent %d  received %d  in flight %d  dead-lettered %d  duplicates %d  p99 %.2f ms",
+                        time,
+                        books.sent,
+                        books.received,
+                        books.outstanding,
+                        books.deadLettered,
+                        books.duplicates,
+                        Double(books.latency.valueAtPercentile(99)) / 1000
+                    )
+                )
+            }
+            if next >= total {
+                let deadline = max(open ? lastIntended : lastSent, lastSent) + configuration.timeout
+                if books.outstanding == 0 || time > deadline { break }
+            }
+            // Wait for output, or until the next send is due.
+            var wait = 0.1
+            if next < total, waiting == nil {
+                wait = open ? max(0, offsets[next] - time) : (books.outstanding < configuration.concurrency ? 0 : 0.1)
+            } else if waiting != nil {
+                wait = 0.001
+            }
+            if wait > 0 { _ = try poller.poll(timeout: .milliseconds(Int32(min(100, max(1, wait * 1000))))) }
+        }
+        return LoadReport(
+            configuration: configuration,
+            books: books,
+            targetRate: open && offsets.count > 1 ? Double(offsets.count - 1) / lastIntended : 0,
+            sendSeconds: lastSent,
+            seconds: max(lastOutput, lastSent),
+            replayRequests: server?.requestsServed ?? 0
+        )
+    }
+
+    /// Binds (`@addr` or a bare address) or connects (`>addr`) `socket`.
+    public static func attach(_ socket: ZMQSocket, _ endpoint: String) throws {
+        if endpoint.hasPrefix(">") {
+            try socket.connect(String(endpoint.dropFirst()))
+        } else {
+            _ = try socket.bind(endpoint.hasPrefix("@") ? String(endpoint.dropFirst()) : endpoint)
+        }
+    }
+}
+
+/// A load run that could not start.
+public struct LoadError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,181 @@
+import ArgumentParser
+import CaffeCore
+import CaffeProtocol
+import CaffeSimulator
+import Foundation
+import SwiftProtobuf
+import ZeroMQ
+
+/// `caffe-sim load`: traffic against a running worker, with a report and thresholds.
+struct Load: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send orders, complication requests or RPC calls to a running worker and report what came back.",
+        discussion: """
+            Open loop by default (--rate, or --profile ramp:100-5000:30 / step:1000x10,2000x10); \
+            --concurrency N makes it closed loop. Latency runs from each message's intended send \
+            time. Defaults match the default worker: events PUB @tcp://127.0.0.1:5560, outputs \
+            SUB >tcp://127.0.0.1:5561, RPC >tcp://127.0.0.1:5562. Exit status 2 when a --threshold \
+            is violated.
+            """
+    )
+
+    @Option(help: "orders, complications or rpc.")
+    var traffic = "orders"
+
+    @Option(help: "Messages per second (open loop, constant).")
+    var rate: Double?
+
+    @Option(help: "constant:R, ramp:FROM-TO:SECONDS or step:RxS,RxS (open loop).")
+    var profile: String?
+
+    @Option(help: "Messages in flight (closed loop) instead of a rate.")
+    var concurrency: Int?
+
+    @Option(help: "At most this many messages.")
+    var count = 10_000
+
+    @Option(help: "At most this many seconds of sending (open loop).")
+    var duration: Double?
+
+    @Option(help: "Where events go (@ binds, > connects).")
+    var input = "@tcp://127.0.0.1:5560"
+
+    @Option(help: "pub or push.")
+    var inputKind = "pub"
+
+    @Option(help: "Where outputs come from.")
+    var output = ">tcp://127.0.0.1:5561"
+
+    @Option(help: "sub or pull.")
+    var outputKind = "sub"
+
+    @Option(help: "The worker's RPC endpoint (--traffic rpc).")
+    var rpc = ">tcp://127.0.0.1:5562"
+
+    @Option(help: "Seconds after the last send before what has not come back counts as lost.")
+    var timeout = 5.0
+
+    @Option(help: "Locales and weights, such as en-US:40,es-MX:20.")
+    var locales: String?
+
+    @Option(help: "The generator's seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Where to serve caffe.v1.Replay/Fetch from what was sent; empty: not served.")
+    var replayEndpoint = "tcp://127.0.0.1:*"
+
+    @Option(help: "text, json or html.")
+    var format = "text"
+
+    @Option(help: "Write the report here instead of standard output.")
+    var reportFile: String?
+
+    @Option(help: "Conditions such as 'p99<10ms,lost==0'; exit status 2 when one is violated.")
+    var threshold: String?
+
+    @Option(help: "The folder holding menu.json.")
+    var config = "config"
+
+    func run() throws {
+        var configuration = LoadRun.Configuration()
+        guard let kind = LoadRun.Traffic(rawValue: traffic) else {
+            throw ValidationError("--traffic: '\(traffic)' is not orders, complications or rpc")
+        }
+        configuration.traffic = kind
+        if let concurrency {
+            configuration.profile = nil
+            configuration.concurrency = max(1, concurrency)
+        } else if let profile {
+            guard let parsed = LoadProfile(profile) else {
+                throw ValidationError("--profile: '\(profile)' is not constant:R, ramp:FROM-TO:SECONDS or step:RxS,…")
+            }
+            configuration.profile = parsed
+        } else {
+            configuration.profile = .constant(rate: rate ?? 1000)
+        }
+        configuration.count = count
+        configuration.duration = duration
+        configuration.inputEndpoint = input
+        configuration.inputKind = inputKind
+        configuration.outputEndpoint = output
+        configuration.outputKind = outputKind
+        configuration.rpcEndpoint = rpc
+        configuration.timeout = timeout
+        configuration.seed = seed
+        configuration.locales = try locales.map(JournalGenerator.locales) ?? []
+        configuration.replayEndpoint = replayEndpoint
+        let thresholds = try threshold.map { text in
+            do { return try LoadThresholds(text) } catch { throw ValidationError("--threshold: \(error)") }
+        }
+        let menu = try Menu(contentsOf: URL(fileURLWithPath: config).appendingPathComponent("menu.json"))
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let live = isatty(STDERR_FILENO) != 0
+        let report = try LoadRun(configuration: configuration, menu: menu).run(context: context) { line in
+            FileHandle.standardError.write(Data(((live ? "\r" : "") + line + (live ? "" : "\n")).utf8))
+        }
+        if live { FileHandle.standardError.write(Data("\n".utf8)) }
+        let text: String
+        switch format {
+        case "json": text = try report.json()
+        case "html": text = report.html
+        default: text = report.summary
+        }
+        if let reportFile {
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: reportFile))
+        } else {
+            print(text)
+        }
+        let violated = thresholds?.violations(of: report) ?? []
+        if !violated.isEmpty {
+            FileHandle.standardError.write(
+                Data("threshold violated: \(violated.map(\.text).joined(separator: ", "))\n".utf8)
+            )
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// `caffe-sim record`: a live stream captured into a journal.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Capture a live event stream (a SUB, or a proxy's capture socket) into a journal."
+    )
+
+    @Option(help: "Where to subscribe (> connects, @ binds): a publisher or caffe proxy --capture.")
+    var from = ">tcp://127.0.0.1:5560"
+
+    @Option(help: "Topic prefixes to record (comma-separated).")
+    var topics = "order.,complication-request."
+
+    @Option(name: .shortAndLong, help: "The journal to write.")
+    var output: String
+
+    @Option(help: "Stop after this many events.")
+    var count: Int?
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    func run() throws {
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let subscriber = try context.socket(.sub)
+        for topic in topics.split(separator: ",") { try subscriber.subscribe(String(topic)) }
+        try LoadRun.attach(subscriber, from)
+        var header = Caffe_V1_JournalHeader()
+        header.createdAt = Google_Protobuf_Timestamp(date: Date())
+        header.origin = (["caffe-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        let stop = StopSignal()
+        let recorder = StreamRecorder(subscriber: subscriber)
+        let recorded = try recorder.record(
+            to: URL(fileURLWithPath: output),
+            header: header,
+            count: count,
+            duration: duration,
+            stop: { stop.requested }
+        )
+        FileHandle.standardError.write(Data("caffe-sim record: \(recorded) events written to \(output)\n".utf8))
+        subscriber.close(linger: .zero)
+    }
+}

@@ -1,0 +1,247 @@
+// Caffe — simulator tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeSimulator
+import CaffeTestKit
+import Foundation
+import SwiftProtobuf
+import Synchronization
+import Testing
+import ZeroMQ
+
+@Suite("caffe-sim load and record", .serialized)
+struct LoadTests {
+    static let menu = Result {
+        try Menu(contentsOf: CatalogBenchmarkTests.configuration.appendingPathComponent("menu.json"))
+    }
+
+    /// A worker that misbehaves on purpose: no output for every 10th order, the confirmation twice
+    /// for every 7th, a dead letter instead of outputs for every 13th.
+    final class FaultyWorker: @unchecked Sendable {
+        let handled = Atomic<Int>(0)
+        private let running = Atomic<Bool>(true)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(context: ZMQContext, input: String, output: String) throws {
+            let pull = try context.socket(.pull)
+            try pull.connect(input)
+            let push = try context.socket(.push)
+            try push.connect(output)
+            let sockets = (pull, push)
+            let box = UnsafeTransfer(sockets)
+            Thread { [self] in
+                let (pull, push) = box.value
+                while running.load(ordering: .relaxed) {
+                    guard let frames = try? pull.receiveMultipart(timeout: .milliseconds(20)),
+                        let event = try? EventFrames(parsing: frames)
+                    else { continue }
+                    handled.add(1, ordering: .relaxed)
+                    let sequence = event.header.sequence
+                    func emit(_ topic: String) {
+                        _ = try? push.send(
+                            multipart: [topic, (try? event.header.serializedBytes()) ?? [], [UInt8]()]
+                                as [any ZMQFrameRepresentable]
+                        )
+                    }
+                    if sequence % 10 == 0 { continue }
+                    if sequence % 13 == 0 {
+                        emit(CaffeTopic.deadLetter)
+                        continue
+                    }
+                    emit("confirmation.x")
+                    if sequence % 7 == 0 { emit("confirmation.x") }
+                    emit("receipt.x")
+                }
+                pull.close(linger: .zero)
+                push.close(linger: .zero)
+                done.signal()
+            }.start()
+        }
+
+        func stop() {
+            running.store(false, ordering: .relaxed)
+            done.wait()
+        }
+    }
+
+    struct UnsafeTransfer<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    @Test("lost, duplicates and dead letters are counted exactly against a worker that gets them wrong on purpose")
+    func accountingAgainstAFaultyWorker() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "load-\(UUID().uuidString.prefix(8))"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        var configuration = LoadRun.Configuration()
+        configuration.profile = .constant(rate: 2000)
+        configuration.count = 910
+        configuration.inputEndpoint = "@ipc://\(folder.path)/in"
+        configuration.inputKind = "push"
+        configuration.outputEndpoint = "@ipc://\(folder.path)/out"
+        configuration.outputKind = "pull"
+        configuration.timeout = 1
+        configuration.replayEndpoint = ""
+        let worker = try FaultyWorker(
+            context: context,
+            input: "ipc://\(folder.path)/in",
+            output: "ipc://\(folder.path)/out"
+        )
+        defer { worker.stop() }
+        var lines: [String] = []
+        let report = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(context: context) {
+            lines.append($0)
+        }
+
+        // 1…910: multiples of 10 lost (91); of 13 and not 10 dead-lettered (70 - 7 = 63); of 7 and
+        // of neither 10 nor 13 duplicated (130 - 13 - 10 + 1 = 108).
+        let lost = (1...910).filter { $0 % 10 == 0 }.count
+        let dead = (1...910).filter { $0 % 13 == 0 && $0 % 10 != 0 }.count
+        let duplicated = (1...910).filter { $0 % 7 == 0 && $0 % 10 != 0 && $0 % 13 != 0 }.count
+        #expect((lost, dead, duplicated) == (91, 63, 108))
+        #expect(report.sent == 910)
+        #expect(report.lost == lost)
+        #expect(report.deadLettered == dead)
+        #expect(report.duplicates == duplicated)
+        #expect(report.received == 910 - lost - dead)
+        #expect(report.unexpected == 0)
+        #expect(report.perLocale.values.map(\.sent).reduce(0, +) == 910)
+        #expect(report.targetRate > 1999 && report.targetRate < 2001)
+        #expect(!lines.isEmpty && lines[0].contains("sent"))
+
+        // The JSON has the documented keys; thresholds judge it.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+        for key in [
+            "sent", "received", "lost", "duplicates", "dead_lettered", "target_rate", "achieved_rate", "p50_ms",
+            "p99_ms", "p999_ms", "max_ms",
+        ] {
+            #expect(json[key] != nil, "\(key)")
+        }
+        #expect(try LoadThresholds("lost==91, duplicates<=108, p99<60s").violations(of: report).isEmpty)
+        #expect(
+            try LoadThresholds("lost==0,dead_lettered<1").violations(of: report).map(\.text) == [
+                "lost==0", "dead_lettered<1",
+            ]
+        )
+        #expect(throws: LoadError.self) { try LoadThresholds("p98<3ms") }
+        #expect(throws: LoadError.self) { try LoadThresholds("p99 about 3ms") }
+        let html = report.html
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg") && !html.contains("<script"))
+        #expect(html.contains("Latency over time") && html.contains("Latency by percentile"))
+    }
+
+    @Test("profiles: constant, ramp and steps give the intended send times")
+    func profiles() throws {
+        let constant = try #require(LoadProfile("constant:4"))
+        #expect(constant.offsets(count: 5) == [0, 0.25, 0.5, 0.75, 1])
+        #expect(constant.offsets(count: 100, duration: 1) == [0, 0.25, 0.5, 0.75])
+        let steps = try #require(LoadProfile("step:2x1,4x1"))
+        #expect(steps.offsets(count: 6) == [0, 0.5, 1, 1.25, 1.5, 1.75])
+        let ramp = try #require(LoadProfile("ramp:10-1000:2"))
+        let offsets = ramp.offsets(count: 100_000, duration: 2)
+        // The integral of the rate over 2 s is (10 + 1000) / 2 × 2 = 1010 messages.
+        #expect(abs(offsets.count - 1010) <= 10, "\(offsets.count)")
+        #expect(LoadProfile("ramp:10:2") == nil && LoadProfile("constant:-1") == nil && LoadProfile("step:") == nil)
+    }
+
+    @Test("record captures a live stream into a journal that replays the same frames")
+    func record() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).journal")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let publisher = try context.socket(.xpub)
+        let endpoint = try publisher.bind("tcp://127.0.0.1:*")
+        let subscriber = try context.socket(.sub)
+        try subscriber.subscribe("order.")
+        try subscriber.connect(endpoint)
+        _ = try #require(try publisher.receive(timeout: .seconds(5)))  // the subscription
+        var generator = try OrderGenerator(menu: try Self.menu.get())
+        let orders = generator.next(25)
+        for order in orders {
+            try publisher.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: EventFrames.header(for: order),
+                    body: order
+                )
+            )
+        }
+        // Not subscribed to: not recorded.
+        try publisher.send(multipart: ["complication-request.u", "x", "y"] as [any ZMQFrameRepresentable])
+        var header = Caffe_V1_JournalHeader()
+        header.origin = "test"
+        let recorded = try StreamRecorder(subscriber: subscriber).record(
+            to: url,
+            header: header,
+            count: 25,
+            duration: 10
+        )
+        #expect(recorded == 25)
+        let contents = try Journal.read(url)
+        #expect(contents.error == nil && contents.header.origin == "test")
+        let replayed = try contents.entries.map { try Caffe_V1_OrderEvent(serializedBytes: $0.record.body) }
+        #expect(replayed == orders)
+        let times = contents.entries.map(\.record.capturedAt.date)
+        #expect(times == times.sorted())
+        subscriber.close(linger: .zero)
+    }
+
+    @Test("caffe-sim load against a real worker: all received; a threshold it violates exits 2")
+    func thresholdsAgainstAWorker() throws {
+        let caffe = try #require(ExecutableRunner.locate("caffe"))
+        let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "load-e2e-\(UUID().uuidString.prefix(8))"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configuration = CatalogBenchmarkTests.configuration
+        let worker = Process()
+        worker.executableURL = caffe
+        worker.arguments = [
+            "worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path,
+            "--set", "config_dir=\(configuration.path)", "--set", "input.kind=pull",
+            "--set", "input.endpoints=>ipc://\(folder.path)/in", "--set", "output.kind=push",
+            "--set", "output.endpoints=>ipc://\(folder.path)/out", "--set", "rpc.endpoint=@ipc://\(folder.path)/rpc",
+            "--set", "metrics.address=", "--set", "checkpoint.path=\(folder.path)/checkpoint",
+        ]
+        worker.standardError = FileHandle.nullDevice
+        try worker.run()
+        defer {
+            worker.terminate()
+            worker.waitUntilExit()
+        }
+        let common = [
+            "load", "--config", configuration.path, "--input", "@ipc://\(folder.path)/in", "--input-kind", "push",
+            "--output", "@ipc://\(folder.path)/out", "--output-kind", "pull", "--count", "300", "--rate", "1000",
+            "--format", "json",
+        ]
+        let passing = try ExecutableRunner.run(
+            simulator,
+            common + ["--threshold", "lost==0,duplicates==0,received==300"]
+        )
+        #expect(passing.status == 0, "\(passing.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(passing.standardOutput.utf8)) as? [String: Any]
+        )
+        #expect(report["sent"] as? Int == 300 && report["received"] as? Int == 300 && report["lost"] as? Int == 0)
+        let failing = try ExecutableRunner.run(simulator, common + ["--threshold", "p99<0.001us"])
+        #expect(failing.status == 2)
+        #expect(failing.standardError.contains("threshold violated: p99<0.001us"))
+        let rpc = try ExecutableRunner.run(
+            simulator,
+            [
+                "load", "--config", configuration.path, "--traffic", "rpc", "--rpc", ">ipc://\(folder.path)/rpc",
+                "--concurrency", "4", "--count", "100", "--format", "json", "--threshold", "received==100",
+            ]
+        )
+        #expect(rpc.status == 0, "\(rpc.standardError)")
+        #expect(rpc.standardOutput.contains(#""status_codes":{"OK":100}"#))
+    }
+}
