@@ -224,6 +224,7 @@ let package = Package(
             dependencies: [
                 "CaffeSimulator", "CaffeCore", "CaffeTestKit", "CaffeProtocol", "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Simulator/Tests/CaffeSimulatorTests"
         ),

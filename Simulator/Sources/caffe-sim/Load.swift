@@ -37,6 +37,9 @@ struct Load: ParsableCommand {
     @Option(help: "At most this many seconds of sending (open loop).")
     var duration: Double?
 
+    @Option(help: "Seconds at the start left out of the latency figures (losses still count).")
+    var warmup = 0.0
+
     @Option(help: "Where events go (@ binds, > connects).")
     var input = "@tcp://127.0.0.1:5560"
 
@@ -101,6 +104,7 @@ struct Load: ParsableCommand {
         configuration.outputKind = outputKind
         configuration.rpcEndpoint = rpc
         configuration.timeout = timeout
+        configuration.warmup = warmup
         configuration.seed = seed
         configuration.locales = try locales.map(JournalGenerator.locales) ?? []
         configuration.replayEndpoint = replayEndpoint

@@ -33,7 +33,13 @@ public struct LoadAccounting: Sendable {
     /// Per second of the run: latencies completed in it (microseconds), for the over-time plot.
     public private(set) var perSecond: [Int: Histogram<UInt64>] = [:]
 
-    public init() {}
+    /// Messages intended before this many seconds count in every figure but the latency
+    /// (fresh sessions compile their per-locale formatters; connections open).
+    public var warmup: Double = 0
+
+    public init(warmup: Double = 0) {
+        self.warmup = warmup
+    }
 
     /// `id` left (or was due to leave) at `intended` seconds; `expected` outputs complete it.
     public mutating func sent(_ id: String, intended: Double, locale: String, expected: Int) {
@@ -58,7 +64,7 @@ public struct LoadAccounting: Sendable {
             settled += 1
             received += 1
             receivedPerLocale[entry.locale, default: 0] += 1
-            record(latency: time - entry.intended, at: time)
+            if entry.intended >= warmup { record(latency: time - entry.intended, at: time) }
         }
         pending[id] = entry
     }

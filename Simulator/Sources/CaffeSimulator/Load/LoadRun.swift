@@ -48,6 +48,8 @@ public struct LoadRun {
         /// The source id of the run's events; empty: `load-` and a random suffix, so a worker's
         /// checkpoint from an earlier run does not take them for duplicates.
         public var sourceID = ""
+        /// Seconds at the start whose messages are left out of the latency figures (still counted).
+        public var warmup: Double = 0
 
         public init() {}
     }
@@ -123,7 +125,7 @@ public struct LoadRun {
         // Our own subscription to the worker's outputs needs a moment to reach it.
         if !rpc { Thread.sleep(forTimeInterval: 0.3) }
 
-        var books = LoadAccounting()
+        var books = LoadAccounting(warmup: configuration.warmup)
         var poller = ZMQPoller()
         poller.register(receiver, for: .readable)
         let clock = ContinuousClock()
