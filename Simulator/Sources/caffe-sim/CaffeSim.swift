@@ -9,7 +9,10 @@ struct CaffeSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe-sim",
         abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
-        subcommands: [Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Bench.self]
+        subcommands: [
+            Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
+            Bench.self,
+        ]
     )
 }
 
