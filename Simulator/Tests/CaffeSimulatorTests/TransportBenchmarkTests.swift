@@ -92,7 +92,14 @@ struct PipelineDemoTests {
                 "  caffe.v1.Admin/Stats: received 9, rendered 8, published 15, dead_lettered 1, duplicates 0, gaps 0"
             )
         )
-        #expect(lines.contains(#"  SIGTERM: drained, exit status 0; checkpoint {"sources":{"demo":9},"version":1}"#))
+        #expect(
+            lines.contains("  orders, constant 1000/s: sent 2000, received 2000, lost 0, duplicates 0, dead-lettered 0")
+        )
+        #expect(
+            lines.contains(
+                #"  SIGTERM: drained, exit status 0; checkpoint {"sources":{"demo":9,"demo-load":2000},"version":1}"#
+            )
+        )
         #expect(lines.contains("  order.sf-1 #1 A-1001 en-US (feminine) 2× pizza large, 1× juice small"))
         #expect(lines.contains("  order.sf-1 #3 A-1003 es-MX (feminine) 2× juice small, 1× sandwich large"))
         #expect(

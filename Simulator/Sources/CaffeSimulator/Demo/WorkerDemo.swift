@@ -174,6 +174,7 @@ struct WorkerDemo {
             output(style.dim("  GET http://\(metricsAddress)/metrics:"))
             for line in lines { output(style.dim("    " + line)) }
         }
+        try loadRun(context: context, subscriber: subscriber, publisher: publisher)
         process.terminate()
         process.waitUntilExit()
         let checkpoint = (try? String(contentsOfFile: "\(folder)/worker.checkpoint", encoding: .utf8)) ?? "none"
@@ -182,9 +183,28 @@ struct WorkerDemo {
                 + style.dim(checkpoint.trimmingCharacters(in: .whitespacesAndNewlines))
         )
         output("")
-        subscriber.close(linger: .milliseconds(0))
         client.close(linger: .milliseconds(0))
+    }
+
+    /// A short open-loop load run against the same worker: `caffe-sim load` in miniature. The
+    /// demo's own publisher and subscriber make way for the load run's, on the same endpoints.
+    private func loadRun(context: ZMQContext, subscriber: ZMQSocket, publisher: ZMQSocket) throws {
+        subscriber.close(linger: .milliseconds(0))
         publisher.close(linger: .milliseconds(0))
+        var configuration = LoadRun.Configuration()
+        configuration.profile = .constant(rate: 1000)
+        configuration.count = 2000
+        configuration.warmup = 0.5
+        configuration.inputEndpoint = "@ipc://\(folder)/orders"
+        configuration.outputEndpoint = ">ipc://\(folder)/outputs"
+        configuration.replayEndpoint = ""
+        configuration.sourceID = "demo-load"
+        configuration.timeout = 3
+        let menu = try Menu(contentsOf: configurationDirectory.appendingPathComponent("menu.json"))
+        output(style.bold("  load: 2000 orders at 1000/s") + style.dim("  (caffe-sim load --rate 1000 --count 2000)"))
+        let report = try LoadRun(configuration: configuration, menu: menu).run(context: context)
+        let summary = report.summary.split(separator: "\n").prefix(3)
+        for line in summary { output("  " + line) }
     }
 
     private func show(_ event: EventFrames) {
