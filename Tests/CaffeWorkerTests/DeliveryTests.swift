@@ -28,19 +28,33 @@ struct DeliveryTests {
     @Test("intake: gaps reported once, duplicates by sequence and by order id")
     func intake() {
         var tracker = IntakeTracker()
-        #expect(tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false))
-        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(isDuplicate: false, missing: [2...3]))
-        #expect(tracker.observe(source: "s", sequence: 6, orderID: "o6") == .init(isDuplicate: false, missing: [5...5]))
+        #expect(
+            tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false, isNewSequence: true)
+        )
+        #expect(
+            tracker.observe(source: "s", sequence: 4, orderID: "o4")
+                == .init(isDuplicate: false, missing: [2...3], isNewSequence: true)
+        )
+        #expect(
+            tracker.observe(source: "s", sequence: 6, orderID: "o6")
+                == .init(isDuplicate: false, missing: [5...5], isNewSequence: true)
+        )
         // A replayed 2 fills part of the gap; nothing new is missing.
-        #expect(tracker.observe(source: "s", sequence: 2, orderID: "o2") == .init(isDuplicate: false))
+        #expect(
+            tracker.observe(source: "s", sequence: 2, orderID: "o2") == .init(isDuplicate: false, isNewSequence: true)
+        )
         #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(isDuplicate: true))
         // A publisher retry under a new sequence: same order id.
-        #expect(tracker.observe(source: "s", sequence: 7, orderID: "o6") == .init(isDuplicate: true))
+        #expect(
+            tracker.observe(source: "s", sequence: 7, orderID: "o6") == .init(isDuplicate: true, isNewSequence: true)
+        )
         #expect(tracker.missing == ["s": [3...3, 5...5]])
         tracker.abandon(source: "s", 3...3)
         #expect(tracker.missing == ["s": [5...5]])
         // Sources are independent.
-        #expect(tracker.observe(source: "t", sequence: 1, orderID: "x1") == .init(isDuplicate: false))
+        #expect(
+            tracker.observe(source: "t", sequence: 1, orderID: "x1") == .init(isDuplicate: false, isNewSequence: true)
+        )
     }
 
     @Test("intake resumes from a checkpoint: what was done is a duplicate, what was missed is a gap")
@@ -48,7 +62,8 @@ struct DeliveryTests {
         var tracker = IntakeTracker(resumingFrom: ["s": 10])
         #expect(tracker.observe(source: "s", sequence: 9, orderID: "o9") == .init(isDuplicate: true))
         #expect(
-            tracker.observe(source: "s", sequence: 13, orderID: "o13") == .init(isDuplicate: false, missing: [11...12])
+            tracker.observe(source: "s", sequence: 13, orderID: "o13")
+                == .init(isDuplicate: false, missing: [11...12], isNewSequence: true)
         )
     }
 
@@ -129,9 +144,14 @@ struct DeliveryTests {
         #expect(exhausted.abandoned.map(\.reason) == ["no replay after 2 requests"])
         recovery.report(source: "t", range: 1...2, at: start)
         let orphan = recovery.due(at: start + .seconds(1), stillMissing: { [$1] }, hasEndpoint: { _ in false })
-        #expect(
-            orphan.abandoned == [.init(source: "t", range: 1...2, reason: "no replay endpoint is known for source 't'")]
-        )
+        #expect(orphan.abandoned.map(\.range) == [1...2])
+        #expect(orphan.abandoned.map(\.reason) == ["no replay endpoint is known for source 't'"])
+        // Sequences near the top of the accepted range: batches do not overflow.
+        let top = IntakeTracker.maxSequence
+        var high = GapRecovery(policy: .init(backoff: .zero, batch: 256))
+        high.report(source: "h", range: (top - 10)...(top - 2), at: start)
+        let highRequests = high.due(at: start, stillMissing: { [$1] }, hasEndpoint: { _ in true }).requests
+        #expect(highRequests.map(\.range) == [(top - 10)...(top - 2)])
         #expect(GapRecovery.ranges([7, 3, 4, 9, 8]) == [3...4, 7...9])
         // A long gap is fetched in batches, the next one as soon as a reply served the last.
         var batches = GapRecovery(policy: .init(backoff: .zero, batch: 256))
@@ -148,5 +168,32 @@ struct DeliveryTests {
         let mark = CompletionMark(source: "pos-ü", range: 5...9)
         #expect(CompletionMark(frame: mark.frame) == mark)
         #expect(CompletionMark(frame: ZMQMessage()) == nil)
+    }
+
+    @Test("a range given up far ahead is kept whole, and joins when the hole below it fills")
+    func rangesAhead() {
+        var seen = ContiguousSequence()
+        seen.insert(5)
+        seen.insert(10...(1 << 40))
+        #expect(seen.missing == [1...4, 6...9])
+        #expect(seen.contains(1 << 39) && !seen.contains(7))
+        for sequence in UInt64(1)...4 { seen.insert(sequence) }
+        #expect(seen.contiguous == 5)
+        seen.insert(6...9)
+        #expect(seen.contiguous == 1 << 40 && seen.missing.isEmpty && seen.aheadRanges.isEmpty)
+    }
+
+    @Test("a retry under a new sequence is a duplicate whose sequence is still new")
+    func retriesMarkTheirSequence() {
+        var tracker = IntakeTracker()
+        #expect(
+            tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false, isNewSequence: true)
+        )
+        #expect(
+            tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(isDuplicate: true, isNewSequence: true)
+        )
+        #expect(
+            tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(isDuplicate: true, isNewSequence: false)
+        )
     }
 }

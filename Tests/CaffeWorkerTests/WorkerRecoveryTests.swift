@@ -71,8 +71,13 @@ struct WorkerRecoveryTests {
             let order = TestOrders.order(event.header.sequence)
             #expect(try event.decodeBody(as: Caffe_V1_Confirmation.self) == session.render(order).confirmation)
         }
+        // A publisher retry under a new sequence: not rendered again, but its sequence is done.
+        var retry = TestOrders.order(10)
+        retry.sequence = 11
+        try source.send(retry)
+        #expect(try collector.collect(quiet: .milliseconds(500)) { _ in false }.isEmpty)
         #expect(worker.terminate() == 0)
-        #expect(try Checkpoint.read(worker.checkpoint).sources == ["src": 10])
+        #expect(try Checkpoint.read(worker.checkpoint).sources == ["src": 11])
         let log = worker.stderr
         #expect(log.contains("sequence gap") && log.contains("unrecoverable gap"), "\(log)")
     }

@@ -149,6 +149,11 @@ struct JournalTests {
         #expect(header.sequence == 100 && header.orderID == "sim-1-50#2")
         #expect(header.metadata["replay_endpoint"] == "tcp://x:1")
         #expect(ReplayPlan.Speed("0x") == nil && ReplayPlan.Speed("fast") == nil)
+        // A selection that does not start at 1: the next pass follows straight on from it.
+        options.fromOffset = entries[45].offset
+        let tail = ReplayPlan(entries: entries, options: options)
+        let next = try #require(tail.steps.first { $0.loop == 1 })
+        #expect(try tail.frames(for: next, in: entries).order?.sequence == 51)
     }
 
     @Test("a player sends a journal and its replay server fills a gap from it")

@@ -40,7 +40,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
     public struct Render: Hashable, Sendable {
         /// Render threads; 0 means one per core.
         public var threads: Int = 0
-        /// Events waiting for a render thread before intake stops reading (backpressure).
+        /// Events waiting per render thread before intake stops reading (backpressure): the
+        /// high-water mark of each inproc pipe, so the whole queue holds about
+        /// threads × 2 × queue events.
         public var queue: Int = 1024
     }
 
@@ -70,7 +72,8 @@ public struct WorkerConfiguration: Hashable, Sendable {
     public struct RPC: Hashable, Sendable {
         /// Where clients send requests; `nil` (an empty value) turns the endpoint off.
         public var endpoint: WorkerEndpoint? = WorkerEndpoint(.bind, "tcp://127.0.0.1:5562")
-        /// Render requests waiting for a render thread before new ones get RESOURCE_EXHAUSTED.
+        /// Render requests waiting before new ones get RESOURCE_EXHAUSTED: the send high-water
+        /// mark of the pipe to the render threads (each of which holds one more).
         public var queue: Int = 1024
     }
 

@@ -6,6 +6,8 @@ public struct ContiguousSequence: Hashable, Sendable {
     public private(set) var contiguous: UInt64
     /// Seen above `contiguous + 1`, waiting for the numbers below them.
     public private(set) var ahead: Set<UInt64> = []
+    /// Ranges given up on above `contiguous + 1`, kept whole however long they are.
+    public private(set) var aheadRanges: [ClosedRange<UInt64>] = []
 
     public init(contiguous: UInt64 = 0) {
         self.contiguous = contiguous
@@ -13,7 +15,7 @@ public struct ContiguousSequence: Hashable, Sendable {
 
     /// Whether `sequence` has been seen.
     public func contains(_ sequence: UInt64) -> Bool {
-        sequence <= contiguous || ahead.contains(sequence)
+        sequence <= contiguous || ahead.contains(sequence) || aheadRanges.contains { $0.contains(sequence) }
     }
 
     /// Marks `sequence` seen; `false` if it already was.
@@ -22,31 +24,49 @@ public struct ContiguousSequence: Hashable, Sendable {
         guard !contains(sequence) else { return false }
         if sequence == contiguous + 1 {
             contiguous = sequence
-            while ahead.remove(contiguous + 1) != nil { contiguous += 1 }
+            advance()
         } else {
             ahead.insert(sequence)
         }
         return true
     }
 
-    /// Marks every sequence in `range` seen (an unrecoverable gap, given up on).
+    /// Marks every sequence in `range` seen (an unrecoverable gap, given up on), in constant
+    /// space however long the range.
     public mutating func insert(_ range: ClosedRange<UInt64>) {
-        if range.lowerBound <= contiguous + 1, range.upperBound > contiguous {
+        guard range.upperBound > contiguous else { return }
+        let lower = max(range.lowerBound, contiguous + 1)
+        if lower == contiguous + 1 {
             contiguous = range.upperBound
-            ahead = ahead.filter { $0 > contiguous }
-            while ahead.remove(contiguous + 1) != nil { contiguous += 1 }
+            advance()
         } else {
-            for sequence in range where !contains(sequence) { insert(sequence) }
+            aheadRanges.append(lower...range.upperBound)
         }
+    }
+
+    /// Moves `contiguous` over whatever now joins it, and drops what it passed.
+    private mutating func advance() {
+        while true {
+            if ahead.remove(contiguous + 1) != nil {
+                contiguous += 1
+            } else if let index = aheadRanges.firstIndex(where: { $0.lowerBound <= contiguous + 1 }) {
+                contiguous = max(contiguous, aheadRanges.remove(at: index).upperBound)
+            } else {
+                break
+            }
+        }
+        if ahead.contains(where: { $0 <= contiguous }) { ahead = ahead.filter { $0 > contiguous } }
+        aheadRanges.removeAll { $0.upperBound <= contiguous }
     }
 
     /// The numbers not seen below the highest one seen, as ranges in order.
     public var missing: [ClosedRange<UInt64>] {
+        let covered = (ahead.map { $0...$0 } + aheadRanges).sorted { $0.lowerBound < $1.lowerBound }
         var ranges: [ClosedRange<UInt64>] = []
         var next = contiguous + 1
-        for sequence in ahead.sorted() {
-            if sequence > next { ranges.append(next...(sequence - 1)) }
-            next = sequence + 1
+        for range in covered {
+            if range.lowerBound > next { ranges.append(next...(range.lowerBound - 1)) }
+            next = max(next, range.upperBound + 1)
         }
         return ranges
     }

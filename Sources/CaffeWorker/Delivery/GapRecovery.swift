@@ -46,6 +46,8 @@ public struct GapRecovery: Sendable {
 
     /// A range given up on, and why.
     public struct Abandoned: Hashable, Sendable {
+        /// The gap's request id (its requests' replies are no longer expected).
+        public var id: String = ""
         public var source: String
         public var range: ClosedRange<UInt64>
         public var reason: String
@@ -119,6 +121,7 @@ public struct GapRecovery: Sendable {
                 gaps[id] = nil
                 abandoned += missing.map {
                     Abandoned(
+                        id: id,
                         source: gap.source,
                         range: $0,
                         reason: "no replay after \(policy.attempts) request\(policy.attempts == 1 ? "" : "s")"
@@ -130,7 +133,8 @@ public struct GapRecovery: Sendable {
                 if gap.attempt > 1 { gap.backoff = min(gap.backoff * 2, policy.maxBackoff) }
                 gaps[id] = gap
                 let first = missing[0]
-                let asked = first.lowerBound...min(first.upperBound, first.lowerBound + policy.batch - 1)
+                let asked =
+                    first.lowerBound...(first.lowerBound + min(first.upperBound - first.lowerBound, policy.batch - 1))
                 requests.append(Request(id: id, source: gap.source, range: asked, attempt: gap.attempt))
             }
         }

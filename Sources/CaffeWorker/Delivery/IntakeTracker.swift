@@ -10,10 +10,14 @@ public struct IntakeTracker: Sendable {
         public var isDuplicate: Bool
         /// Sequences this event shows were skipped, not reported before: ask the source for them.
         public var missing: [ClosedRange<UInt64>]
+        /// The event's sequence had not been seen: even a duplicate by order id must be marked
+        /// done under it, or the source's checkpoint would wait for it for ever.
+        public var isNewSequence: Bool
 
-        public init(isDuplicate: Bool, missing: [ClosedRange<UInt64>] = []) {
+        public init(isDuplicate: Bool, missing: [ClosedRange<UInt64>] = [], isNewSequence: Bool = false) {
             self.isDuplicate = isDuplicate
             self.missing = missing
+            self.isNewSequence = isNewSequence
         }
     }
 
@@ -29,7 +33,12 @@ public struct IntakeTracker: Sendable {
         recentOrders = RecentSet(capacity: rememberedOrders)
     }
 
-    /// Judges an event from `source` with `sequence` (0: unsequenced) and `orderID` (empty: none).
+    /// The highest sequence accepted: far beyond any real stream, low enough that no range
+    /// arithmetic on sequences can overflow.
+    public static let maxSequence: UInt64 = 1 << 62
+
+    /// Judges an event from `source` with `sequence` (0: unsequenced; at most ``maxSequence``,
+    /// which the caller checks) and `orderID` (empty: none).
     public mutating func observe(source: String, sequence: UInt64, orderID: String) -> Verdict {
         let knownOrder = !orderID.isEmpty && recentOrders.contains(orderID)
         if !orderID.isEmpty { recentOrders.insert(orderID) }
@@ -40,7 +49,7 @@ public struct IntakeTracker: Sendable {
         let before = highest[source] ?? 0
         guard sequence > before + 1 else {
             highest[source] = max(before, sequence)
-            return Verdict(isDuplicate: knownOrder || !isNew)
+            return Verdict(isDuplicate: knownOrder || !isNew, isNewSequence: isNew)
         }
         highest[source] = sequence
         // Only the numbers between the previous highest and this one are news.
@@ -49,7 +58,7 @@ public struct IntakeTracker: Sendable {
             let upper = min(range.upperBound, sequence - 1)
             return lower <= upper ? lower...upper : nil
         }
-        return Verdict(isDuplicate: knownOrder || !isNew, missing: fresh)
+        return Verdict(isDuplicate: knownOrder || !isNew, missing: fresh, isNewSequence: isNew)
     }
 
     /// Gives up on `range` of `source` (the source cannot replay it), so later events are not

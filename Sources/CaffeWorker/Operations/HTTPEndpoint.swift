@@ -108,7 +108,13 @@ final class HTTPEndpoint: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var head: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 2048)
+        // 2 s for the whole head, however slowly it trickles in.
+        let deadline = ContinuousClock.now + .seconds(2)
         while head.count < 8192, !Self.hasEndOfHead(head) {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { break }
+            var readable = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&readable, 1, Int32(max(1, remaining.wholeMilliseconds))) > 0 else { break }
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             head += chunk[..<count]

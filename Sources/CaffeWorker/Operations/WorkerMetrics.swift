@@ -1,3 +1,4 @@
+import CaffeProtocol
 import CoreMetrics
 import Prometheus
 import Synchronization
@@ -59,6 +60,7 @@ public final class WorkerMetrics: Sendable {
     private let pendingGapsGauge: CoreMetrics.Gauge
     private let servingGauge: CoreMetrics.Gauge
     private let labelled = Mutex<[String: WorkerCounter]>([:])
+    private let localeLabels = Mutex<Set<String>>([])
     private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
 
     public init() {
@@ -105,11 +107,29 @@ public final class WorkerMetrics: Sendable {
         counter("dead_letters", [("reason", reason)]).add()
     }
 
-    /// Counts an answered RPC request, in the total and by method and status.
+    /// Counts an answered RPC request, in the total and by method and status. Methods the worker
+    /// does not serve are labelled `other`, so clients cannot grow the label set.
     func rpcRequest(method: String, code: String) {
         rpcRequests.add()
-        counter("rpc_requests", [("method", method), ("code", code)]).add()
+        let served = [
+            CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats,
+        ]
+        counter("rpc_requests", [("method", served.contains(method) ? method : "other"), ("code", code)]).add()
     }
+
+    /// The label for a locale: the first ``maxLocaleLabels`` distinct values as themselves, then
+    /// `other` (complication locales come from requests, so they are not a closed set).
+    func localeLabel(_ locale: String) -> String {
+        localeLabels.withLock { labels in
+            if labels.contains(locale) { return locale }
+            guard labels.count < Self.maxLocaleLabels else { return "other" }
+            labels.insert(locale)
+            return locale
+        }
+    }
+
+    /// Distinct locale label values before the rest are labelled `other`.
+    static let maxLocaleLabels = 64
 
     /// A counter with labels, made once per label set; every label set of a family must use the same label names.
     func counter(_ name: String, _ dimensions: [(String, String)]) -> WorkerCounter {

@@ -105,10 +105,21 @@ struct Intake {
             return
         }
         let header = event.header
+        guard header.sequence <= IntakeTracker.maxSequence else {
+            metrics.deadLetter(reason: "invalid")
+            let detail = "sequence \(header.sequence) is beyond the highest accepted, \(IntakeTracker.maxSequence)"
+            worker.send(
+                [ZMQMessage()] + EventRendering.deadLetter(.invalid, detail, frames: frames, ref: nil),
+                on: deadLetters,
+                what: "dead letter"
+            )
+            return
+        }
         if let endpoint = header.metadata[replayEndpointMetadataKey], !endpoint.isEmpty,
             announced[header.sourceID] != endpoint
         {
-            announced[header.sourceID] = endpoint
+            let previous = announced.updateValue(endpoint, forKey: header.sourceID)
+            if let previous { retire(previous) }
         }
         let verdict = tracker.observe(source: header.sourceID, sequence: header.sequence, orderID: header.orderID)
         for range in verdict.missing {
@@ -122,6 +133,11 @@ struct Intake {
         }
         if verdict.isDuplicate {
             metrics.duplicates.add()
+            if verdict.isNewSequence {
+                // A retry under a new sequence: nothing to render, but the sequence is done.
+                let mark = CompletionMark(source: header.sourceID, range: header.sequence...header.sequence)
+                worker.send([mark.frame], on: deadLetters, what: "completion mark")
+            }
             return
         }
         worker.metrics.renderQueue.add(1, ordering: .relaxed)
@@ -205,6 +221,7 @@ struct Intake {
             return
         }
         guard let request = asked.removeValue(forKey: reply.header.requestID) else { return }
+        let missingBefore = Self.count(tracker.missing(source: request.source, in: request.range))
         var replayed = 0
         for order in response.events {
             guard order.sourceID == request.source, request.range.contains(order.sequence) else {
@@ -227,8 +244,11 @@ struct Intake {
             metrics.replayedEvents.add()
             admit(frames, limits: limits)
         }
-        // A reply that neither sent nor disowned anything asked for counts as unanswered.
-        let progress = replayed > 0 || response.unavailable.contains { request.range.contains($0) }
+        // Only sequences that are no longer missing count as progress: a reply whose events
+        // could not be taken in again (or that sent nothing asked for) counts as unanswered.
+        let missingAfter = Self.count(tracker.missing(source: request.source, in: request.range))
+        let progress =
+            missingAfter < missingBefore || response.unavailable.contains { request.range.contains($0) }
         let (_, abandoned) = recovery.answered(
             id: request.id,
             served: progress,
@@ -244,8 +264,24 @@ struct Intake {
         )
     }
 
+    /// How many sequences `ranges` hold.
+    static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
+        ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) }
+    }
+
+    /// Closes the DEALER of a replay endpoint no source announces any more (sources that
+    /// restart on a new port would otherwise leave one reconnecting socket each).
+    mutating func retire(_ endpoint: String) {
+        guard !announced.values.contains(endpoint), !worker.configuration.replay.endpoints.values.contains(endpoint),
+            let socket = replaySockets.removeValue(forKey: endpoint)
+        else { return }
+        socket.close(linger: .milliseconds(0))
+        pollerSockets = -1
+    }
+
     /// Reports `gap` loudly (metric, error log, dead letter) and moves past it.
     mutating func giveUp(_ gap: GapRecovery.Abandoned) {
+        if !gap.id.isEmpty { asked[gap.id] = nil }
         let count = gap.range.upperBound - gap.range.lowerBound + 1
         tracker.abandon(source: gap.source, gap.range)
         metrics.unrecoverableGaps.add()

@@ -26,6 +26,11 @@ extension Worker {
             }
         }
         while true {
+            // Read before waiting: if both producers had ended by then, an empty wait means
+            // nothing more can come (a result sent just before they ended is still read).
+            let producersDone =
+                intakeFinished.load(ordering: .sequentiallyConsistent)
+                && renderersRunning.load(ordering: .sequentiallyConsistent) == 0
             let message: [ZMQMessage]?
             do {
                 message = try pipe.receiveMultipart(timeout: .milliseconds(50))
@@ -45,15 +50,13 @@ extension Worker {
                     index += 3
                 }
                 if complete, let mark = CompletionMark(frame: markFrame) {
-                    if mark.range.count == 1 {
+                    if mark.range.lowerBound == mark.range.upperBound {
                         done[mark.source, default: ContiguousSequence()].insert(mark.range.lowerBound)
                     } else {
                         done[mark.source, default: ContiguousSequence()].insert(mark.range)
                     }
                 }
-            } else if intakeFinished.load(ordering: .sequentiallyConsistent),
-                renderersRunning.load(ordering: .sequentiallyConsistent) == 0
-            {
+            } else if producersDone {
                 break
             }
             if ContinuousClock.now - lastCheckpoint >= interval {

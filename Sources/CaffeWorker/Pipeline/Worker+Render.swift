@@ -64,11 +64,19 @@ extension Worker {
                         metrics.deadLetter(reason: reason)
                     } else {
                         metrics.rendered.add()
+                        // Bounded per thread: locales come from requests.
+                        if timers.count > 512 || outputs.count > 512 {
+                            timers.removeAll()
+                            outputs.removeAll()
+                        }
                         let key = result.kind + "|" + result.locale
                         let timer =
                             timers[key]
                             ?? {
-                                let timer = metrics.renderTimer(kind: result.kind, locale: result.locale)
+                                let timer = metrics.renderTimer(
+                                    kind: result.kind,
+                                    locale: metrics.localeLabel(result.locale)
+                                )
                                 timers[key] = timer
                                 return timer
                             }()
@@ -80,7 +88,7 @@ extension Worker {
                                 ?? {
                                     let counter = metrics.counter(
                                         "outputs",
-                                        [("kind", output.kind), ("locale", output.locale)]
+                                        [("kind", output.kind), ("locale", metrics.localeLabel(output.locale))]
                                     )
                                     outputs[counterKey] = counter
                                     return counter

@@ -49,6 +49,7 @@ public final class Worker: Sendable {
     let pendingGaps = Atomic<Int>(0)
     private let finished = DispatchGroup()
     private let httpEndpoint = Mutex<HTTPEndpoint?>(nil)
+    private let gaugeLock = Mutex<Void>(())
     /// The endpoints actually bound (`tcp://…:0` resolved), by role.
     private let bound = Mutex<[String: [String]]>([:])
     private let id = UUID().uuidString
@@ -91,6 +92,17 @@ public final class Worker: Sendable {
     ///
     /// - Throws: ``WorkerError`` naming the endpoint that could not be bound or connected.
     public func start() throws(WorkerError) {
+        do {
+            try startThreads()
+        } catch {
+            // Whatever did start must be able to end: no more intake, RPC or renderers to wait for.
+            intakeFinished.store(true, ordering: .sequentiallyConsistent)
+            rpcIntakeFinished.store(true, ordering: .sequentiallyConsistent)
+            throw error
+        }
+    }
+
+    private func startThreads() throws(WorkerError) {
         try startMetricsEndpoint()
         try launch("caffe-publish") { () throws(ZMQError) -> (() -> Void) in
             let pipe = try self.context.socket(.pull)
@@ -117,9 +129,14 @@ public final class Worker: Sendable {
         }
         for index in 0..<configuration.renderThreadCount {
             renderersRunning.add(1, ordering: .sequentiallyConsistent)
-            try launch("caffe-render-\(index)") { () throws(ZMQError) -> (() -> Void) in
-                let sockets = try self.openRenderSockets()
-                return { self.render(sockets) }
+            do {
+                try launch("caffe-render-\(index)") { () throws(ZMQError) -> (() -> Void) in
+                    let sockets = try self.openRenderSockets()
+                    return { self.render(sockets) }
+                }
+            } catch {
+                renderersRunning.add(-1, ordering: .sequentiallyConsistent)
+                throw error
             }
         }
         started.store(true, ordering: .sequentiallyConsistent)
@@ -227,9 +244,12 @@ public final class Worker: Sendable {
     /// Brings gauges and externally kept counts up to date (before a scrape or a Stats answer).
     func refreshGauges() {
         if let security {
-            let refused = UInt64(security.refused)
-            let counted = metrics.handshakeFailures.count
-            if refused > counted { metrics.handshakeFailures.add(refused - counted) }
+            // The HTTP and RPC threads may both refresh: one at a time, or failures count twice.
+            gaugeLock.withLock { _ in
+                let refused = UInt64(security.refused)
+                let counted = metrics.handshakeFailures.count
+                if refused > counted { metrics.handshakeFailures.add(refused - counted) }
+            }
         }
         metrics.refreshGauges(pendingGaps: pendingGaps.load(ordering: .relaxed), serving: isServing)
     }

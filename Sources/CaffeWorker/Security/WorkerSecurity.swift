@@ -1,3 +1,4 @@
+import Foundation
 import ZeroMQ
 
 /// CURVE for every endpoint of a worker: the sockets it binds are CURVE servers admitting only the
@@ -20,11 +21,20 @@ final class WorkerSecurity: Sendable {
     var refused: Int { authenticator.refused }
 
     /// Makes `socket` a CURVE server (it binds) or client (it connects). Call before binding or connecting.
+    ///
+    /// - Throws: `EINVAL` for a client when no server key is configured: with CURVE on, the
+    ///   worker never connects in plain text (for example to a replay endpoint a source announced).
     func secure(_ socket: ZMQSocket, asServer: Bool) throws(ZMQError) {
         if asServer {
             try socket.makeCurveServer(keys: keys, authenticator: authenticator)
         } else if let serverKey {
             try socket.makeCurveClient(keys: keys, serverKey: serverKey)
+        } else {
+            throw ZMQError(
+                code: EINVAL,
+                operation: "curve",
+                message: "CURVE is on but curve.server_key is empty; not connecting in plain text"
+            )
         }
     }
 

@@ -38,14 +38,14 @@ public struct ComplicationFit: Sendable {
         self.pseudoLocales = pseudoLocales
     }
 
-    /// The dates checked: every day of a week at 00:00, 09:41, 12:00, 17:45 and 23:59 UTC-ish
-    /// offsets, plus the generator's DST and year-end anchors ± an hour.
+    /// The dates checked: every day of a week (from Sunday 2026-11-22) at 00:00, 09:41, 12:00,
+    /// 17:45 and 23:59 UTC, plus the generator's DST and year-end anchors ± an hour.
     public static var dates: [Date] {
-        let monday = 1_795_305_600.0  // 2026-11-23T00:00:00Z
+        let sunday = 1_795_305_600.0  // 2026-11-22T00:00:00Z
         var dates: [Date] = []
         for day in 0..<7 {
             for minutes in [0, 581, 720, 1065, 1439] {
-                dates.append(Date(timeIntervalSince1970: monday + Double(day * 86_400 + minutes * 60)))
+                dates.append(Date(timeIntervalSince1970: sunday + Double(day * 86_400 + minutes * 60)))
             }
         }
         for anchor in ComplicationGenerator.Configuration().anchors {

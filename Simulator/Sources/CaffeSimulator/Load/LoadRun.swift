@@ -139,6 +139,8 @@ public struct LoadRun {
         var lastProgress = 0.0
         var lastSent = 0.0
         var lastOutput = 0.0
+        var lastSettled = 0.0
+        var lastSettledCount = 0
         let lastIntended = offsets.last ?? 0
 
         func message(_ index: Int) throws -> (
@@ -238,9 +240,18 @@ public struct LoadRun {
                     )
                 )
             }
+            if books.settled > lastSettledCount {
+                lastSettledCount = books.settled
+                lastSettled = time
+            }
             if next >= total {
                 let deadline = max(open ? lastIntended : lastSent, lastSent) + configuration.timeout
                 if books.outstanding == 0 || time > deadline { break }
+            } else if !open, books.outstanding >= configuration.concurrency,
+                time - max(lastSettled, lastSent) > configuration.timeout
+            {
+                // Closed loop with every slot taken by messages that never come back: they are lost.
+                break
             }
             // Wait for output, or until the next send is due.
             var wait = 0.1

@@ -56,7 +56,8 @@ public struct ReplayPlan: Sendable {
     }
 
     public let steps: [Step]
-    /// Per source, the highest sequence in the selection: pass `k` (from 0) adds `k` times it.
+    /// Per source, how many sequences the selection spans (highest − lowest + 1): pass `k` (from
+    /// 0) adds `k` times it, so each pass follows on from the last without a gap.
     public let sequenceSpan: [String: UInt64]
 
     public init(entries: [Journal.Entry], options: Options) {
@@ -68,12 +69,17 @@ public struct ReplayPlan: Sendable {
             if let to = options.toTime, captured >= to { continue }
             selected.append(index)
         }
-        var span: [String: UInt64] = [:]
+        var bounds: [String: ClosedRange<UInt64>] = [:]
         for index in selected {
             guard let header = try? entries[index].record.eventHeader() else { continue }
-            span[header.sourceID] = Swift.max(span[header.sourceID] ?? 0, header.sequence)
+            let sequence = header.sequence
+            bounds[header.sourceID] =
+                bounds[header.sourceID].map {
+                    Swift.min($0.lowerBound, sequence)...Swift.max($0.upperBound, sequence)
+                } ?? sequence...sequence
         }
-        sequenceSpan = span
+        // Each later pass continues right after the previous one's last sequence.
+        sequenceSpan = bounds.mapValues { $0.upperBound - $0.lowerBound + 1 }
         var steps: [Step] = []
         var offset = Duration.zero
         for loop in 0..<Swift.max(1, options.loops) {

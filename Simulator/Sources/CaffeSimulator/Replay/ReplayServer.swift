@@ -32,6 +32,9 @@ public final class ReplayServer: Sendable {
         store.withLock { $0[order.sourceID, default: [:]][order.sequence] = order }
     }
 
+    /// The most sequences one reply covers.
+    static let maxBatch: UInt64 = 10_000
+
     /// Requests answered so far.
     public var requestsServed: Int { served.load(ordering: .relaxed) }
 
@@ -46,7 +49,9 @@ public final class ReplayServer: Sendable {
         var response = Caffe_V1_ReplayResponse()
         guard request.fromSequence <= request.toSequence else { return response }
         let events = store.withLock { $0[request.sourceID] ?? [:] }
-        for sequence in request.fromSequence...request.toSequence {
+        // At most one batch per reply; the worker asks again for the rest.
+        let last = request.fromSequence + Swift.min(request.toSequence - request.fromSequence, Self.maxBatch - 1)
+        for sequence in request.fromSequence...last {
             if let event = events[sequence] {
                 response.events.append(event)
             } else {
