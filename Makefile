@@ -47,6 +47,7 @@ bench: release
 	.build/release/caffe-sim bench richtext
 	.build/release/caffe-sim bench agreement
 	.build/release/caffe-sim bench core
+	.build/release/caffe-sim bench worker
 
 protos: deps
 	Scripts/generate-protos.sh

@@ -38,6 +38,8 @@ public struct ContiguousSequence: Hashable, Sendable {
         let lower = max(range.lowerBound, contiguous + 1)
         if lower == contiguous + 1 {
             contiguous = range.upperBound
+            ahead = ahead.filter { $0 > contiguous }
+            aheadRanges.removeAll { $0.upperBound <= contiguous }
             advance()
         } else {
             aheadRanges.append(lower...range.upperBound)
@@ -46,16 +48,21 @@ public struct ContiguousSequence: Hashable, Sendable {
 
     /// Moves `contiguous` over whatever now joins it, and drops what it passed.
     private mutating func advance() {
+        var jumped = false
         while true {
             if ahead.remove(contiguous + 1) != nil {
                 contiguous += 1
             } else if let index = aheadRanges.firstIndex(where: { $0.lowerBound <= contiguous + 1 }) {
                 contiguous = max(contiguous, aheadRanges.remove(at: index).upperBound)
+                jumped = true
             } else {
                 break
             }
         }
-        if ahead.contains(where: { $0 <= contiguous }) { ahead = ahead.filter { $0 > contiguous } }
+        // Only a range can carry the mark past numbers still held ahead; the common in-order
+        // step never scans.
+        guard jumped else { return }
+        ahead = ahead.filter { $0 > contiguous }
         aheadRanges.removeAll { $0.upperBound <= contiguous }
     }
 

@@ -78,8 +78,10 @@ public enum Journal {
 
     /// Reads journal bytes.
     public static func read(_ data: Data) throws(JournalError) -> Contents {
-        let bytes = [UInt8](data)
-        guard bytes.count >= magic.count, Array(bytes[..<magic.count]) == magic else {
+        // Offsets count from the file's start; the bytes are read in place (a mapped file is
+        // not copied).
+        let bytes = data.startIndex == 0 ? data : Data(data)
+        guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else {
             throw JournalError(.notAJournal, "the file does not start with CAFFEJNL")
         }
         var position = magic.count
@@ -125,11 +127,11 @@ public enum Journal {
 
     /// The next length-delimited message's bytes, or `nil` at the very end.
     private static func frame(
-        _ bytes: [UInt8],
+        _ bytes: Data,
         at position: inout Int,
         recordsBefore: Int,
         what: String
-    ) throws(JournalError) -> ArraySlice<UInt8>? {
+    ) throws(JournalError) -> Data? {
         guard position < bytes.count else { return nil }
         let start = position
         var length = 0

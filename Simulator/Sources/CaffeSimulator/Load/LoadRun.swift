@@ -135,7 +135,7 @@ public struct LoadRun {
             return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
         var next = 0
-        var waiting: (frames: [ZMQMessage], id: String, locale: String, expected: Int, order: Caffe_V1_OrderEvent?)?
+        var waiting: (frames: [ZMQMessage], id: UInt64, locale: String, expected: Int, order: Caffe_V1_OrderEvent?)?
         var lastProgress = 0.0
         var lastSent = 0.0
         var lastOutput = 0.0
@@ -144,7 +144,7 @@ public struct LoadRun {
         let lastIntended = offsets.last ?? 0
 
         func message(_ index: Int) throws -> (
-            frames: [ZMQMessage], id: String, locale: String, expected: Int, order: Caffe_V1_OrderEvent?
+            frames: [ZMQMessage], id: UInt64, locale: String, expected: Int, order: Caffe_V1_OrderEvent?
         ) {
             let sequence = UInt64(index + 1)
             switch configuration.traffic {
@@ -157,7 +157,7 @@ public struct LoadRun {
                     header: header,
                     body: order
                 )
-                return (frames, "\(sequence)", order.customer.locale, 2, order)
+                return (frames, sequence, order.customer.locale, 2, order)
             case .complications:
                 let request = complications.next()
                 var header = Caffe_V1_EventHeader()
@@ -169,7 +169,7 @@ public struct LoadRun {
                     header: header,
                     body: request
                 )
-                return (frames, "\(sequence)", request.locale, 1, nil)
+                return (frames, sequence, request.locale, 1, nil)
             case .rpc:
                 let order = orders.next()
                 var header = Caffe_V1_RequestHeader()
@@ -177,7 +177,7 @@ public struct LoadRun {
                 header.requestID = "\(sequence)"
                 header.deadline = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(configuration.timeout))
                 return (
-                    try RequestFrames.encode(header: header, body: order), "\(sequence)", order.customer.locale, 1, nil
+                    try RequestFrames.encode(header: header, body: order), sequence, order.customer.locale, 1, nil
                 )
             }
         }
@@ -210,12 +210,12 @@ public struct LoadRun {
                 lastOutput = time
                 if rpc {
                     guard let reply = try? ResponseFrames(parsing: frames) else { continue }
-                    books.reply(reply.header.requestID, code: reply.status.code.grpcName, at: time)
+                    books.reply(UInt64(reply.header.requestID) ?? 0, code: reply.status.code.grpcName, at: time)
                 } else {
                     guard let event = try? EventFrames(parsing: frames), event.header.sourceID == source else {
                         continue
                     }
-                    let id = "\(event.header.sequence)"
+                    let id = event.header.sequence
                     if event.topic == CaffeTopic.deadLetter {
                         books.deadLetter(id)
                     } else {
