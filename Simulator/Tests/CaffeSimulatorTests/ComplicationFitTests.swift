@@ -3,6 +3,7 @@ import CaffeCore
 import CaffeProtocol
 import CaffeSimulator
 import Foundation
+import SwiftProtobuf
 import Testing
 
 @Suite("caffe-sim complications: pseudo-locales and fit")
@@ -25,19 +26,33 @@ struct ComplicationFitTests {
         #expect(DisplayWidth.of(rightToLeft.plain) == DisplayWidth.of(text.plain))
     }
 
-    @Test("check-fit finds Arabic's long weekday in the circular family and every en-XA family without room")
+    @Test("check-fit finds every en-XA family without room, and no real locale")
     func checkFit() throws {
         let session = try RenderingCore(configurationDirectory: CatalogBenchmarkTests.configuration).makeSession()
         let result = try ComplicationFit().run(session: session)
         #expect(result.checked == 9 * 7)
         #expect(
             result.overflows.map(\.description) == [
-                "ar-EG\tcircular-small\t6 > 5\tثلاثاء",
                 "en-XA\tmodular-small\t8 > 7\t[Šáţ on]",
                 "en-XA\tutilitarian-small\t19 > 11\t[Šáţ 4:00\u{202F}ÞṀ one t]",
                 "en-XA\tcircular-small\t8 > 5\t[Šáţ on]",
                 "en-XA\tgraphic-corner\t17 > 10\t[Šáţ, 10\u{202F}ÞṀ one ]",
             ]
         )
+    }
+
+    @Test("Arabic's Tuesday steps down to the narrow weekday where the abbreviated one is too wide")
+    func arabicNarrowWeekday() throws {
+        let session = try RenderingCore(configurationDirectory: CatalogBenchmarkTests.configuration).makeSession()
+        var request = Caffe_V1_ComplicationRequest()
+        request.requestID = "r"
+        request.userID = "u"
+        request.locale = "ar-EG"
+        request.timeZone = "Africa/Cairo"
+        request.nextFreeCoffee = Google_Protobuf_Timestamp(date: Date(timeIntervalSince1970: 1_795_514_400))
+        request.families = [.circularSmall, .modularSmall]
+        let payload = try session.complication(request)
+        #expect(payload.entries.map(\.text.plain) == ["ث", "ثلاثاء"])
+        #expect(payload.entries[0].text.runs.first?.attributes["foregroundColor"] == "\"orange\"")
     }
 }

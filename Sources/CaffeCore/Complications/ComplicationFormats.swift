@@ -1,9 +1,11 @@
 import Foundation
 import Localization
 
-/// The three date formats of the "next free coffee" complication for one locale, hour cycle and
-/// time zone, richest first — weekday + hour + minute, weekday + hour, weekday — as watch text
-/// providers step down when a family is too narrow.
+/// The date formats of the "next free coffee" complication for one locale, hour cycle and time
+/// zone, richest first — weekday + hour + minute, weekday + hour, then the weekday abbreviated,
+/// short and narrow — as watch text providers step down when a family is too narrow. Arabic needs
+/// the narrow step: its abbreviated and short weekdays are the full names ("ثلاثاء"), too wide for
+/// the circular-small family; the narrow form is "ث".
 final class ComplicationFormats {
     struct Key: Hashable {
         /// The locale with the request's hour cycle in it (`en-US-u-hc-h23`).
@@ -11,7 +13,7 @@ final class ComplicationFormats {
         var timeZone: String
     }
 
-    static let skeletons = ["EEEjm", "EEEj", "EEE"]
+    static let skeletons = ["EEEjm", "EEEj", "EEE", "EEEEEE", "EEEEE"]
 
     let formatters: [DateFieldFormatter]
 
