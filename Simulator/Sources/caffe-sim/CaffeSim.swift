@@ -46,6 +46,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Print a performance figure beside its baseline measured in the same run.",
         subcommands: [
             Transport.self, Catalog.self, RichTextCommand.self, Agreement.self, Core.self, WorkerCommand.self,
+            Pipeline.self,
         ]
     )
 
@@ -163,6 +164,87 @@ struct Bench: AsyncParsableCommand {
                 if !json { print(line) }
             }
             try printReport(report, json: json, summary: WorkerBenchmark.summary(report))
+        }
+    }
+
+    struct Pipeline: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The highest rate a caffe worker sustains under caffe-sim load, beside the Python peers.",
+            discussion: """
+                Starts and stops every process itself. Each probe runs a fresh subject under an
+                open-loop constant-rate load; a rate is sustained with 0 lost, 0 duplicates, the
+                target rate achieved and p99 under --max-p99-ms. Then the worker runs at half its
+                sustained rate for --soak seconds: latency and resident memory. The peers (pyzmq +
+                PyICU, pyzmq + Babel, in Benchmarks/python) are set up on first use.
+                """
+        )
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        @Option(help: "Seconds of load in each probe of the search.")
+        var step = 10.0
+
+        @Option(help: "Seconds at half the sustained rate, for latency and memory.")
+        var soak = 600.0
+
+        @Option(help: "The p99 latency, in ms, a sustained probe stays under.")
+        var maxP99Ms = 100.0
+
+        @Option(help: "The first rate tried.")
+        var startRate = 2000.0
+
+        @Option(help: "Peers to measure beside the worker: pyicu,babel, or none.")
+        var peers = "pyicu,babel"
+
+        @Option(help: "Processes each Python peer runs.")
+        var peerProcesses = 2
+
+        @Option(help: "Render threads in the worker; 0: one per core.")
+        var renderThreads = 0
+
+        @Option(help: "The generator's seed.")
+        var seed: UInt64 = 1
+
+        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        var config = "config"
+
+        @Option(help: "The folder holding the Python peers.")
+        var peersDirectory = "Benchmarks/python"
+
+        @Option(help: "The caffe executable (default: the one next to caffe-sim).")
+        var caffe: String?
+
+        func run() throws {
+            guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
+                throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")
+            }
+            var backends: [PipelineBenchmark.PeerBackend] = []
+            if peers != "none" {
+                for name in peers.split(separator: ",") {
+                    guard let backend = PipelineBenchmark.PeerBackend(rawValue: String(name)) else {
+                        throw ValidationError("unknown peer '\(name)': pyicu, babel or none")
+                    }
+                    backends.append(backend)
+                }
+            }
+            var configuration = PipelineBenchmark.Configuration(
+                executable: executable,
+                configurationDirectory: URL(fileURLWithPath: config),
+                peersDirectory: URL(fileURLWithPath: peersDirectory).standardizedFileURL
+            )
+            configuration.peers = backends
+            configuration.peerProcesses = peerProcesses
+            configuration.renderThreads = renderThreads
+            configuration.stepSeconds = step
+            configuration.soakSeconds = soak
+            configuration.maxP99Milliseconds = maxP99Ms
+            configuration.startRate = startRate
+            configuration.seed = seed
+            let report = try PipelineBenchmark(configuration: configuration).run { line in
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+            try printReport(report, json: json, summary: PipelineBenchmark.summary(report))
         }
     }
 

@@ -136,6 +136,33 @@ struct LoadTests {
         #expect(html.contains("Latency over time") && html.contains("Latency by percentile"))
     }
 
+    @Test("with no worker taking messages, load gives up after the timeout with a clear error")
+    func noWorker() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "load-\(UUID().uuidString.prefix(8))"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        var configuration = LoadRun.Configuration()
+        configuration.profile = .constant(rate: 1000)
+        configuration.count = 100
+        configuration.inputEndpoint = "@ipc://\(folder.path)/in"
+        configuration.inputKind = "push"
+        configuration.outputEndpoint = "@ipc://\(folder.path)/out"
+        configuration.outputKind = "pull"
+        configuration.timeout = 0.5
+        configuration.replayEndpoint = ""
+        let started = ContinuousClock.now
+        #expect {
+            _ = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(context: context)
+        } throws: { error in
+            "\(error)" == "nothing could be sent to @ipc://\(folder.path)/in for 0.5 s: is a worker connected?"
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test("warm-up messages count but stay out of the latency figures")
     func warmup() {
         var books = LoadAccounting(warmup: 1)

@@ -11,6 +11,8 @@ public struct LoadReport: Codable, Sendable {
     public var duplicates: Int
     public var deadLettered: Int
     public var unexpected: Int
+    /// Messages never sent: the input took nothing for longer than the timeout.
+    public var unsent: Int
     public var targetRate: Double
     public var achievedRate: Double
     public var seconds: Double
@@ -61,7 +63,7 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case traffic, profile, sent, received, lost, duplicates
         case deadLettered = "dead_lettered"
-        case unexpected
+        case unexpected, unsent
         case targetRate = "target_rate"
         case achievedRate = "achieved_rate"
         case seconds = "duration_s"
@@ -84,7 +86,8 @@ public struct LoadReport: Codable, Sendable {
         targetRate: Double,
         sendSeconds: Double,
         seconds: Double,
-        replayRequests: Int
+        replayRequests: Int,
+        unsent: Int = 0
     ) {
         func ms(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
         traffic = configuration.traffic.rawValue
@@ -95,6 +98,7 @@ public struct LoadReport: Codable, Sendable {
         duplicates = books.duplicates
         deadLettered = books.deadLettered
         unexpected = books.unexpected
+        self.unsent = unsent
         self.targetRate = targetRate
         achievedRate = seconds > 0 ? Double(books.received) / seconds : 0
         self.seconds = seconds
@@ -143,6 +147,9 @@ public struct LoadReport: Codable, Sendable {
                 maxMilliseconds
             ),
         ]
+        if unsent > 0 {
+            lines.append("not sent: \(unsent) (the input took nothing for longer than the timeout)")
+        }
         if !statusCodes.isEmpty {
             lines.append(
                 "status: "
@@ -179,11 +186,11 @@ public struct LoadThresholds: Sendable {
 
     static let metrics = [
         "p50", "p90", "p99", "p999", "max", "mean", "lost", "duplicates", "dead_lettered", "received", "sent",
-        "achieved_rate", "unexpected",
+        "achieved_rate", "unexpected", "unsent",
     ]
 
     /// Reads comma-separated `metric op value`: metrics p50 p90 p99 p999 max mean (with ms, s or
-    /// us; ms when bare), lost, duplicates, dead_lettered, received, sent, unexpected,
+    /// us; ms when bare), lost, duplicates, dead_lettered, received, sent, unexpected, unsent,
     /// achieved_rate; operators < <= > >= == !=.
     public init(_ text: String) throws(LoadError) {
         var conditions: [Condition] = []
@@ -225,6 +232,7 @@ public struct LoadThresholds: Sendable {
                 case "received": Double(report.received)
                 case "sent": Double(report.sent)
                 case "unexpected": Double(report.unexpected)
+                case "unsent": Double(report.unsent)
                 default: report.achievedRate
                 }
             let holds: Bool =

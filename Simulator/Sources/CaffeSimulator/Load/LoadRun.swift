@@ -82,7 +82,10 @@ public struct LoadRun {
 
         let open = configuration.profile != nil
         let offsets = configuration.profile?.offsets(count: configuration.count, duration: configuration.duration) ?? []
-        let total = open ? offsets.count : configuration.count
+        var total = open ? offsets.count : configuration.count
+        // Messages never sent because the input stopped taking them (see `blockedSince`).
+        var unsent = 0
+        var blockedSince: Double?
 
         // Sockets.
         let rpc = configuration.traffic == .rpc
@@ -194,8 +197,24 @@ public struct LoadRun {
                 let item = try waiting ?? message(next)
                 guard try sender.send(multipart: item.frames, timeout: .zero) else {
                     waiting = item
+                    let since = blockedSince ?? now
+                    blockedSince = since
+                    if now - since > configuration.timeout {
+                        // Nobody is taking messages: stop sending rather than wait forever.
+                        let seconds = String(format: "%g", configuration.timeout)
+                        guard books.sent > 0 else {
+                            throw LoadError(
+                                "nothing could be sent to \(configuration.inputEndpoint) for \(seconds) s: is a worker connected?"
+                            )
+                        }
+                        unsent = total - next
+                        total = next
+                        waiting = nil
+                        progress("the input took nothing for \(seconds) s; \(unsent) messages not sent")
+                    }
                     break
                 }
+                blockedSince = nil
                 waiting = nil
                 books.sent(item.id, intended: open ? offsets[next] : now, locale: item.locale, expected: item.expected)
                 if let order = item.order { server?.remember(order) }
@@ -268,7 +287,8 @@ public struct LoadRun {
             targetRate: open && offsets.count > 1 ? Double(offsets.count - 1) / lastIntended : 0,
             sendSeconds: lastSent,
             seconds: max(lastOutput, lastSent),
-            replayRequests: server?.requestsServed ?? 0
+            replayRequests: server?.requestsServed ?? 0,
+            unsent: unsent
         )
     }
 
