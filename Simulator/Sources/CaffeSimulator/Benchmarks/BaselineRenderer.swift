@@ -169,6 +169,7 @@ final class BaselineRenderer {
         let date = request.nextFreeCoffee.date
         let levels: [Date.FormatStyle] = [
             .dateTime.weekday().hour().minute(), .dateTime.weekday().hour(), .dateTime.weekday(),
+            .dateTime.weekday(.short), .dateTime.weekday(.narrow),
         ]
         var rendered: [Int: (text: Caffe_V1_StyledText, width: Int)] = [:]
         func level(_ index: Int) -> (text: Caffe_V1_StyledText, width: Int) {
