@@ -1,0 +1,199 @@
+"""The worker: PULL order events, render, PUSH confirmations and receipts — in N forked processes
+sharing the same endpoints (ZeroMQ shares the events out among them).
+
+Each process builds its own formatting core after the fork (ICU objects and sockets are never
+shared), waits on its socket with a short timeout, and stops on SIGTERM or SIGINT: it
+stops reading, sends what it has rendered (linger up to 5 s) and exits. The parent forwards the
+signal to every child and exits when they have.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import zmq
+
+from . import wire
+from .backends import make_backend
+from .menu import RenderError
+from .proto.caffe.v1 import order_pb2, rendering_pb2
+from .render import Core
+
+CONFIRMATION = rendering_pb2.Confirmation.DESCRIPTOR.full_name
+RECEIPT = rendering_pb2.Receipt.DESCRIPTOR.full_name
+
+
+@dataclass(slots=True)
+class Options:
+    input: str
+    output: str
+    config: Path
+    backend: str
+    processes: int
+    high_water_mark: int = 10_000
+    linger_ms: int = 5_000
+
+
+class EventRenderer:
+    """Turns one input event into its output frames, or into a dead letter; never raises."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.rendered = 0
+        self.dead_lettered = 0
+
+    def outputs(self, frames: list[bytes]) -> list[list[bytes]]:
+        try:
+            event = wire.parse_event(frames)
+        except wire.ProtocolError as error:
+            return self._dead(rendering_pb2.DEAD_LETTER_REASON_MALFORMED, str(error), frames, None)
+        header = event.header
+        ref = wire.event_ref(header)
+        try:
+            if header.body_type == wire.ORDER_EVENT:
+                order = wire.decode(order_pb2.OrderEvent, event.body, "event body")
+                confirmation, receipt = self.core.render(order)
+                locale = order.customer.locale or confirmation.locale
+                header.body_type = CONFIRMATION
+                first = [
+                    b"confirmation." + locale.encode(),
+                    header.SerializeToString(),
+                    confirmation.SerializeToString(),
+                ]
+                header.body_type = RECEIPT
+                second = [
+                    b"receipt." + order.store_id.encode(),
+                    header.SerializeToString(),
+                    receipt.SerializeToString(),
+                ]
+                self.rendered += 1
+                return [first, second]
+            if header.body_type == wire.COMPLICATION_REQUEST:
+                return self._dead(
+                    rendering_pb2.DEAD_LETTER_REASON_RENDER_FAILED,
+                    "complication requests are not rendered by the Python peer",
+                    frames,
+                    ref,
+                )
+            return self._dead(
+                rendering_pb2.DEAD_LETTER_REASON_INVALID,
+                f"body_type '{header.body_type}' is neither an order event nor a complication request",
+                frames,
+                ref,
+            )
+        except wire.ProtocolError as error:
+            reason = (
+                rendering_pb2.DEAD_LETTER_REASON_MALFORMED
+                if error.code == "malformed"
+                else rendering_pb2.DEAD_LETTER_REASON_INVALID
+            )
+            return self._dead(reason, str(error), frames, ref)
+        except RenderError as error:
+            return self._dead(error.dead_letter_reason, str(error), frames, ref)
+        except Exception as error:  # a bug here must not take the worker down
+            return self._dead(rendering_pb2.DEAD_LETTER_REASON_RENDER_FAILED, repr(error), frames, ref)
+
+    def _dead(self, reason: int, detail: str, frames: list[bytes], ref) -> list[list[bytes]]:
+        self.dead_lettered += 1
+        return [wire.dead_letter(reason, detail, frames, ref)]
+
+
+def _say(line: str) -> None:
+    """One line on standard error in one write, so the processes' lines never interleave."""
+    os.write(sys.stderr.fileno(), (line + "\n").encode())
+
+
+class _Stop:
+    requested = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+
+def run_process(options: Options, index: int) -> int:
+    """One worker process: sockets, core, loop until asked to stop."""
+    stop = _Stop()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    renderer = EventRenderer(Core(options.config, make_backend(options.backend)))
+    context = zmq.Context(1)
+    source = context.socket(zmq.PULL)
+    source.setsockopt(zmq.RCVHWM, options.high_water_mark)
+    source.connect(options.input)
+    sink = context.socket(zmq.PUSH)
+    sink.setsockopt(zmq.SNDHWM, options.high_water_mark)
+    sink.connect(options.output)
+    # A blocking receive with a timeout: no exception and no extra poll per message under load,
+    # and the stop flag is looked at every 100 ms when idle (signals interrupt the wait too).
+    source.setsockopt(zmq.RCVTIMEO, 100)
+    receive = source.recv_multipart
+    send = sink.send_multipart
+    outputs = renderer.outputs
+    started = time.monotonic()
+    try:
+        while not stop.requested:
+            try:
+                frames = receive()
+            except zmq.Again:
+                continue
+            for message in outputs(frames):
+                send(message)
+    finally:
+        source.close(linger=0)
+        sink.close(linger=options.linger_ms)
+        context.term()
+        seconds = time.monotonic() - started
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        _say(
+            f"caffe python peer [{index}] pid {os.getpid()}: {renderer.rendered} rendered, "
+            f"{renderer.dead_lettered} dead-lettered in {seconds:.1f} s "
+            f"(CPU user {usage.ru_utime:.1f} s, system {usage.ru_stime:.1f} s)"
+        )
+    return 0
+
+
+def serve(options: Options) -> int:
+    """Forks ``options.processes`` workers and waits for them; SIGTERM/SIGINT stop them all."""
+    children: dict[int, int] = {}
+    for index in range(options.processes):
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = run_process(options, index)
+            except BaseException as error:  # report, never fall back into the parent's code
+                _say(f"caffe python peer [{index}]: {error!r}")
+            finally:
+                os._exit(code)
+        children[pid] = index
+
+    def forward(signum: int, frame: object) -> None:
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    _say(
+        f"caffe python peer: backend {options.backend}, {options.processes} processes "
+        f"({', '.join(str(pid) for pid in children)}), {options.input} -> {options.output}"
+    )
+    status = 0
+    while children:
+        try:
+            pid, code = os.wait()
+        except ChildProcessError:
+            break
+        children.pop(pid, None)
+        if os.waitstatus_to_exitcode(code) != 0:
+            status = 1
+            forward(signal.SIGTERM, None)  # one worker failed: stop the rest
+    return status
