@@ -16,6 +16,29 @@ struct LoadTests {
         try Menu(contentsOf: CatalogBenchmarkTests.configuration.appendingPathComponent("menu.json"))
     }
 
+    /// A fresh temporary folder for `ipc://` endpoints; the caller removes it.
+    static func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString.prefix(8))"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A constant-rate order load binding PUSH `in` and PULL `out` in `folder`, without replay.
+    static func ipcLoad(in folder: URL, rate: Double, count: Int, timeout: Double) -> LoadRun.Configuration {
+        var configuration = LoadRun.Configuration()
+        configuration.profile = .constant(rate: rate)
+        configuration.count = count
+        configuration.inputEndpoint = "@ipc://\(folder.path)/in"
+        configuration.inputKind = "push"
+        configuration.outputEndpoint = "@ipc://\(folder.path)/out"
+        configuration.outputKind = "pull"
+        configuration.timeout = timeout
+        configuration.replayEndpoint = ""
+        return configuration
+    }
+
     /// A worker that misbehaves on purpose: no output for every 10th order, the confirmation twice
     /// for every 7th, a dead letter instead of outputs for every 13th.
     final class FaultyWorker: @unchecked Sendable {
@@ -72,22 +95,11 @@ struct LoadTests {
 
     @Test("lost, duplicates and dead letters are counted exactly against a worker that gets them wrong on purpose")
     func accountingAgainstAFaultyWorker() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "load-\(UUID().uuidString.prefix(8))"
-        )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("load")
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try ZMQContext()
         defer { context.shutdown() }
-        var configuration = LoadRun.Configuration()
-        configuration.profile = .constant(rate: 2000)
-        configuration.count = 910
-        configuration.inputEndpoint = "@ipc://\(folder.path)/in"
-        configuration.inputKind = "push"
-        configuration.outputEndpoint = "@ipc://\(folder.path)/out"
-        configuration.outputKind = "pull"
-        configuration.timeout = 1
-        configuration.replayEndpoint = ""
+        let configuration = Self.ipcLoad(in: folder, rate: 2000, count: 910, timeout: 1)
         let worker = try FaultyWorker(
             context: context,
             input: "ipc://\(folder.path)/in",
@@ -138,22 +150,11 @@ struct LoadTests {
 
     @Test("with no worker taking messages, load gives up after the timeout with a clear error")
     func noWorker() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "load-\(UUID().uuidString.prefix(8))"
-        )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("load")
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try ZMQContext()
         defer { context.shutdown() }
-        var configuration = LoadRun.Configuration()
-        configuration.profile = .constant(rate: 1000)
-        configuration.count = 100
-        configuration.inputEndpoint = "@ipc://\(folder.path)/in"
-        configuration.inputKind = "push"
-        configuration.outputEndpoint = "@ipc://\(folder.path)/out"
-        configuration.outputKind = "pull"
-        configuration.timeout = 0.5
-        configuration.replayEndpoint = ""
+        let configuration = Self.ipcLoad(in: folder, rate: 1000, count: 100, timeout: 0.5)
         let started = ContinuousClock.now
         #expect {
             _ = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(context: context)
@@ -235,10 +236,7 @@ struct LoadTests {
     func thresholdsAgainstAWorker() throws {
         let caffe = try #require(ExecutableRunner.locate("caffe"))
         let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "load-e2e-\(UUID().uuidString.prefix(8))"
-        )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("load-e2e")
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = CatalogBenchmarkTests.configuration
         let worker = Process()
