@@ -9,6 +9,7 @@ signal to every child and exits when they have.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import signal
@@ -24,6 +25,9 @@ from .backends import make_backend
 from .menu import RenderError
 from .proto.caffe.v1 import order_pb2, rendering_pb2
 from .render import Core
+
+#: prctl(2) option: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
 
 CONFIRMATION = rendering_pb2.Confirmation.DESCRIPTOR.full_name
 RECEIPT = rendering_pb2.Receipt.DESCRIPTOR.full_name
@@ -158,14 +162,31 @@ def run_process(options: Options, index: int) -> int:
     return 0
 
 
+def _stop_with_parent(parent: int) -> None:
+    """Asks Linux to send this process SIGTERM when its parent dies, so a parent killed outright
+    leaves no worker behind; exits at once if the parent is already gone."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the parent's forwarding is all there is
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def serve(options: Options) -> int:
     """Forks ``options.processes`` workers and waits for them; SIGTERM/SIGINT stop them all."""
+    # A launcher may hand down a mask blocking SIGTERM (threads of a Swift or Java runtime do):
+    # unblock what stops us, before forking, so the children start unblocked too.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGCHLD})
+    parent = os.getpid()
     children: dict[int, int] = {}
     for index in range(options.processes):
         pid = os.fork()
         if pid == 0:
             code = 1
             try:
+                _stop_with_parent(parent)
                 code = run_process(options, index)
             except BaseException as error:  # report, never fall back into the parent's code
                 _say(f"caffe python peer [{index}]: {error!r}")

@@ -351,7 +351,7 @@ public struct PipelineBenchmark {
         setup.arguments = [script.path]
         let output = Pipe()
         setup.standardOutput = output
-        try setup.run()
+        try setup.runWithSignalsUnblocked()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         setup.waitUntilExit()
         let python = configuration.peersDirectory.deletingLastPathComponent().deletingLastPathComponent()
@@ -394,7 +394,7 @@ struct Subject {
     /// Starts the subject, gives it a moment to connect, runs `body`, and stops it (SIGTERM, then
     /// SIGKILL after 10 s).
     func withRunning<Result>(_ body: (RunningProcess) throws -> Result) throws -> Result {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()
@@ -402,7 +402,7 @@ struct Subject {
         process.arguments = arguments
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try process.runWithSignalsUnblocked()
         let running = RunningProcess(process: process)
         defer { running.stop() }
         Thread.sleep(forTimeInterval: 1)
@@ -429,13 +429,22 @@ struct RunningProcess {
         return kilobytes / 1024
     }
 
+    /// SIGTERM, SIGKILL after 10 s. Waits at most 10 s more: Foundation sees an exit only when
+    /// every process holding its watch socket is gone, so a killed parent whose children linger
+    /// would otherwise hang the benchmark.
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = Date().addingTimeInterval(10)
+        if !waitForExit(seconds: 10) {
+            kill(process.processIdentifier, SIGKILL)
+            _ = waitForExit(seconds: 10)
+        }
+    }
+
+    private func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        return !process.isRunning
     }
 }
 

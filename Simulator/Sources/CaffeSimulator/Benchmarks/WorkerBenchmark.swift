@@ -113,7 +113,7 @@ public struct WorkerBenchmark {
             ]
             + settings.flatMap { ["--set", $0] }
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         defer {
             if process.isRunning {
                 process.terminate()

@@ -59,7 +59,7 @@ struct WorkerDemo {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         defer {
             if process.isRunning {
                 process.terminate()
