@@ -88,6 +88,9 @@ public struct PipelineBenchmark {
         public var peerBabelOrdersPerSecond: Double?
         public var ratioVsPyICU: Double?
         public var rssMegabytesStart: Double
+        /// Resident memory a minute into the run (allocator arenas and caches at their working
+        /// size), when the run lasts that long: the end figure is compared with it.
+        public var rssMegabytesAfterOneMinute: Double?
         public var rssMegabytesEnd: Double
         public var rssMegabytesMax: Double
         public var soakSeconds: Double
@@ -107,6 +110,7 @@ public struct PipelineBenchmark {
             case peerBabelOrdersPerSecond = "peer_babel_orders_per_s"
             case ratioVsPyICU = "ratio_vs_pyicu"
             case rssMegabytesStart = "rss_mb_start"
+            case rssMegabytesAfterOneMinute = "rss_mb_1min"
             case rssMegabytesEnd = "rss_mb_end"
             case rssMegabytesMax = "rss_mb_max"
             case soakSeconds = "soak_seconds"
@@ -185,6 +189,8 @@ public struct PipelineBenchmark {
             peerBabelOrdersPerSecond: peerRates[.babel],
             ratioVsPyICU: pyicu.flatMap { $0 > 0 ? workerRate / $0 : nil },
             rssMegabytesStart: memory.isEmpty ? 0 : memory[max(0, settledIndex)],
+            // memory[0] is taken before the load, then one sample a second.
+            rssMegabytesAfterOneMinute: memory.count > 61 ? memory[60] : nil,
             rssMegabytesEnd: memory.last ?? 0,
             rssMegabytesMax: memory.max() ?? 0,
             soakSeconds: configuration.soakSeconds,
@@ -455,7 +461,7 @@ extension PipelineBenchmark {
             caffe worker (\(report.renderThreads) render threads), PUSH -> worker -> PULL, with caffe-sim load on the same machine:
               max sustained      \(rate(report.maxSustainedOrdersPerSecond))  (0 lost, 0 duplicates, p99 within bound, \(Int(report.stepSeconds)) s probes)
               at half (\(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s): \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf)), lost \(report.lost), duplicates \(report.duplicates)
-              resident memory    \(String(format: "%.1f MB after warm-up, %.1f MB at the end, %.1f MB at most", report.rssMegabytesStart, report.rssMegabytesEnd, report.rssMegabytesMax))
+              resident memory    \(String(format: "%.1f MB after warm-up, ", report.rssMegabytesStart))\(report.rssMegabytesAfterOneMinute.map { String(format: "%.1f MB after 1 min, ", $0) } ?? "")\(String(format: "%.1f MB at the end, %.1f MB at most", report.rssMegabytesEnd, report.rssMegabytesMax))
             Python peers (\(report.peerProcesses) processes each), same stream, same search:
               pyzmq + PyICU      \(rate(report.peerPyICUOrdersPerSecond))
               pyzmq + Babel      \(rate(report.peerBabelOrdersPerSecond))
