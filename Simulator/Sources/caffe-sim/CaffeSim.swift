@@ -215,6 +215,15 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
         var caffe: String?
 
+        func validate() throws {
+            guard step > 0, startRate > 0, maxP99Ms > 0 else {
+                throw ValidationError("--step, --start-rate and --max-p99-ms must be greater than 0")
+            }
+            guard soak >= 0 else { throw ValidationError("--soak must not be negative") }
+            guard peerProcesses >= 1 else { throw ValidationError("--peer-processes must be at least 1") }
+            guard renderThreads >= 0 else { throw ValidationError("--render-threads must not be negative") }
+        }
+
         func run() throws {
             guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
                 throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")

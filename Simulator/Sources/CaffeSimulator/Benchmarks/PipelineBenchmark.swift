@@ -145,6 +145,12 @@ public struct PipelineBenchmark {
         let worker = workerSubject(endpoints, folder: folder)
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
         let workerRate = try sustainedRate(of: worker, menu: menu, context: context, probes: &probes, progress)
+        guard workerRate > 0 else {
+            throw Failure(
+                description: "the worker did not sustain even \(Int(configuration.startRate)) orders/s "
+                    + "(the probes are above); try a lower --start-rate"
+            )
+        }
 
         var peerRates: [PeerBackend: Double] = [:]
         if !configuration.peers.isEmpty {
@@ -314,19 +320,17 @@ public struct PipelineBenchmark {
     // MARK: - Subjects
 
     private func workerSubject(_ endpoints: Endpoints, folder: URL) -> Subject {
-        let directory = configuration.configurationDirectory
-        let settings = [
-            "input.kind=pull", "input.endpoints=>\(endpoints.input)", "output.kind=push",
-            "output.endpoints=>\(endpoints.output)", "rpc.endpoint=", "metrics.address=",
-            "checkpoint.path=\(folder.appendingPathComponent("checkpoint").path)", "log.level=warning",
-            "render.threads=\(configuration.renderThreads)", "config_dir=\(directory.path)",
-        ]
-        return Subject(
+        Subject(
             name: "worker",
             endpoints: endpoints,
             executable: configuration.executable,
-            arguments: ["worker", "--config-file", directory.appendingPathComponent("worker.yaml").path]
-                + settings.flatMap { ["--set", $0] },
+            arguments: WorkerBenchmark.workerArguments(
+                configurationDirectory: configuration.configurationDirectory,
+                input: endpoints.input,
+                output: endpoints.output,
+                checkpoint: folder.appendingPathComponent("checkpoint"),
+                renderThreads: configuration.renderThreads
+            ),
             log: folder.appendingPathComponent("worker.log")
         )
     }

@@ -68,6 +68,24 @@ public struct WorkerBenchmark {
         self.configuration = configuration
     }
 
+    /// `caffe` arguments for a benchmarked worker: PULL from `input` and PUSH to `output` (both
+    /// connected), no RPC or metrics endpoint, warnings only, the checkpoint at `checkpoint`.
+    static func workerArguments(
+        configurationDirectory: URL,
+        input: String,
+        output: String,
+        checkpoint: URL,
+        renderThreads: Int
+    ) -> [String] {
+        let settings = [
+            "input.kind=pull", "input.endpoints=>\(input)", "output.kind=push", "output.endpoints=>\(output)",
+            "rpc.endpoint=", "metrics.address=", "checkpoint.path=\(checkpoint.path)", "log.level=warning",
+            "render.threads=\(renderThreads)", "config_dir=\(configurationDirectory.path)",
+        ]
+        return ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
+            + settings.flatMap { ["--set", $0] }
+    }
+
     public func run(progress: (String) -> Void = { _ in }) throws -> Report {
         let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
         var generator = try OrderGenerator(
@@ -100,18 +118,13 @@ public struct WorkerBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = configuration.executable
-        let settings = [
-            "input.kind=pull", "input.endpoints=>\(sourceEndpoint)", "output.kind=push",
-            "output.endpoints=>\(collectorEndpoint)", "rpc.endpoint=", "metrics.address=",
-            "checkpoint.path=\(folder.appendingPathComponent("checkpoint").path)", "log.level=warning",
-            "render.threads=\(configuration.renderThreads)", "config_dir=\(configuration.configurationDirectory.path)",
-        ]
-        process.arguments =
-            [
-                "worker", "--config-file",
-                configuration.configurationDirectory.appendingPathComponent("worker.yaml").path,
-            ]
-            + settings.flatMap { ["--set", $0] }
+        process.arguments = Self.workerArguments(
+            configurationDirectory: configuration.configurationDirectory,
+            input: sourceEndpoint,
+            output: collectorEndpoint,
+            checkpoint: folder.appendingPathComponent("checkpoint"),
+            renderThreads: configuration.renderThreads
+        )
         process.standardOutput = FileHandle.nullDevice
         try process.runWithSignalsUnblocked()
         defer {
