@@ -83,6 +83,18 @@ public struct EventFrames {
         return [try makeFrame(topic), try header.frame(), try body.frame()]
     }
 
+    /// The frames of an output event, its header and body written in one pass (see
+    /// ``ProtobufWriter``); sets the header's `body_type` from `body`.
+    public static func encode<Body: SwiftProtobuf.Message & SinglePassEncodable>(
+        topic: String,
+        header: Caffe_V1_EventHeader,
+        body: Body
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        var header = header
+        header.bodyType = Body.protoMessageName
+        return [try makeFrame(topic), try header.frame(), try body.frame(capacity: 1024)]
+    }
+
     /// The header for an order event, carrying its identity.
     public static func header(
         for order: Caffe_V1_OrderEvent,

@@ -56,6 +56,13 @@ extension SwiftProtobuf.Message {
     }
 }
 
+extension SwiftProtobuf.Message where Self: SinglePassEncodable {
+    /// The message's binary encoding as a frame, written by ``ProtobufWriter`` in one pass.
+    func frame(capacity: Int = 256) throws(CaffeProtocolError) -> ZMQMessage {
+        try makeFrame(singlePassBytes(capacity: capacity))
+    }
+}
+
 /// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
 func makeFrame(_ bytes: some ZMQFrameRepresentable) throws(CaffeProtocolError) -> ZMQMessage {
     do {

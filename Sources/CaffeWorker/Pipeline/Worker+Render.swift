@@ -16,6 +16,12 @@ struct RenderSockets {
     let rpcDone: ZMQSocket?
 }
 
+/// What a render thread's per-thread timer and counter caches are keyed by.
+private struct MetricKey: Hashable {
+    let kind: String
+    let locale: String
+}
+
 extension Worker {
     func openRenderSockets() throws(ZMQError) -> RenderSockets {
         let work = try context.socket(.pull)
@@ -40,8 +46,8 @@ extension Worker {
         var (core, generation) = currentCore
         var rendering = EventRendering(session: core.makeSession())
         var requests = RequestRendering(session: rendering.session)
-        var timers: [String: CoreMetrics.Timer] = [:]
-        var outputs: [String: WorkerCounter] = [:]
+        var timers: [MetricKey: CoreMetrics.Timer] = [:]
+        var outputs: [MetricKey: WorkerCounter] = [:]
         var poller = ZMQPoller()
         poller.register(sockets.work, for: .readable)
         if let rpcWork = sockets.rpcWork { poller.register(rpcWork, for: .readable) }
@@ -69,36 +75,35 @@ extension Worker {
                             timers.removeAll()
                             outputs.removeAll()
                         }
-                        let key = result.kind + "|" + result.locale
+                        let key = MetricKey(kind: result.kind, locale: result.locale)
                         let timer =
                             timers[key]
                             ?? {
-                                let timer = metrics.renderTimer(
-                                    kind: result.kind,
-                                    locale: metrics.localeLabel(result.locale)
-                                )
+                                let timer = metrics.renderTimer(kind: key.kind, locale: metrics.localeLabel(key.locale))
                                 timers[key] = timer
                                 return timer
                             }()
                         timer.recordNanoseconds(Int64(elapsed))
                         for output in result.outputs {
-                            let counterKey = output.kind + "|" + output.locale
+                            let key = MetricKey(kind: output.kind, locale: output.locale)
                             let counter =
-                                outputs[counterKey]
+                                outputs[key]
                                 ?? {
                                     let counter = metrics.counter(
                                         "outputs",
-                                        [("kind", output.kind), ("locale", metrics.localeLabel(output.locale))]
+                                        [("kind", key.kind), ("locale", metrics.localeLabel(key.locale))]
                                     )
-                                    outputs[counterKey] = counter
+                                    outputs[key] = counter
                                     return counter
                                 }()
                             counter.add()
                         }
                     }
                     let mark = result.ref.map { CompletionMark(source: $0.sourceID, range: $0.sequence...$0.sequence) }
-                    let markFrame = mark.flatMap { $0.range.lowerBound > 0 ? $0.frame : nil } ?? ZMQMessage()
-                    send([markFrame] + result.frames, on: sockets.results, what: "result hand-off")
+                    var handOff = [mark.flatMap { $0.range.lowerBound > 0 ? $0.frame : nil } ?? ZMQMessage()]
+                    handOff.reserveCapacity(1 + result.frames.count)
+                    handOff += result.frames
+                    send(handOff, on: sockets.results, what: "result hand-off")
                 }
                 if let rpcWork = sockets.rpcWork, let rpcDone = sockets.rpcDone,
                     let frames = try rpcWork.tryReceiveMultipart()

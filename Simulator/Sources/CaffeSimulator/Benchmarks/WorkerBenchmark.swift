@@ -171,8 +171,8 @@ public struct WorkerBenchmark {
         let inProcessStart = ContinuousClock.now
         for order in sample {
             let rendered = try session.render(order)
-            _ = try rendered.confirmation.serializedBytes() as [UInt8]
-            _ = try rendered.receipt.serializedBytes() as [UInt8]
+            _ = rendered.confirmation.singlePassBytes(capacity: 1024)
+            _ = rendered.receipt.singlePassBytes(capacity: 1024)
         }
         let inProcess = ContinuousClock.now - inProcessStart
         let inProcessSeconds = Double(inProcess.components.seconds) + Double(inProcess.components.attoseconds) / 1e18
