@@ -126,13 +126,11 @@ public struct ProtobufWriter {
             bytes[lengthAt] = UInt8(length)
             return
         }
-        var prefix: [UInt8] = []
-        var value = UInt64(length)
-        while value >= 0x80 {
-            prefix.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        prefix.append(UInt8(value))
+        // Write the varint after the body, then move it over the reserved byte.
+        let end = bytes.count
+        writeVarint(UInt64(length))
+        let prefix = Array(bytes[end...])  // a copy, so the buffer stays uniquely held
+        bytes.removeSubrange(end...)
         bytes.replaceSubrange(lengthAt..<(lengthAt + 1), with: prefix)
     }
 }

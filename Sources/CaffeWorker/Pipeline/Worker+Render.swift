@@ -90,8 +90,8 @@ extension Worker {
     }
 }
 
-/// Renders events for one thread (a render thread, or intake when it renders inline): the
-/// thread's session, swapped when the core is reloaded, and its metric handles.
+/// Renders events for one render thread: the thread's session, swapped when the core is
+/// reloaded, and its metric handles.
 struct EventRenderer {
     let worker: Worker
     private(set) var rendering: EventRendering
