@@ -14,7 +14,7 @@ fi
 
 swift package resolve
 PLUGIN_PACKAGE=.build/checkouts/swift-protobuf
-swift build -c release --product protoc-gen-swift --package-path "$PLUGIN_PACKAGE" --scratch-path .build-protoc
+[ -x .build-protoc/release/protoc-gen-swift ] || swift build -c release --product protoc-gen-swift --package-path "$PLUGIN_PACKAGE" --scratch-path .build-protoc
 
 PROTO_ROOT=Sources/CaffeProtocol/Proto
 OUT=Sources/CaffeProtocol/Generated
@@ -25,5 +25,5 @@ protoc \
     --swift_opt=FileNaming=PathToUnderscores \
     --swift_out="$OUT" \
     -I "$PROTO_ROOT" \
-    "$PROTO_ROOT"/caffe/v1/*.proto
+    "$PROTO_ROOT"/caffe/v1/*.proto "$PROTO_ROOT"/grpc/health/v1/*.proto
 echo "generate-protos: wrote $(ls "$OUT" | wc -l) files to $OUT"

@@ -60,6 +60,34 @@ public struct EventFrames {
         self.limits = limits
     }
 
+    /// Decodes only the header frame of `frames` (at least two frames): identifies an event whose
+    /// topic or body is unusable, such as one over the size limit.
+    public static func header(
+        parsing frames: [ZMQMessage],
+        limits: CaffeProtocolLimits = .standard
+    ) throws(CaffeProtocolError) -> Caffe_V1_EventHeader {
+        guard frames.count >= 2 else {
+            throw CaffeProtocolError(code: .wrongFrameCount, message: "an event has a header frame second")
+        }
+        let header = try Caffe_V1_EventHeader.decode(
+            frame: frames[1],
+            role: "event header",
+            limit: limits.maxHeaderBytes,
+            limits: limits
+        )
+        try header.validate()
+        return header
+    }
+
+    /// Decodes a body frame as `type` (the caller has matched the header's `body_type`).
+    public static func decodeBody<Body: SwiftProtobuf.Message>(
+        _ type: Body.Type,
+        frame: ZMQMessage,
+        limits: CaffeProtocolLimits = .standard
+    ) throws(CaffeProtocolError) -> Body {
+        try Body.decode(frame: frame, role: "event body", limit: limits.maxBodyBytes, limits: limits)
+    }
+
     /// Decodes the body as `type`, checking that the header announced that type.
     public func decodeBody<Body: SwiftProtobuf.Message>(as type: Body.Type) throws(CaffeProtocolError) -> Body {
         guard header.bodyType == Body.protoMessageName else {

@@ -48,6 +48,20 @@ public struct RequestFrames {
         return (header.deadline.seconds, header.deadline.nanos) <= (now.seconds, now.nanos)
     }
 
+    /// Whether the request has expired: its absolute `deadline` is at or before `now`, or its
+    /// relative `timeout`, counted from `arrival`, has run out by `instant`. Requests with
+    /// neither never expire.
+    public func isExpired(
+        now: Google_Protobuf_Timestamp,
+        arrival: ContinuousClock.Instant,
+        instant: ContinuousClock.Instant
+    ) -> Bool {
+        if isExpired(at: now) { return true }
+        guard header.hasTimeout else { return false }
+        let timeout = Duration.seconds(header.timeout.seconds) + .nanoseconds(Int64(header.timeout.nanos))
+        return instant - arrival >= timeout
+    }
+
     /// The frames of a reply carrying `body`, routed back to the request's sender.
     public func reply(
         status: RPCStatus,
@@ -87,6 +101,36 @@ public struct RequestFrames {
         body: some SwiftProtobuf.Message
     ) throws(CaffeProtocolError) -> [ZMQMessage] {
         [ZMQMessage(), try header.frame(), try body.frame()]
+    }
+}
+
+extension RequestFrames {
+    /// A reply to frames that are not a readable request, so the sender is not left waiting:
+    /// routed back to the sender (the frames before the first empty one, or only the first when
+    /// there is no empty frame: the id the ROUTER itself prepended), carrying the request id when
+    /// the header frame still yields one (empty otherwise). `nil` when there is no routing id.
+    public static func errorReply(to frames: [ZMQMessage], status: RPCStatus) -> [ZMQMessage]? {
+        guard let first = frames.first, !first.isEmpty else { return nil }
+        let delimiter = frames.firstIndex { $0.isEmpty }
+        let routing = delimiter.map { Array(frames[..<$0]) } ?? [first]
+        let headerIndex = (delimiter ?? 0) + 1
+        var requestID = ""
+        if headerIndex < frames.count, frames[headerIndex].count <= CaffeProtocolLimits.standard.maxHeaderBytes,
+            let header = try? Caffe_V1_RequestHeader(serializedBytes: frames[headerIndex].bytes)
+        {
+            requestID = header.requestID
+        }
+        var response = Caffe_V1_ResponseHeader()
+        response.requestID = requestID
+        response.status = status.code
+        response.message = status.message
+        guard let header = try? response.frame() else { return nil }
+        var reply: [ZMQMessage] = []
+        for id in routing {
+            guard let copy = try? makeFrame(id.bytes) else { return nil }
+            reply.append(copy)
+        }
+        return reply + [ZMQMessage(), header, ZMQMessage()]
     }
 }
 

@@ -59,6 +59,9 @@ extension Caffe_V1_RequestHeader: CaffeValidatable {
         if hasDeadline, !(0..<1_000_000_000).contains(deadline.nanos) {
             throw .invalid("deadline", in: "RequestHeader", "has nanos \(deadline.nanos) outside 0..<1000000000")
         }
+        if hasTimeout, timeout.seconds < 0 || !(0..<1_000_000_000).contains(timeout.nanos) {
+            throw .invalid("timeout", in: "RequestHeader", "must be a non-negative duration")
+        }
     }
 }
 

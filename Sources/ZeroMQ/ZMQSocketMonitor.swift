@@ -98,6 +98,9 @@ public final class ZMQSocketMonitor {
         stop()
     }
 
+    /// The reading end, for a ``ZMQPoller``: readable when an event waits.
+    public var eventSocket: ZMQSocket { pair }
+
     /// Receives the next event, waiting at most `timeout`; `nil` if none came in time.
     public func receive(timeout: ZMQTimeout = .infinite) throws(ZMQError) -> ZMQMonitorEvent? {
         guard let frames = try pair.receiveMultipart(timeout: timeout) else { return nil }

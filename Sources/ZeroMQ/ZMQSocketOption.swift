@@ -109,6 +109,9 @@ extension ZMQSocketOption where Value == Bool {
     public static var curveServer: Self { .bool(ZMQ_CURVE_SERVER, "ZMQ_CURVE_SERVER") }
     /// Pass subscription messages of every subscriber to an XPUB, not only new topics (`ZMQ_XPUB_VERBOSE`).
     public static var xpubVerbose: Self { .bool(ZMQ_XPUB_VERBOSE, "ZMQ_XPUB_VERBOSE") }
+    /// An XPUB whose matching subscriber is at its high-water mark fails the send with `EAGAIN`
+    /// instead of dropping the message for that subscriber (`ZMQ_XPUB_NODROP`).
+    public static var xpubNoDrop: Self { .bool(ZMQ_XPUB_NODROP, "ZMQ_XPUB_NODROP") }
     /// Use IPv6 as well as IPv4 (`ZMQ_IPV6`).
     public static var ipv6: Self { .bool(ZMQ_IPV6, "ZMQ_IPV6") }
 }

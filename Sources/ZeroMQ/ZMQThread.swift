@@ -43,11 +43,14 @@ private final class ThreadBody {
     }
 }
 
-/// An `eventfd` another thread can signal to wake a `zmq_poll` that lists it.
-final class ZMQWakeup: Sendable {
-    let fileDescriptor: Int32
+/// An `eventfd` another thread can signal to wake a `zmq_poll` that lists it
+/// (``ZMQPoller/register(fileDescriptor:for:)``).
+public final class ZMQWakeup: Sendable {
+    /// The descriptor to poll for readability.
+    public let fileDescriptor: Int32
 
-    init() throws(ZMQError) {
+    /// A new non-blocking, close-on-exec `eventfd`.
+    public init() throws(ZMQError) {
         let fd = caffe_zmq_eventfd()
         guard fd >= 0 else { throw ZMQError(code: errno, operation: "eventfd") }
         fileDescriptor = fd
@@ -56,13 +59,13 @@ final class ZMQWakeup: Sendable {
     deinit { Glibc.close(fileDescriptor) }
 
     /// Makes the descriptor readable.
-    func signal() {
+    public func signal() {
         var one: UInt64 = 1
         _ = Glibc.write(fileDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 
     /// Makes the descriptor unreadable again.
-    func drain() {
+    public func drain() {
         var value: UInt64 = 0
         _ = Glibc.read(fileDescriptor, &value, MemoryLayout<UInt64>.size)
     }

@@ -5,7 +5,6 @@ import Foundation
 import Localization
 import Logging
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
 
 /// `caffe worker`: the long-running service, run by swift-service-lifecycle. SIGTERM or SIGINT
@@ -67,11 +66,10 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let worker = try Worker(configuration: configuration, core: core, logger: logger)
-        let service = WorkerService(worker: worker)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: service),
+                    .init(service: worker),
                     .init(service: ReloadService(worker: worker), successTerminationBehavior: .ignore),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -79,33 +77,7 @@ struct WorkerCommand: AsyncParsableCommand {
             )
         )
         try await group.run()
-        if !service.drained.load(ordering: .relaxed) { throw ExitCode(1) }
-    }
-}
-
-/// The worker as a service: starts it, waits for the graceful-shutdown signal, then stops and
-/// drains it on a thread of its own (draining blocks).
-final class WorkerService: Service {
-    let worker: Worker
-    let drained = Atomic<Bool>(false)
-
-    init(worker: Worker) {
-        self.worker = worker
-    }
-
-    func run() async throws {
-        try worker.start()
-        try? await gracefulShutdown()
-        worker.logger.notice("stopping: draining in-flight work")
-        worker.stop()
-        let worker = worker
-        let timeout = Duration.milliseconds(worker.configuration.shutdown.drainTimeoutMilliseconds)
-        let complete = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: worker.wait(timeout: timeout)) }
-            thread.name = "caffe-drain"
-            thread.start()
-        }
-        drained.store(complete, ordering: .relaxed)
+        if !worker.isDrained { throw ExitCode(1) }
     }
 }
 

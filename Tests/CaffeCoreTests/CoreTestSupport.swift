@@ -46,7 +46,7 @@ enum CoreFixture {
         var line = Caffe_V1_OrderLine()
         line.itemID = item
         line.size = size
-        line.quantity = quantity
+        line.quantity = UInt64(quantity)
         return line
     }
 

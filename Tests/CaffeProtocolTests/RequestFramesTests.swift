@@ -41,7 +41,7 @@ struct RequestFramesTests {
         let request = try RequestFrames(
             parsing: routerView(routing: [Fixtures.routingA], header: Fixtures.requestHeader(requestID: "req-7"))
         )
-        var health = Caffe_V1_HealthCheckResponse()
+        var health = Grpc_Health_V1_HealthCheckResponse()
         health.status = .serving
         let reply = try request.reply(status: .ok, body: health, metadata: ["worker": "w-1"])
         #expect(reply.count == 4)
@@ -59,7 +59,7 @@ struct RequestFramesTests {
         #expect(response.header.metadata == ["worker": "w-1"])
         #expect(response.status == RPCStatus(code: .ok, message: ""))
         #expect(response.status == .ok)
-        #expect(try response.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        #expect(try response.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
     }
 
     @Test func twoHopRequestKeepsBothRoutingIdsOutermostFirst() throws {

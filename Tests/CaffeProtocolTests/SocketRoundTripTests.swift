@@ -116,7 +116,7 @@ struct SocketRoundTripTests {
 
         var header = Fixtures.requestHeader(method: CaffeMethod.healthCheck, requestID: "hc-1")
         header.deadline = Google_Protobuf_Timestamp(seconds: 4_102_444_800, nanos: 0)
-        var check = Caffe_V1_HealthCheckRequest()
+        var check = Grpc_Health_V1_HealthCheckRequest()
         check.service = "caffe.v1.Renderer"
         try client.send(multipart: RequestFrames.encode(header: header, body: check))
 
@@ -128,9 +128,9 @@ struct SocketRoundTripTests {
         #expect(request.header.requestID == "hc-1")
         #expect(request.header.deadline == Google_Protobuf_Timestamp(seconds: 4_102_444_800, nanos: 0))
         #expect(!request.isExpired(at: Google_Protobuf_Timestamp(seconds: 1_767_225_600, nanos: 0)))
-        #expect(try request.decodeBody(as: Caffe_V1_HealthCheckRequest.self).service == "caffe.v1.Renderer")
+        #expect(try request.decodeBody(as: Grpc_Health_V1_HealthCheckRequest.self).service == "caffe.v1.Renderer")
 
-        var health = Caffe_V1_HealthCheckResponse()
+        var health = Grpc_Health_V1_HealthCheckResponse()
         health.status = .serving
         try server.send(multipart: request.reply(status: .ok, body: health))
 
@@ -140,7 +140,7 @@ struct SocketRoundTripTests {
         #expect(response.header.requestID == "hc-1")
         #expect(response.header.status == .ok)
         #expect(response.status == .ok)
-        #expect(try response.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        #expect(try response.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
     }
 
     @Test func repliesAreMatchedByRequestIdNotOrder() throws {
@@ -152,7 +152,7 @@ struct SocketRoundTripTests {
         try client.send(
             multipart: RequestFrames.encode(
                 header: Fixtures.requestHeader(method: CaffeMethod.healthCheck, requestID: "a"),
-                body: Caffe_V1_HealthCheckRequest()
+                body: Grpc_Health_V1_HealthCheckRequest()
             )
         )
         try client.send(

@@ -28,43 +28,26 @@ struct DeliveryTests {
     @Test("intake: gaps reported once, duplicates by sequence and by order id")
     func intake() {
         var tracker = IntakeTracker()
-        #expect(
-            tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false, isNewSequence: true)
-        )
-        #expect(
-            tracker.observe(source: "s", sequence: 4, orderID: "o4")
-                == .init(isDuplicate: false, missing: [2...3], isNewSequence: true)
-        )
-        #expect(
-            tracker.observe(source: "s", sequence: 6, orderID: "o6")
-                == .init(isDuplicate: false, missing: [5...5], isNewSequence: true)
-        )
+        #expect(tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(.new))
+        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(.new, missing: [2...3]))
+        #expect(tracker.observe(source: "s", sequence: 6, orderID: "o6") == .init(.new, missing: [5...5]))
         // A replayed 2 fills part of the gap; nothing new is missing.
-        #expect(
-            tracker.observe(source: "s", sequence: 2, orderID: "o2") == .init(isDuplicate: false, isNewSequence: true)
-        )
-        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(isDuplicate: true))
+        #expect(tracker.observe(source: "s", sequence: 2, orderID: "o2") == .init(.new))
+        #expect(tracker.observe(source: "s", sequence: 4, orderID: "o4") == .init(.duplicate))
         // A publisher retry under a new sequence: same order id.
-        #expect(
-            tracker.observe(source: "s", sequence: 7, orderID: "o6") == .init(isDuplicate: true, isNewSequence: true)
-        )
+        #expect(tracker.observe(source: "s", sequence: 7, orderID: "o6") == .init(.retry))
         #expect(tracker.missing == ["s": [3...3, 5...5]])
         tracker.abandon(source: "s", 3...3)
         #expect(tracker.missing == ["s": [5...5]])
         // Sources are independent.
-        #expect(
-            tracker.observe(source: "t", sequence: 1, orderID: "x1") == .init(isDuplicate: false, isNewSequence: true)
-        )
+        #expect(tracker.observe(source: "t", sequence: 1, orderID: "x1") == .init(.new))
     }
 
     @Test("intake resumes from a checkpoint: what was done is a duplicate, what was missed is a gap")
     func resume() {
         var tracker = IntakeTracker(resumingFrom: ["s": 10])
-        #expect(tracker.observe(source: "s", sequence: 9, orderID: "o9") == .init(isDuplicate: true))
-        #expect(
-            tracker.observe(source: "s", sequence: 13, orderID: "o13")
-                == .init(isDuplicate: false, missing: [11...12], isNewSequence: true)
-        )
+        #expect(tracker.observe(source: "s", sequence: 9, orderID: "o9") == .init(.duplicate))
+        #expect(tracker.observe(source: "s", sequence: 13, orderID: "o13") == .init(.new, missing: [11...12]))
     }
 
     @Test("remembered order ids are bounded")
@@ -86,7 +69,12 @@ struct DeliveryTests {
         try Checkpoint(sources: ["pos-1": 42, "sim-1": 7]).write(to: url)
         try Checkpoint(sources: ["pos-1": 43, "sim-1": 7]).write(to: url)
         #expect(try Checkpoint.read(url).sources == ["pos-1": 43, "sim-1": 7])
-        #expect(try String(contentsOf: url, encoding: .utf8) == #"{"sources":{"pos-1":43,"sim-1":7},"version":1}"#)
+        #expect(
+            try String(contentsOf: url, encoding: .utf8) == #"{"given_up":{},"sources":{"pos-1":43,"sim-1":7},"version":2}"#
+        )
+        // Version 1 files (no given-up ranges) are still read.
+        try #"{"sources":{"a":3},"version":1}"#.write(to: url, atomically: true, encoding: .utf8)
+        #expect(try Checkpoint.read(url).sources == ["a": 3])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["worker.checkpoint"])
         try #"{"sources":{},"version":9}"#.write(to: url, atomically: true, encoding: .utf8)
         #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
@@ -163,13 +151,6 @@ struct DeliveryTests {
         #expect(secondBatch.requests.map(\.range) == [257...512] && secondBatch.requests.map(\.attempt) == [1])
     }
 
-    @Test("completion marks round-trip through their frame")
-    func completionMarks() {
-        let mark = CompletionMark(source: "pos-ü", range: 5...9)
-        #expect(CompletionMark(frame: mark.frame) == mark)
-        #expect(CompletionMark(frame: ZMQMessage()) == nil)
-    }
-
     @Test("a range given up far ahead is kept whole, and joins when the hole below it fills")
     func rangesAhead() {
         var seen = ContiguousSequence()
@@ -183,17 +164,11 @@ struct DeliveryTests {
         #expect(seen.contiguous == 1 << 40 && seen.missing.isEmpty && seen.aheadRanges.isEmpty)
     }
 
-    @Test("a retry under a new sequence is a duplicate whose sequence is still new")
+    @Test("a retry under a new sequence is done; the same retry again is a duplicate")
     func retriesMarkTheirSequence() {
         var tracker = IntakeTracker()
-        #expect(
-            tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(isDuplicate: false, isNewSequence: true)
-        )
-        #expect(
-            tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(isDuplicate: true, isNewSequence: true)
-        )
-        #expect(
-            tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(isDuplicate: true, isNewSequence: false)
-        )
+        #expect(tracker.observe(source: "s", sequence: 1, orderID: "o1") == .init(.new))
+        #expect(tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(.retry))
+        #expect(tracker.observe(source: "s", sequence: 2, orderID: "o1") == .init(.duplicate))
     }
 }

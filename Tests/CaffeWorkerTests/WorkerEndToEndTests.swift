@@ -42,7 +42,7 @@ struct WorkerEndToEndTests {
             var line = Caffe_V1_OrderLine()
             line.itemID = item
             line.size = size
-            line.quantity = quantity
+            line.quantity = UInt64(quantity)
             return line
         }
         return event

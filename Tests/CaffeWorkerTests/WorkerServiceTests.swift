@@ -41,7 +41,7 @@ struct WorkerServiceTests {
         request.locale = "fr-FR"
         request.timeZone = "Europe/Paris"
         request.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_798_675_200)
-        var health = Caffe_V1_HealthCheckRequest()
+        var health = Grpc_Health_V1_HealthCheckRequest()
         try client.send(CaffeMethod.renderOrder, id: "order", body: order)
         try client.send(CaffeMethod.renderComplication, id: "complication", body: request)
         try client.send(CaffeMethod.healthCheck, id: "health", body: health)
@@ -68,7 +68,7 @@ struct WorkerServiceTests {
         #expect(rendered.confirmation.summary.plain == "2 pizzas grandes")
         let payload = try #require(replies["complication"]).decodeBody(as: Caffe_V1_ComplicationPayload.self)
         #expect(payload == (try session.complication(request)))
-        let status = try #require(replies["health"]).decodeBody(as: Caffe_V1_HealthCheckResponse.self)
+        let status = try #require(replies["health"]).decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self)
         #expect(status.status == .serving)
 
         try client.send(CaffeMethod.stats, id: "stats", body: Caffe_V1_StatsRequest())
@@ -167,15 +167,15 @@ struct WorkerServiceTests {
         let intruder = try RPCClient(context: context, endpoint: worker.rpcEndpoint) {
             try $0.makeCurveClient(keys: stranger, serverKey: server.publicKey)
         }
-        try intruder.send(CaffeMethod.healthCheck, id: "intruder", body: Caffe_V1_HealthCheckRequest())
+        try intruder.send(CaffeMethod.healthCheck, id: "intruder", body: Grpc_Health_V1_HealthCheckRequest())
         #expect(try intruder.replies(1, timeout: .milliseconds(700)).isEmpty)
 
         let client = try RPCClient(context: context, endpoint: worker.rpcEndpoint) {
             try $0.makeCurveClient(keys: allowed, serverKey: server.publicKey)
         }
-        try client.send(CaffeMethod.healthCheck, id: "friend", body: Caffe_V1_HealthCheckRequest())
+        try client.send(CaffeMethod.healthCheck, id: "friend", body: Grpc_Health_V1_HealthCheckRequest())
         let reply = try #require(try client.replies(1)["friend"])
-        #expect(try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
         let metrics = try httpGet(metricsAddress, "/metrics").body
         let refused = metrics.split(separator: "\n").first { $0.hasPrefix("caffe_worker_handshake_failures_total ") }
         #expect(refused.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 >= 1, "\(metrics)")
@@ -235,9 +235,9 @@ struct WorkerServiceTests {
         )
 
         let client = try RPCClient(context: context, endpoint: "ipc://\(path)/rpc-in")
-        try client.send(CaffeMethod.healthCheck, id: "through-proxy", body: Caffe_V1_HealthCheckRequest())
+        try client.send(CaffeMethod.healthCheck, id: "through-proxy", body: Grpc_Health_V1_HealthCheckRequest())
         let reply = try #require(try client.replies(1)["through-proxy"])
-        #expect(try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self).status == .serving)
+        #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
         source.close(linger: .milliseconds(0))
         #expect(worker.terminate() == 0)
         queue.terminate()

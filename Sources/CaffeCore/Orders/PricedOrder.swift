@@ -113,7 +113,8 @@ public struct PricedOrder: Sendable {
                     "the menu has no \(currency.code) price for \(item.id) (\(size.id))"
                 )
             }
-            guard line.quantity <= defaults.maximumQuantity else {
+            // The wire's quantity is 64 bits wide, so nothing is truncated before this check.
+            guard line.quantity <= UInt64(defaults.maximumQuantity) else {
                 throw RenderError(
                     .quantityOutOfRange,
                     field: path + ".quantity",
@@ -125,7 +126,7 @@ public struct PricedOrder: Sendable {
             else { throw Self.tooLarge(path) }
             subtotal = sum
             lines.append(
-                Line(item: item, size: size, quantity: line.quantity, unitPrice: unitPrice, linePrice: linePrice)
+                Line(item: item, size: size, quantity: UInt32(line.quantity), unitPrice: unitPrice, linePrice: linePrice)
             )
         }
         self.lines = lines

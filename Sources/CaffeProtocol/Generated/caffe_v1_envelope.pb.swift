@@ -166,7 +166,7 @@ public nonisolated struct Caffe_V1_RequestHeader: Sendable {
   /// echoed in the reply; replies are matched by it
   public var requestID: String = String()
 
-  /// absent: no deadline
+  /// absent: no deadline (absolute, the client's clock)
   public var deadline: SwiftProtobuf.Google_Protobuf_Timestamp {
     get {_deadline ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
     set {_deadline = newValue}
@@ -178,11 +178,23 @@ public nonisolated struct Caffe_V1_RequestHeader: Sendable {
 
   public var metadata: Dictionary<String,String> = [:]
 
+  /// Relative to the request's arrival, like gRPC's grpc-timeout, so clock skew between hosts does
+  /// not expire requests; with a deadline too, the earlier of the two applies.
+  public var timeout: SwiftProtobuf.Google_Protobuf_Duration {
+    get {_timeout ?? SwiftProtobuf.Google_Protobuf_Duration()}
+    set {_timeout = newValue}
+  }
+  /// Returns true if `timeout` has been explicitly set.
+  public var hasTimeout: Bool {self._timeout != nil}
+  /// Clears the value of `timeout`. Subsequent reads from it will return its default value.
+  public mutating func clearTimeout() {self._timeout = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _deadline: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _timeout: SwiftProtobuf.Google_Protobuf_Duration? = nil
 }
 
 public nonisolated struct Caffe_V1_ResponseHeader: Sendable {
@@ -198,6 +210,23 @@ public nonisolated struct Caffe_V1_ResponseHeader: Sendable {
   public var message: String = String()
 
   public var metadata: Dictionary<String,String> = [:]
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A quiet source's sign of life, body type "caffe.v1.Heartbeat". EventHeader.source_id names the
+/// source and EventHeader.sequence is 0 (a heartbeat takes no place in the stream). A worker that
+/// has not seen every sequence up to last_sequence asks for the rest, so the loss of a stream's
+/// last events is noticed without waiting for the next order.
+public nonisolated struct Caffe_V1_Heartbeat: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the highest sequence the source has sent; 0: none yet
+  public var lastSequence: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -273,7 +302,7 @@ nonisolated extension Caffe_V1_EventHeader: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Caffe_V1_RequestHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RequestHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}method\0\u{3}request_id\0\u{1}deadline\0\u{1}metadata\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}method\0\u{3}request_id\0\u{1}deadline\0\u{1}metadata\0\u{1}timeout\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -285,6 +314,7 @@ nonisolated extension Caffe_V1_RequestHeader: SwiftProtobuf.Message, SwiftProtob
       case 2: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._deadline) }()
       case 4: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.metadata) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._timeout) }()
       default: break
       }
     }
@@ -307,6 +337,9 @@ nonisolated extension Caffe_V1_RequestHeader: SwiftProtobuf.Message, SwiftProtob
     if !self.metadata.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.metadata, fieldNumber: 4)
     }
+    try { if let v = self._timeout {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -315,6 +348,7 @@ nonisolated extension Caffe_V1_RequestHeader: SwiftProtobuf.Message, SwiftProtob
     if lhs.requestID != rhs.requestID {return false}
     if lhs._deadline != rhs._deadline {return false}
     if lhs.metadata != rhs.metadata {return false}
+    if lhs._timeout != rhs._timeout {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -360,6 +394,36 @@ nonisolated extension Caffe_V1_ResponseHeader: SwiftProtobuf.Message, SwiftProto
     if lhs.status != rhs.status {return false}
     if lhs.message != rhs.message {return false}
     if lhs.metadata != rhs.metadata {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caffe_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Heartbeat"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_sequence\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.lastSequence) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.lastSequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.lastSequence, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caffe_V1_Heartbeat, rhs: Caffe_V1_Heartbeat) -> Bool {
+    if lhs.lastSequence != rhs.lastSequence {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

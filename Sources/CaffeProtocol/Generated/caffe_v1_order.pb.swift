@@ -104,8 +104,10 @@ public nonisolated struct Caffe_V1_OrderLine: Sendable {
   /// Size id from the menu: "small", "large". Required.
   public var size: String = String()
 
-  /// How many; zero is allowed (the line renders but costs nothing).
-  public var quantity: UInt32 = 0
+  /// How many; zero is allowed (the line renders but costs nothing). uint64 on the wire (a varint,
+  /// compatible with the uint32 it once was) so that an out-of-range value is refused, never
+  /// truncated to 32 bits; the worker accepts at most its configured maximum per line.
+  public var quantity: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -249,7 +251,7 @@ nonisolated extension Caffe_V1_OrderLine: SwiftProtobuf.Message, SwiftProtobuf._
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.itemID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.size) }()
-      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.quantity) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.quantity) }()
       default: break
       }
     }
@@ -263,7 +265,7 @@ nonisolated extension Caffe_V1_OrderLine: SwiftProtobuf.Message, SwiftProtobuf._
       try visitor.visitSingularStringField(value: self.size, fieldNumber: 2)
     }
     if self.quantity != 0 {
-      try visitor.visitSingularUInt32Field(value: self.quantity, fieldNumber: 3)
+      try visitor.visitSingularUInt64Field(value: self.quantity, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }

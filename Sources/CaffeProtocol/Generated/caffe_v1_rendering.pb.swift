@@ -103,6 +103,9 @@ public nonisolated enum Caffe_V1_DeadLetterReason: SwiftProtobuf.Enum, Swift.Cas
 
   /// sequences the source could not replay
   case unrecoverableGap // = 5
+
+  /// larger than the worker accepts; the body is not kept
+  case oversized // = 6
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -117,6 +120,7 @@ public nonisolated enum Caffe_V1_DeadLetterReason: SwiftProtobuf.Enum, Swift.Cas
     case 3: self = .unknownItem
     case 4: self = .renderFailed
     case 5: self = .unrecoverableGap
+    case 6: self = .oversized
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -129,6 +133,7 @@ public nonisolated enum Caffe_V1_DeadLetterReason: SwiftProtobuf.Enum, Swift.Cas
     case .unknownItem: return 3
     case .renderFailed: return 4
     case .unrecoverableGap: return 5
+    case .oversized: return 6
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -141,6 +146,7 @@ public nonisolated enum Caffe_V1_DeadLetterReason: SwiftProtobuf.Enum, Swift.Cas
     .unknownItem,
     .renderFailed,
     .unrecoverableGap,
+    .oversized,
   ]
 
 }
@@ -526,7 +532,7 @@ nonisolated extension Caffe_V1_ComplicationFamily: SwiftProtobuf._ProtoNameProvi
 }
 
 nonisolated extension Caffe_V1_DeadLetterReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEAD_LETTER_REASON_UNSPECIFIED\0\u{1}DEAD_LETTER_REASON_MALFORMED\0\u{1}DEAD_LETTER_REASON_INVALID\0\u{1}DEAD_LETTER_REASON_UNKNOWN_ITEM\0\u{1}DEAD_LETTER_REASON_RENDER_FAILED\0\u{1}DEAD_LETTER_REASON_UNRECOVERABLE_GAP\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEAD_LETTER_REASON_UNSPECIFIED\0\u{1}DEAD_LETTER_REASON_MALFORMED\0\u{1}DEAD_LETTER_REASON_INVALID\0\u{1}DEAD_LETTER_REASON_UNKNOWN_ITEM\0\u{1}DEAD_LETTER_REASON_RENDER_FAILED\0\u{1}DEAD_LETTER_REASON_UNRECOVERABLE_GAP\0\u{1}DEAD_LETTER_REASON_OVERSIZED\0")
 }
 
 nonisolated extension Caffe_V1_EventRef: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

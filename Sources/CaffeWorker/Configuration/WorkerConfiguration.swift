@@ -19,22 +19,37 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var topics: [String] = ["order.", "complication-request."]
         /// Messages queued in the socket before the sender blocks (PULL) or drops (PUB → SUB).
         public var highWaterMark: Int = 10_000
-        /// Larger messages are refused by the socket itself (`ZMQ_MAXMSGSIZE`).
+        /// Larger messages are refused: dead-lettered (`oversized`, without their bytes), counted
+        /// and logged, and the sender stays connected. Beyond 256 MiB (or this, if larger) libzmq
+        /// itself drops the connection, which is counted as a disconnect.
         public var maxMessageBytes: Int = 1 << 20
+        /// The most a sequence may run ahead of the highest its source has sent; further is
+        /// refused as invalid (0: no limit). A new source's first event counts from 0.
+        public var maxSequenceJump: Int = 1_000_000
     }
 
     /// Where confirmations, receipts, complication payloads and dead letters go.
     public struct Output: Hashable, Sendable {
         public enum Kind: String, Hashable, Sendable, CaseIterable {
-            /// PUB, one topic per kind and locale or store (`confirmation.es-MX`, `receipt.<store>`).
+            /// PUB, one topic per kind and locale or store (`confirmation.es-MX`, `receipt.<store>`);
+            /// a full subscriber makes the worker wait rather than drop.
             case pub
             /// PUSH: outputs are shared out among the consumers, topic frame kept.
             case push
+            /// ROUTER to DEALER consumers that grant a window and acknowledge: an input is
+            /// checkpointed only once every output is acknowledged, so nothing the checkpoint
+            /// covers can be lost with the worker (at-least-once across crashes).
+            case acked
         }
 
         public var kind: Kind = .pub
         public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.bind, "tcp://127.0.0.1:5561")]
         public var highWaterMark: Int = 10_000
+        /// Acknowledged output: how long a consumer may stay silent before what it holds is
+        /// delivered again (consumers report at least every second).
+        public var ackTimeoutMilliseconds: Int = 5000
+        /// Acknowledged output: the window of a consumer that does not ask for one.
+        public var window: Int = 1000
     }
 
     public struct Render: Hashable, Sendable {
@@ -66,6 +81,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var backoffMilliseconds: Int = 100
         /// The most sequences asked for in one request; longer gaps take several.
         public var batch: Int = 256
+        /// Replay endpoints connected at once (configured ones are not counted); the least
+        /// recently used idle one is closed to make room.
+        public var maxConnections: Int = 64
     }
 
     /// The gRPC-style request/reply endpoint (ROUTER).

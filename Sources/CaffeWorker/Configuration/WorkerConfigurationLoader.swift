@@ -211,6 +211,9 @@ public enum WorkerConfigurationLoader {
             Setter(key: "input.max_message_bytes") { raw, configuration throws(Message) in
                 configuration.input.maxMessageBytes = try integer(raw, 256...(1 << 30))
             },
+            Setter(key: "input.max_sequence_jump") { raw, configuration throws(Message) in
+                configuration.input.maxSequenceJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
+            },
             Setter(key: "output.kind") { raw, configuration throws(Message) in
                 configuration.output.kind = try choice(raw)
             },
@@ -219,6 +222,12 @@ public enum WorkerConfigurationLoader {
             },
             Setter(key: "output.high_water_mark") { raw, configuration throws(Message) in
                 configuration.output.highWaterMark = try integer(raw, 1...10_000_000)
+            },
+            Setter(key: "output.ack_timeout_ms") { raw, configuration throws(Message) in
+                configuration.output.ackTimeoutMilliseconds = try integer(raw, 100...3_600_000)
+            },
+            Setter(key: "output.window") { raw, configuration throws(Message) in
+                configuration.output.window = try integer(raw, 1...1_000_000)
             },
             Setter(key: "render.threads") { raw, configuration throws(Message) in
                 configuration.render.threads = try integer(raw, 0...256)
@@ -246,6 +255,9 @@ public enum WorkerConfigurationLoader {
             },
             Setter(key: "replay.batch") { raw, configuration throws(Message) in
                 configuration.replay.batch = try integer(raw, 1...100_000)
+            },
+            Setter(key: "replay.max_connections") { raw, configuration throws(Message) in
+                configuration.replay.maxConnections = try integer(raw, 1...10_000)
             },
             Setter(key: "rpc.endpoint") { raw, configuration throws(Message) in
                 let text = try scalar(raw)

@@ -1,5 +1,7 @@
 import Foundation
+import ServiceLifecycle
 import Synchronization
+import ZeroMQ
 
 #if canImport(Glibc)
 import Glibc
@@ -24,10 +26,12 @@ public struct HostAndPort: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(host):\(port)" }
 }
 
-/// A minimal HTTP/1.1 server for operations endpoints (`/metrics`, `/healthz`): one thread, one
-/// short request per connection, `GET` only. Enough for a Prometheus scraper and a load balancer's
-/// health check, without an HTTP stack in the worker.
-final class HTTPEndpoint: Sendable {
+/// A small HTTP/1.1 server for operations endpoints (`/metrics`, `/healthz`): `GET` and `HEAD`,
+/// one request per connection, every connection served at once by one thread in one `poll`
+/// loop, so connections that never send a request cannot make a health probe wait. Each
+/// connection has 2 s to send its request head (8 KiB at most); at ``maxConnections`` the
+/// oldest connection still reading its head is closed to make room.
+final class HTTPEndpoint: Service {
     /// An answer: status code, content type and body.
     struct Response: Sendable {
         var status: Int
@@ -42,12 +46,18 @@ final class HTTPEndpoint: Sendable {
     /// The address actually listened on (port 0 resolved).
     let address: HostAndPort
     private let listener: Int32
-    private let running = Atomic<Bool>(true)
-    private let finished = DispatchSemaphore(value: 0)
+    private let handler: @Sendable (String) -> Response
+    private let control: ZMQWakeup
+    private let stopping = Atomic<Bool>(false)
 
-    /// Listens on `address` and serves each `GET` path with `handler` on a thread of its own.
+    /// Connections served at once.
+    static let maxConnections = 1024
+    /// How long a connection may take to send its request head.
+    static let headTimeout = Duration.seconds(2)
+
+    /// Listens on `address`; ``run()`` serves each `GET` path with `handler`.
     init(address: HostAndPort, handler: @escaping @Sendable (String) -> Response) throws(WorkerError) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw WorkerError("metrics: socket() failed: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -60,11 +70,12 @@ final class HTTPEndpoint: Sendable {
                 bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(socket, 64) == 0 else {
+        guard bound == 0, listen(socket, 1024) == 0 else {
             let reason = String(cString: strerror(errno))
             close(socket)
             throw WorkerError("metrics: cannot listen on \(address): \(reason)")
         }
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) {
@@ -74,51 +85,134 @@ final class HTTPEndpoint: Sendable {
         resolved.port = UInt16(bigEndian: actual.sin_port)
         self.address = resolved
         listener = socket
-        let thread = Thread { [self] in
-            serve(handler)
-            finished.signal()
-        }
-        thread.name = "caffe-http"
-        thread.start()
-    }
-
-    /// Stops accepting and waits for the serving thread to end.
-    func stop() {
-        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        finished.wait()
-        close(listener)
-    }
-
-    private func serve(_ handler: (String) -> Response) {
-        while running.load(ordering: .relaxed) {
-            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 200) > 0 else { continue }
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
-            answer(connection, handler)
-            close(connection)
+        self.handler = handler
+        do {
+            control = try ZMQWakeup()
+        } catch {
+            close(socket)
+            throw WorkerError("metrics: \(error)")
         }
     }
 
-    /// Reads the request head (up to 8 KiB, 2 s) and writes one response.
-    private func answer(_ connection: Int32, _ handler: (String) -> Response) {
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    func run() async throws {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await runOnDedicatedThread(named: "caffe-http") { self.serve() }
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
+        }
+    }
+
+    private func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        control.signal()
+    }
+
+    /// One connection's progress.
+    private struct Connection {
+        let descriptor: Int32
+        let deadline: ContinuousClock.Instant
         var head: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 2048)
-        // 2 s for the whole head, however slowly it trickles in.
-        let deadline = ContinuousClock.now + .seconds(2)
-        while head.count < 8192, !Self.hasEndOfHead(head) {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { break }
-            var readable = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            guard poll(&readable, 1, Int32(max(1, remaining.wholeMilliseconds))) > 0 else { break }
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            head += chunk[..<count]
+        /// The response, once the head is read, and how much of it is written.
+        var response: [UInt8]?
+        var written = 0
+
+        /// Done: the response is written, or the connection failed (`written` is -1).
+        var isFinished: Bool {
+            written < 0 || (response.map { written >= $0.count } ?? false)
         }
+    }
+
+    private func serve() {
+        var connections: [Connection] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer {
+            for connection in connections { close(connection.descriptor) }
+            close(listener)
+        }
+        while !stopping.load(ordering: .acquiring) {
+            var descriptors = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: control.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            for connection in connections {
+                let events = connection.response == nil ? POLLIN : POLLOUT
+                descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
+            }
+            let now = ContinuousClock.now
+            let nearest = connections.map(\.deadline).min().map { max(.zero, $0 - now) } ?? .seconds(1)
+            let timeout = Int32(min(1000, max(1, nearest.components.seconds * 1000 + 1)))
+            _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if descriptors[1].revents != 0 { control.drain() }
+
+            var kept: [Connection] = []
+            kept.reserveCapacity(connections.count)
+            for (index, var connection) in connections.enumerated() {
+                let revents = descriptors[index + 2].revents
+                if revents != 0 { progress(&connection, chunk: &chunk) }
+                if connection.isFinished || ContinuousClock.now > connection.deadline {
+                    close(connection.descriptor)
+                } else {
+                    kept.append(connection)
+                }
+            }
+            connections = kept
+            if descriptors[0].revents != 0 { accept(into: &connections) }
+        }
+    }
+
+    /// Accepts every waiting connection, making room by closing the oldest unfinished ones.
+    private func accept(into connections: inout [Connection]) {
+        while true {
+            let descriptor = Glibc.accept(listener, nil, nil)
+            guard descriptor >= 0 else { return }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            if connections.count >= Self.maxConnections {
+                let oldest = connections.removeFirst()
+                close(oldest.descriptor)
+            }
+            connections.append(Connection(descriptor: descriptor, deadline: .now + Self.headTimeout))
+        }
+    }
+
+    /// Reads what the connection sent, or writes what is left of its response.
+    private func progress(_ connection: inout Connection, chunk: inout [UInt8]) {
+        if connection.response == nil {
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+                if count == 0 {
+                    connection.written = -1
+                    return
+                }
+                guard count > 0 else {
+                    if errno != EAGAIN && errno != EWOULDBLOCK { connection.written = -1 }
+                    break
+                }
+                connection.head += chunk[..<count]
+                if Self.hasEndOfHead(connection.head) || connection.head.count >= 8192 { break }
+            }
+            guard Self.hasEndOfHead(connection.head) || connection.head.count >= 8192 else { return }
+            connection.response = respond(to: connection.head)
+        }
+        guard let response = connection.response else { return }
+        while connection.written < response.count {
+            let count = response[connection.written...].withUnsafeBytes {
+                send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else {
+                if errno != EAGAIN && errno != EWOULDBLOCK { connection.written = -1 }
+                return
+            }
+            connection.written += count
+        }
+    }
+
+    /// The bytes of the response to a request head.
+    private func respond(to head: [UInt8]) -> [UInt8] {
         let requestLine = String(decoding: head.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
         let parts = requestLine.split(separator: " ")
         let response: Response
@@ -137,15 +231,7 @@ final class HTTPEndpoint: Sendable {
         let header =
             "HTTP/1.1 \(response.status) \(reason)\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(header.utf8) + (parts.first == "HEAD" ? [] : response.body)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes {
-                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else { return }
-            sent += count
-        }
+        return Array(header.utf8) + (parts.first == "HEAD" ? [] : response.body)
     }
 
     private static func hasEndOfHead(_ bytes: [UInt8]) -> Bool {

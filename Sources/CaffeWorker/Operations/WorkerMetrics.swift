@@ -1,121 +1,43 @@
 import CaffeProtocol
-import CoreMetrics
-import Prometheus
 import Synchronization
 
-/// A count the worker both reads itself (`caffe.v1.Admin/Stats`, the stop log) and exports to
-/// Prometheus through swift-metrics.
-public final class WorkerCounter: Sendable {
-    private let value = Atomic<UInt64>(0)
-    private let counter: CoreMetrics.Counter?
-
-    /// A counter exported as `label`, or (without a factory) one kept for Stats only, whose
-    /// Prometheus family is labelled and counted elsewhere.
-    init(_ label: String, dimensions: [(String, String)] = [], factory: PrometheusMetricsFactory?) {
-        counter = factory.map { CoreMetrics.Counter(label: label, dimensions: dimensions, factory: $0) }
-    }
-
-    /// Adds `amount`.
-    public func add(_ amount: UInt64 = 1) {
-        value.add(amount, ordering: .relaxed)
-        counter?.increment(by: Int64(truncatingIfNeeded: amount))
-    }
-
-    /// The count so far.
-    public var count: UInt64 { value.load(ordering: .relaxed) }
-}
-
-/// The worker's metrics, in one Prometheus registry served at `/metrics`.
+/// The worker's metrics: one ``MetricShard`` per thread, added up when read, and written in the
+/// Prometheus text format for `/metrics`.
 ///
-/// Counters: events received, rendered, published; duplicates; dead letters by reason; gaps,
-/// missing sequences, replay requests, replayed events, unrecoverable gaps; RPC requests by method
-/// and status; CURVE handshake failures; checkpoints; reloads by result. Per output kind and
-/// locale: outputs and render latency (histogram). Gauges: the render and RPC queue depths,
-/// gaps being recovered, and whether the worker is serving.
+/// Counters: events received, rendered, published, acknowledged, redelivered; duplicates, late
+/// events, heartbeats, oversized inputs; dead letters by reason; gaps, missing sequences, replay
+/// requests and events, unrecoverable gaps; RPC requests by method and status, replies dropped;
+/// CURVE handshake failures; input disconnects; checkpoints; reloads by result; outputs by kind
+/// and locale. Histogram: render latency by kind and locale. Gauges: queue depths, gaps being
+/// recovered, consumers and unacknowledged deliveries, whether the worker is serving.
 public final class WorkerMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
-
-    public let received: WorkerCounter
-    public let rendered: WorkerCounter
-    public let published: WorkerCounter
-    public let duplicates: WorkerCounter
-    public let deadLettered: WorkerCounter
-    public let gaps: WorkerCounter
-    public let missingSequences: WorkerCounter
-    public let replayRequests: WorkerCounter
-    public let replayedEvents: WorkerCounter
-    public let unrecoverableGaps: WorkerCounter
-    public let unrecoverableSequences: WorkerCounter
-    public let checkpoints: WorkerCounter
-    public let handshakeFailures: WorkerCounter
-    public let rpcRequests: WorkerCounter
-
-    /// Events handed to the render threads and not yet published.
-    let renderQueue = Atomic<Int>(0)
-    /// RPC render requests waiting for or being rendered.
-    let rpcQueue = Atomic<Int>(0)
-    private let renderQueueGauge: CoreMetrics.Gauge
-    private let rpcQueueGauge: CoreMetrics.Gauge
-    private let pendingGapsGauge: CoreMetrics.Gauge
-    private let servingGauge: CoreMetrics.Gauge
-    private let labelled = Mutex<[String: WorkerCounter]>([:])
+    private let shards = Mutex<[MetricShard]>([])
     private let localeLabels = Mutex<Set<String>>([])
-    private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
 
-    public init() {
-        registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
-            .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-            .milliseconds(100), .seconds(1),
-        ]
-        self.factory = factory
-        func counter(_ name: String) -> WorkerCounter { WorkerCounter("caffe_worker_\(name)_total", factory: factory) }
-        received = counter("events_received")
-        rendered = counter("events_rendered")
-        published = counter("outputs_published")
-        duplicates = counter("duplicates")
-        deadLettered = WorkerCounter("dead_letters", factory: nil)
-        gaps = counter("gaps")
-        missingSequences = counter("missing_sequences")
-        replayRequests = counter("replay_requests")
-        replayedEvents = counter("replayed_events")
-        unrecoverableGaps = counter("unrecoverable_gaps")
-        unrecoverableSequences = counter("unrecoverable_sequences")
-        checkpoints = counter("checkpoints")
-        handshakeFailures = counter("handshake_failures")
-        rpcRequests = WorkerCounter("rpc_requests", factory: nil)
-        renderQueueGauge = CoreMetrics.Gauge(
-            label: "caffe_worker_queue_depth",
-            dimensions: [("queue", "render")],
-            factory: factory
-        )
-        rpcQueueGauge = CoreMetrics.Gauge(
-            label: "caffe_worker_queue_depth",
-            dimensions: [("queue", "rpc")],
-            factory: factory
-        )
-        pendingGapsGauge = CoreMetrics.Gauge(label: "caffe_worker_gaps_pending", factory: factory)
-        servingGauge = CoreMetrics.Gauge(label: "caffe_worker_serving", factory: factory)
+    /// How often a busy thread publishes its counts.
+    static let publishInterval = Duration.milliseconds(100)
+
+    /// Distinct locale label values before the rest are labelled `other`.
+    static let maxLocaleLabels = 64
+
+    public init() {}
+
+    /// A new shard for one thread (or one rare-event source).
+    func makeShard(_ name: String) -> MetricShard {
+        let shard = MetricShard(name: name)
+        shards.withLock { $0.append(shard) }
+        return shard
     }
 
-    /// Counts a dead letter, in the total and by reason.
-    func deadLetter(reason: String) {
-        deadLettered.add()
-        counter("dead_letters", [("reason", reason)]).add()
+    /// Every shard's counts added up.
+    public var counts: WorkerCounts {
+        var total = WorkerCounts()
+        for shard in shards.withLock({ $0 }) { total.merge(shard.snapshot) }
+        return total
     }
 
-    /// Counts an answered RPC request, in the total and by method and status. Methods the worker
-    /// does not serve are labelled `other`, so clients cannot grow the label set.
-    func rpcRequest(method: String, code: String) {
-        rpcRequests.add()
-        let served = [
-            CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats,
-        ]
-        counter("rpc_requests", [("method", served.contains(method) ? method : "other"), ("code", code)]).add()
-    }
+    /// The unlabelled counters by name, as `caffe.v1.Admin/Stats` and the stop log report them.
+    public var snapshot: [String: UInt64] { counts.snapshot }
 
     /// The label for a locale: the first ``maxLocaleLabels`` distinct values as themselves, then
     /// `other` (complication locales come from requests, so they are not a closed set).
@@ -128,63 +50,77 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    /// Distinct locale label values before the rest are labelled `other`.
-    static let maxLocaleLabels = 64
+    /// The RPC method label: served methods as themselves, anything else `other`, so clients
+    /// cannot grow the label set.
+    static func methodLabel(_ method: String) -> String {
+        [CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats]
+            .contains(method) ? method : "other"
+    }
 
-    /// A counter with labels, made once per label set; every label set of a family must use the same label names.
-    func counter(_ name: String, _ dimensions: [(String, String)]) -> WorkerCounter {
-        let key = name + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
-        return labelled.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = WorkerCounter("caffe_worker_\(name)_total", dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
+    /// Every metric in the Prometheus text format (version 0.0.4), with `serving` as a gauge.
+    func exposition(serving: Bool) -> [UInt8] {
+        let counts = counts
+        var text = PrometheusText()
+        func counter(_ name: String, _ help: String, _ value: UInt64) {
+            text.family("caffe_worker_\(name)_total", type: "counter", help: help)
+            text.sample("caffe_worker_\(name)_total", value: value)
         }
-    }
+        counter("events_received", "Input messages taken in.", counts.received)
+        counter("events_rendered", "Events rendered into outputs.", counts.rendered)
+        counter("outputs_published", "Outputs the output socket accepted.", counts.published)
+        counter("outputs_acknowledged", "Outputs consumers acknowledged.", counts.acknowledged)
+        counter("outputs_redelivered", "Outputs sent again after a consumer left them unacknowledged.", counts.redelivered)
+        counter("consumers_lost", "Consumers dropped with deliveries in flight.", counts.consumersLost)
+        counter("duplicates", "Events seen before, not rendered again.", counts.duplicates)
+        counter("late_events", "Events that arrived inside a range given up, rendered after all.", counts.late)
+        counter("heartbeats", "Heartbeats from sources.", counts.heartbeats)
+        counter("oversized_messages", "Inputs over input.max_message_bytes, refused.", counts.oversized)
+        counter("gaps", "Gaps in a source's sequence.", counts.gaps)
+        counter("missing_sequences", "Sequences found missing.", counts.missingSequences)
+        counter("replay_requests", "Replay requests sent to sources.", counts.replayRequests)
+        counter("replayed_events", "Events received in replay replies.", counts.replayedEvents)
+        counter("replay_connections", "Connections made to replay endpoints.", counts.replayConnections)
+        counter("unrecoverable_gaps", "Gaps given up on.", counts.unrecoverableGaps)
+        counter("unrecoverable_sequences", "Sequences given up on.", counts.unrecoverableSequences)
+        counter("checkpoints", "Checkpoint files written.", counts.checkpoints)
+        counter("handshake_failures", "Refused handshakes on secured endpoints.", counts.handshakeFailures)
+        counter("input_disconnects", "Input connections that ended.", counts.inputDisconnects)
+        counter("rpc_replies_dropped", "Replies dropped: client gone or not reading.", counts.rpcRepliesDropped)
 
-    /// The render latency histogram for one output kind and locale.
-    func renderTimer(kind: String, locale: String) -> CoreMetrics.Timer {
-        let key = kind + "|" + locale
-        return timers.withLock { timers in
-            if let timer = timers[key] { return timer }
-            let timer = CoreMetrics.Timer(
-                label: "caffe_worker_render_seconds",
-                dimensions: [("kind", kind), ("locale", locale)],
-                factory: factory
-            )
-            timers[key] = timer
-            return timer
+        text.family("caffe_worker_dead_letters_total", type: "counter", help: "Dead letters by reason.")
+        for (reason, value) in counts.deadLetters.sorted(by: { $0.key < $1.key }) {
+            text.sample("caffe_worker_dead_letters_total", [("reason", reason)], value: value)
         }
-    }
+        text.family("caffe_worker_rpc_requests_total", type: "counter", help: "Requests answered, by method and status.")
+        for (label, value) in counts.rpc.sorted(by: { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }) {
+            text.sample("caffe_worker_rpc_requests_total", [("method", label.first), ("code", label.second)], value: value)
+        }
+        text.family("caffe_worker_outputs_total", type: "counter", help: "Outputs rendered, by kind and locale.")
+        for (label, value) in counts.outputs.sorted(by: { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }) {
+            text.sample("caffe_worker_outputs_total", [("kind", label.first), ("locale", label.second)], value: value)
+        }
+        text.family("caffe_worker_reloads_total", type: "counter", help: "Catalog and menu reloads, by result.")
+        text.sample("caffe_worker_reloads_total", [("result", "loaded")], value: counts.reloadsLoaded)
+        text.sample("caffe_worker_reloads_total", [("result", "rejected")], value: counts.reloadsRejected)
 
-    /// Records the gauges' current values (called before each scrape and Stats answer).
-    func refreshGauges(pendingGaps: Int, serving: Bool) {
-        renderQueueGauge.record(renderQueue.load(ordering: .relaxed))
-        rpcQueueGauge.record(rpcQueue.load(ordering: .relaxed))
-        pendingGapsGauge.record(pendingGaps)
-        servingGauge.record(serving ? 1 : 0)
-    }
+        text.family("caffe_worker_render_seconds", type: "histogram", help: "Render latency, by kind and locale.")
+        for (label, histogram) in counts.renderLatency.sorted(by: {
+            ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second)
+        }) {
+            text.histogram("caffe_worker_render_seconds", [("kind", label.first), ("locale", label.second)], histogram)
+        }
 
-    /// The unlabelled counters by name, as `caffe.v1.Admin/Stats` and the stop log report them.
-    public var snapshot: [String: UInt64] {
-        [
-            "received": received.count, "rendered": rendered.count, "published": published.count,
-            "duplicates": duplicates.count, "dead_lettered": deadLettered.count, "gaps": gaps.count,
-            "missing_sequences": missingSequences.count, "replay_requests": replayRequests.count,
-            "replayed_events": replayedEvents.count, "unrecoverable_gaps": unrecoverableGaps.count,
-            "unrecoverable_sequences": unrecoverableSequences.count, "checkpoints": checkpoints.count,
-            "handshake_failures": handshakeFailures.count, "rpc_requests": rpcRequests.count,
-        ]
+        text.family("caffe_worker_queue_depth", type: "gauge", help: "Work waiting, by queue.")
+        text.sample("caffe_worker_queue_depth", [("queue", "render")], value: Double(counts.renderQueue))
+        text.sample("caffe_worker_queue_depth", [("queue", "rpc")], value: Double(counts.rpcQueue))
+        text.family("caffe_worker_gaps_pending", type: "gauge", help: "Gaps being recovered.")
+        text.sample("caffe_worker_gaps_pending", value: Double(counts.pendingGaps))
+        text.family("caffe_worker_consumers", type: "gauge", help: "Consumers of the acknowledged output.")
+        text.sample("caffe_worker_consumers", value: Double(counts.consumers))
+        text.family("caffe_worker_unacknowledged", type: "gauge", help: "Deliveries awaiting acknowledgement.")
+        text.sample("caffe_worker_unacknowledged", value: Double(counts.unacknowledged))
+        text.family("caffe_worker_serving", type: "gauge", help: "1 while the worker takes new work.")
+        text.sample("caffe_worker_serving", value: serving ? 1.0 : 0.0)
+        return text.bytes
     }
-
-    /// The gauges by name, for `caffe.v1.Admin/Stats`.
-    var gauges: [String: Double] {
-        [
-            "render_queue": Double(renderQueue.load(ordering: .relaxed)),
-            "rpc_queue": Double(rpcQueue.load(ordering: .relaxed)),
-        ]
-    }
-
-    /// Every metric in Prometheus text format.
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
 }

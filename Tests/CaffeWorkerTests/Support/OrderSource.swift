@@ -115,7 +115,7 @@ enum TestOrders {
         var line = Caffe_V1_OrderLine()
         line.itemID = "pizza"
         line.size = "large"
-        line.quantity = UInt32(sequence % 3 + 1)
+        line.quantity = sequence % 3 + 1
         event.lines = [line]
         return event
     }

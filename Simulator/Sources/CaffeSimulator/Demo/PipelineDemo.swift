@@ -180,11 +180,11 @@ public struct PipelineDemo {
         var header = Caffe_V1_RequestHeader()
         header.method = CaffeMethod.healthCheck
         header.requestID = "demo-1"
-        try await client.send(multipart: RequestFrames.encode(header: header, body: Caffe_V1_HealthCheckRequest()))
+        try await client.send(multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest()))
 
         if let frames = try await server.receiveMultipart(timeout: .seconds(5)) {
             let request = try RequestFrames(parsing: frames)
-            var health = Caffe_V1_HealthCheckResponse()
+            var health = Grpc_Health_V1_HealthCheckResponse()
             health.status = .serving
             let user = frames.last?.metadata("User-Id") ?? "?"
             output("  server: \(request.header.method) from client \(style.cyan(String(user.prefix(10)) + "…"))")
@@ -192,7 +192,7 @@ public struct PipelineDemo {
         }
         if let frames = try await client.receiveMultipart(timeout: .seconds(5)) {
             let reply = try ResponseFrames(parsing: frames)
-            let health = try reply.decodeBody(as: Caffe_V1_HealthCheckResponse.self)
+            let health = try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self)
             output(
                 "  client: \(reply.status) for \(reply.header.requestID) → \(style.green(String(describing: health.status)))"
             )
@@ -203,7 +203,7 @@ public struct PipelineDemo {
         try stranger.connect(endpoint)
         header.requestID = "demo-2"
         _ = try stranger.send(
-            multipart: RequestFrames.encode(header: header, body: Caffe_V1_HealthCheckRequest()),
+            multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest()),
             timeout: .zero
         )
         if let refusal = try monitor.wait(for: .handshakeFailedAuth, timeout: .seconds(5)) {
@@ -299,7 +299,7 @@ public struct PipelineDemo {
             var line = Caffe_V1_OrderLine()
             line.itemID = item
             line.size = size
-            line.quantity = quantity
+            line.quantity = UInt64(quantity)
             return line
         }
         order.tip = number % 2 == 0 ? "1.50" : ""

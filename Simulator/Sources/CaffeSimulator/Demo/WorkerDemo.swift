@@ -93,8 +93,8 @@ struct WorkerDemo {
         let health = try await call(
             client,
             CaffeMethod.healthCheck,
-            Caffe_V1_HealthCheckRequest(),
-            as: Caffe_V1_HealthCheckResponse.self
+            Grpc_Health_V1_HealthCheckRequest(),
+            as: Grpc_Health_V1_HealthCheckResponse.self
         )
         try await Task.sleep(for: .milliseconds(200))
         output(
@@ -278,7 +278,7 @@ struct WorkerDemo {
             var line = Caffe_V1_OrderLine()
             line.itemID = item
             line.size = size
-            line.quantity = quantity
+            line.quantity = UInt64(quantity)
             return line
         }
         if index % 2 == 1 { order.tip = "1.50" }

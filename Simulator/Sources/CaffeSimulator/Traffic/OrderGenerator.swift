@@ -122,7 +122,7 @@ public struct OrderGenerator: Sendable {
             var line = Caffe_V1_OrderLine()
             line.itemID = offer.itemID
             line.size = random.pick(offer.sizeIDs)
-            line.quantity = quantity()
+            line.quantity = UInt64(quantity())
             event.lines.append(line)
         }
         if random.chance(60) { event.tip = tip(fractionDigits: fractionDigits[marketIndex]) }

@@ -141,6 +141,15 @@ public struct GapRecovery: Sendable {
         return (requests, abandoned)
     }
 
+    /// Request `id` could not be sent (no connection to spare): it does not count as an attempt
+    /// and is due again after the first backoff.
+    public mutating func postpone(id: String, at now: ContinuousClock.Instant) {
+        guard var gap = gaps[id] else { return }
+        gap.attempt = max(0, gap.attempt - 1)
+        gap.due = now + policy.backoff
+        gaps[id] = gap
+    }
+
     /// A reply arrived for request `id`: the source sent what it has and named what it no longer
     /// has (`unavailable`, given up now). A reply that served the request (`served`) starts the
     /// next batch at once, with the attempts and backoff reset; a refusal waits the backoff.

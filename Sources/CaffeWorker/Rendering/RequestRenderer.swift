@@ -4,25 +4,17 @@ import Foundation
 import SwiftProtobuf
 import ZeroMQ
 
-/// What a render thread does with an RPC render request: checks the deadline again (time spent
-/// queued counts), renders, and builds the reply with the request's routing and id. Failures map
-/// to gRPC status codes: undecodable or invalid input is INVALID_ARGUMENT, an item, size or store
-/// not on the menu is NOT_FOUND, a deadline passed while queued is DEADLINE_EXCEEDED.
-struct RequestRendering {
-    let session: RenderSession
-
-    /// The reply frames for `frames` (`nil` if they are not a request at all), with the method and
-    /// status for the metrics.
-    func reply(
-        to frames: [ZMQMessage],
-        limits: CaffeProtocolLimits
-    ) -> (frames: [ZMQMessage]?, method: String, code: Caffe_V1_StatusCode) {
-        guard let request = try? RequestFrames(parsing: frames, limits: limits) else {
-            return (nil, "", .invalidArgument)
-        }
-        let method = request.header.method
+/// What the RPC frontend does with a render request: decodes, renders and builds the reply with
+/// the request's routing and id. Failures map to gRPC status codes: undecodable or invalid input
+/// is INVALID_ARGUMENT, an item, size or store not on the menu is NOT_FOUND.
+struct RequestRenderer {
+    /// The reply frames for `request` (`nil` if encoding failed) and the status, for the metrics.
+    static func reply(
+        to request: RequestFrames,
+        session: RenderSession
+    ) -> (frames: [ZMQMessage]?, code: Caffe_V1_StatusCode) {
         func answer(_ status: RPCStatus, _ body: (any SwiftProtobuf.Message)? = nil) -> (
-            [ZMQMessage]?, String, Caffe_V1_StatusCode
+            [ZMQMessage]?, Caffe_V1_StatusCode
         ) {
             let frames: [ZMQMessage]?
             if let body {
@@ -30,15 +22,10 @@ struct RequestRendering {
             } else {
                 frames = try? request.reply(status: status)
             }
-            return (frames, method, status.code)
-        }
-        if request.isExpired(at: Google_Protobuf_Timestamp(date: Date())) {
-            return answer(
-                RPCStatus(code: .deadlineExceeded, message: "the deadline passed while the request was queued")
-            )
+            return (frames, status.code)
         }
         do {
-            switch method {
+            switch request.header.method {
             case CaffeMethod.renderOrder:
                 let order = try request.decodeBody(as: Caffe_V1_OrderEvent.self)
                 let rendered = try session.render(order)
@@ -50,7 +37,9 @@ struct RequestRendering {
                 let complication = try request.decodeBody(as: Caffe_V1_ComplicationRequest.self)
                 return answer(.ok, try session.complication(complication))
             default:
-                return answer(RPCStatus(code: .unimplemented, message: "method '\(method)' is not served here"))
+                return answer(
+                    RPCStatus(code: .unimplemented, message: "method '\(request.header.method)' is not served here")
+                )
             }
         } catch let error as CaffeProtocolError {
             return answer(error.rpcStatus)

@@ -68,13 +68,35 @@ public struct ContiguousSequence: Hashable, Sendable {
 
     /// The numbers not seen below the highest one seen, as ranges in order.
     public var missing: [ClosedRange<UInt64>] {
-        let covered = (ahead.map { $0...$0 } + aheadRanges).sorted { $0.lowerBound < $1.lowerBound }
-        var ranges: [ClosedRange<UInt64>] = []
-        var next = contiguous + 1
-        for range in covered {
-            if range.lowerBound > next { ranges.append(next...(range.lowerBound - 1)) }
-            next = max(next, range.upperBound + 1)
+        let covered = coveredAhead
+        guard let top = covered.last?.upperBound else { return [] }
+        return Self.holes(in: (contiguous + 1)...top, covered: covered)
+    }
+
+    /// The numbers in `range` not seen, as ranges in order (numbers above everything seen count
+    /// as not seen).
+    public func missing(in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
+        guard range.upperBound > contiguous else { return [] }
+        let lower = max(range.lowerBound, contiguous + 1)
+        return Self.holes(in: lower...range.upperBound, covered: coveredAhead)
+    }
+
+    /// What is seen above the contiguous mark, as sorted ranges.
+    private var coveredAhead: [ClosedRange<UInt64>] {
+        (ahead.map { $0...$0 } + aheadRanges).sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// The parts of `range` outside `covered` (sorted by lower bound).
+    private static func holes(in range: ClosedRange<UInt64>, covered: [ClosedRange<UInt64>]) -> [ClosedRange<UInt64>] {
+        var holes: [ClosedRange<UInt64>] = []
+        var next = range.lowerBound
+        for piece in covered where piece.upperBound >= next {
+            if piece.lowerBound > range.upperBound { break }
+            if piece.lowerBound > next { holes.append(next...(piece.lowerBound - 1)) }
+            guard piece.upperBound < range.upperBound else { return holes }
+            next = max(next, piece.upperBound + 1)
         }
-        return ranges
+        holes.append(next...range.upperBound)
+        return holes
     }
 }

@@ -1,0 +1,187 @@
+/// Every count the worker keeps, as plain numbers.
+///
+/// Each thread owns one of these and adds to it without locks or atomics; it hands a copy to its
+/// ``MetricShard`` when it is about to wait (and at most every 100 ms while busy), and a scrape,
+/// a Stats request or the stop log adds the shards up (``merge(_:)``). Counts only go up; gauges
+/// are set by the one thread that owns them.
+public struct WorkerCounts: Sendable, Hashable {
+    // MARK: Intake
+
+    /// Input messages taken in (events, heartbeats, anything on the input socket).
+    public var received: UInt64 = 0
+    /// Inputs larger than `input.max_message_bytes`, refused.
+    public var oversized: UInt64 = 0
+    /// Events seen before (same sequence, or same order id under another sequence).
+    public var duplicates: UInt64 = 0
+    /// Events that arrived inside a range already given up, rendered after all.
+    public var late: UInt64 = 0
+    public var heartbeats: UInt64 = 0
+    public var gaps: UInt64 = 0
+    public var missingSequences: UInt64 = 0
+    public var replayRequests: UInt64 = 0
+    public var replayedEvents: UInt64 = 0
+    public var unrecoverableGaps: UInt64 = 0
+    public var unrecoverableSequences: UInt64 = 0
+    /// Replay endpoints connected (each connection counted once).
+    public var replayConnections: UInt64 = 0
+
+    // MARK: Rendering
+
+    /// Events rendered into outputs.
+    public var rendered: UInt64 = 0
+    /// Dead letters by reason (`malformed`, `invalid`, `oversized`, …).
+    public var deadLetters: [String: UInt64] = [:]
+    /// Outputs by kind and locale label.
+    public var outputs: [LabelPair: UInt64] = [:]
+    /// Render latency by kind (`order`, `complication`) and locale label.
+    public var renderLatency: [LabelPair: LatencyHistogram] = [:]
+
+    // MARK: Output
+
+    /// Outputs the output socket accepted.
+    public var published: UInt64 = 0
+    /// Outputs consumers acknowledged (acknowledged output only).
+    public var acknowledged: UInt64 = 0
+    /// Outputs sent again after a consumer left them unacknowledged.
+    public var redelivered: UInt64 = 0
+    /// Consumers dropped for silence or disconnection with deliveries in flight.
+    public var consumersLost: UInt64 = 0
+    /// Checkpoint files written.
+    public var checkpoints: UInt64 = 0
+
+    // MARK: Requests
+
+    /// Requests answered, by method (served ones; others are `other`) and status.
+    public var rpc: [LabelPair: UInt64] = [:]
+    /// Replies dropped because their client was gone or not reading.
+    public var rpcRepliesDropped: UInt64 = 0
+
+    // MARK: Operations
+
+    public var reloadsLoaded: UInt64 = 0
+    public var reloadsRejected: UInt64 = 0
+    /// Refused handshakes on secured endpoints (every mechanism failure, not only ZAP refusals).
+    public var handshakeFailures: UInt64 = 0
+    /// Connections to the input that ended (a peer that went away, or a message over the hard limit).
+    public var inputDisconnects: UInt64 = 0
+
+    // MARK: Gauges (set by their owner)
+
+    /// Events taken in and not yet handed to the output.
+    public var renderQueue: Int = 0
+    /// Render requests waiting.
+    public var rpcQueue: Int = 0
+    public var pendingGaps: Int = 0
+    /// Consumers of the acknowledged output, and deliveries awaiting their acknowledgement.
+    public var consumers: Int = 0
+    public var unacknowledged: Int = 0
+
+    public init() {}
+
+    /// Adds `other` to these counts (gauges add up too: each has one owner).
+    public mutating func merge(_ other: WorkerCounts) {
+        received += other.received
+        oversized += other.oversized
+        duplicates += other.duplicates
+        late += other.late
+        heartbeats += other.heartbeats
+        gaps += other.gaps
+        missingSequences += other.missingSequences
+        replayRequests += other.replayRequests
+        replayedEvents += other.replayedEvents
+        unrecoverableGaps += other.unrecoverableGaps
+        unrecoverableSequences += other.unrecoverableSequences
+        replayConnections += other.replayConnections
+        rendered += other.rendered
+        deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
+        outputs.merge(other.outputs, uniquingKeysWith: +)
+        renderLatency.merge(other.renderLatency) { $0.merged(with: $1) }
+        published += other.published
+        acknowledged += other.acknowledged
+        redelivered += other.redelivered
+        consumersLost += other.consumersLost
+        checkpoints += other.checkpoints
+        rpc.merge(other.rpc, uniquingKeysWith: +)
+        rpcRepliesDropped += other.rpcRepliesDropped
+        reloadsLoaded += other.reloadsLoaded
+        reloadsRejected += other.reloadsRejected
+        handshakeFailures += other.handshakeFailures
+        inputDisconnects += other.inputDisconnects
+        renderQueue += other.renderQueue
+        rpcQueue += other.rpcQueue
+        pendingGaps += other.pendingGaps
+        consumers += other.consumers
+        unacknowledged += other.unacknowledged
+    }
+
+    /// Adds `amount` to a count, saturating instead of wrapping.
+    @inline(__always)
+    static func add(_ amount: UInt64, to count: inout UInt64) {
+        count = count.addingReportingOverflow(amount).overflow ? .max : count &+ amount
+    }
+
+    /// The sum of the dead letters.
+    public var deadLettered: UInt64 { deadLetters.values.reduce(0, +) }
+
+    /// The sum of the RPC requests answered.
+    public var rpcRequests: UInt64 { rpc.values.reduce(0, +) }
+
+    /// The unlabelled counts by name, as `caffe.v1.Admin/Stats` and the stop log report them.
+    public var snapshot: [String: UInt64] {
+        [
+            "received": received, "rendered": rendered, "published": published, "acknowledged": acknowledged,
+            "redelivered": redelivered, "duplicates": duplicates, "late": late, "oversized": oversized,
+            "heartbeats": heartbeats, "dead_lettered": deadLettered, "gaps": gaps,
+            "missing_sequences": missingSequences, "replay_requests": replayRequests,
+            "replayed_events": replayedEvents, "unrecoverable_gaps": unrecoverableGaps,
+            "unrecoverable_sequences": unrecoverableSequences, "checkpoints": checkpoints,
+            "handshake_failures": handshakeFailures, "rpc_requests": rpcRequests,
+            "rpc_replies_dropped": rpcRepliesDropped, "consumers_lost": consumersLost,
+            "input_disconnects": inputDisconnects,
+        ]
+    }
+}
+
+/// Two label values: (kind, locale) or (method, code).
+public struct LabelPair: Hashable, Sendable {
+    public var first: String
+    public var second: String
+
+    public init(_ first: String, _ second: String) {
+        self.first = first
+        self.second = second
+    }
+}
+
+/// Counts of durations in fixed buckets, plus their sum: a Prometheus histogram's data.
+public struct LatencyHistogram: Hashable, Sendable {
+    /// Upper bounds in nanoseconds: 25 µs to 1 s.
+    public static let bounds: [UInt64] = [
+        25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
+        100_000_000, 1_000_000_000,
+    ]
+
+    /// Observations per bucket (not cumulative); the last counts those above every bound.
+    public private(set) var buckets = [UInt64](repeating: 0, count: LatencyHistogram.bounds.count + 1)
+    public private(set) var sumNanoseconds: UInt64 = 0
+    public private(set) var count: UInt64 = 0
+
+    public init() {}
+
+    /// Records one duration.
+    public mutating func record(nanoseconds: UInt64) {
+        var index = 0
+        while index < Self.bounds.count, nanoseconds > Self.bounds[index] { index += 1 }
+        buckets[index] &+= 1
+        sumNanoseconds &+= nanoseconds
+        count &+= 1
+    }
+
+    func merged(with other: LatencyHistogram) -> LatencyHistogram {
+        var result = self
+        for index in result.buckets.indices { result.buckets[index] &+= other.buckets[index] }
+        result.sumNanoseconds &+= other.sumNanoseconds
+        result.count &+= other.count
+        return result
+    }
+}

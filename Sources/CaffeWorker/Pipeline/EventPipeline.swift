@@ -1,0 +1,730 @@
+import CaffeProtocol
+import Foundation
+import Logging
+import ServiceLifecycle
+import SwiftProtobuf
+import Synchronization
+import ZeroMQ
+
+/// The event pipeline: one thread takes events in (``Intake``), renders them (``EventRenderer``)
+/// and hands their outputs to the output (``OutputChannel``), recording what is done
+/// (``CheckpointLedger``) for the ``CheckpointWriter``. A ``RenderPool`` takes part of the
+/// rendering only when events pile up, so at moderate rates an event costs one wake-up.
+///
+/// Bounded everywhere: events taken in and not yet handed to the output never exceed
+/// `render.queue`; beyond it the input is not read and its high-water mark pushes back on the
+/// sources. Graceful shutdown drains: no more input, everything taken in is rendered and
+/// delivered (acknowledged, on the acknowledged output), the final checkpoint is written.
+/// Cancellation (the drain took longer than `shutdown.drain_timeout_ms`) abandons what is left:
+/// it stays out of the checkpoint, so a restarted worker gets it replayed.
+final class EventPipeline: Service {
+    /// The sockets the pipeline owns, made and attached by ``Worker``.
+    struct Sockets {
+        var input: ZMQSocket
+        var output: any OutputChannel
+        /// Handshake and disconnect events of the input and output, when watched.
+        var monitors: [SocketWatch]
+    }
+
+    /// How the pipeline ended.
+    enum Ending: Sendable {
+        /// Everything taken in was delivered.
+        case drained
+        /// Shutdown could not wait: undelivered inputs stay out of the checkpoint.
+        case abandoned
+        /// A socket failed.
+        case failed(String)
+    }
+
+    private let sockets: Handoff<Sockets>
+    private let settings: Settings
+    private let context: ZMQContext
+    private let security: WorkerSecurity?
+    private let cores: CoreBox
+    private let pool: RenderPool?
+    private let checkpoints: CheckpointWriter
+    private let resumed: Checkpoint
+    private let logger: Logger
+    private let metrics: WorkerMetrics
+    private let stopRequest = Atomic<Int>(0)
+    private let control: ZMQWakeup
+    private let ending = Mutex<Ending?>(nil)
+
+    /// What the pipeline reads from the configuration.
+    struct Settings: Sendable {
+        var limits: CaffeProtocolLimits
+        var queueCapacity: Int
+        var checkpointInterval: Duration
+        var intake: Intake.Policy
+        var replayTimeout: Duration
+        var replayConnections: Int
+        var replayIdleTimeout: Duration
+        var outputLinger: Duration
+    }
+
+    init(
+        sockets: Handoff<Sockets>,
+        settings: Settings,
+        context: ZMQContext,
+        security: WorkerSecurity?,
+        cores: CoreBox,
+        pool: RenderPool?,
+        checkpoints: CheckpointWriter,
+        resumed: Checkpoint,
+        logger: Logger,
+        metrics: WorkerMetrics
+    ) throws(ZMQError) {
+        self.sockets = sockets
+        self.settings = settings
+        self.context = context
+        self.security = security
+        self.cores = cores
+        self.pool = pool
+        self.checkpoints = checkpoints
+        self.resumed = resumed
+        self.logger = logger
+        self.metrics = metrics
+        control = try ZMQWakeup()
+    }
+
+    /// How the run ended (once it has).
+    var result: Ending? { ending.withLock { $0 } }
+
+    func run() async throws {
+        let outcome = await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await runOnDedicatedThread(named: "caffe-pipeline") { self.loop() }
+            } onGracefulShutdown: {
+                self.request(.drain)
+            }
+        } onCancel: {
+            self.request(.abandon)
+        }
+        ending.withLock { $0 = outcome }
+        if case .failed(let reason) = outcome { throw WorkerError("event pipeline: \(reason)") }
+    }
+
+    private enum StopRequest: Int {
+        case none = 0, drain = 1, abandon = 2
+    }
+
+    private func request(_ stop: StopRequest) {
+        var current = stopRequest.load(ordering: .relaxed)
+        while current < stop.rawValue {
+            let (exchanged, original) = stopRequest.compareExchange(
+                expected: current,
+                desired: stop.rawValue,
+                ordering: .sequentiallyConsistent
+            )
+            if exchanged { break }
+            current = original
+        }
+        control.signal()
+    }
+
+    private func loop() -> Ending {
+        var state = PipelineState(pipeline: self, sockets: sockets.value)
+        return state.run()
+    }
+
+    // The pieces the loop's state reads.
+    fileprivate var parts:
+        (
+            settings: Settings, context: ZMQContext, security: WorkerSecurity?, cores: CoreBox, pool: RenderPool?,
+            checkpoints: CheckpointWriter, resumed: Checkpoint, logger: Logger, metrics: WorkerMetrics,
+            control: ZMQWakeup
+        )
+    {
+        (settings, context, security, cores, pool, checkpoints, resumed, logger, metrics, control)
+    }
+
+    fileprivate var stopRequested: (drain: Bool, abandon: Bool) {
+        let value = stopRequest.load(ordering: .acquiring)
+        return (value >= StopRequest.drain.rawValue, value >= StopRequest.abandon.rawValue)
+    }
+}
+
+/// The pipeline thread's state: everything here belongs to that thread.
+private struct PipelineState {
+    let pipeline: EventPipeline
+    let settings: EventPipeline.Settings
+    let logger: Logger
+    let metrics: WorkerMetrics
+    let pool: RenderPool?
+    let checkpoints: CheckpointWriter
+    let control: ZMQWakeup
+    let context: ZMQContext
+    let security: WorkerSecurity?
+    let input: ZMQSocket
+    let output: any OutputChannel
+    let monitors: [SocketWatch]
+    let results: Mailbox<RenderedEvent>?
+
+    var intake: Intake
+    var renderer: EventRenderer
+    var ledger: CheckpointLedger
+    var counts: ThreadCounts
+    var labels = LabelCache()
+    var replay: ReplayConnections
+    /// Replay requests awaiting a reply, by request id: what was asked, and where.
+    var asked: [String: Intake.ReplayRequest] = [:]
+
+    /// Admitted, waiting to be rendered.
+    var pending = FIFO<InputEvent>()
+    /// Handed to the render pool, not back yet.
+    var atPool = 0
+    /// Rendered, waiting for the output to take them.
+    var outbound = FIFO<RenderedEvent>()
+    var nextCheckpoint = ContinuousClock.now
+
+    var polls: PollSet
+
+    init(pipeline: EventPipeline, sockets: EventPipeline.Sockets) {
+        let parts = pipeline.parts
+        self.pipeline = pipeline
+        settings = parts.settings
+        logger = parts.logger
+        metrics = parts.metrics
+        pool = parts.pool
+        checkpoints = parts.checkpoints
+        control = parts.control
+        context = parts.context
+        security = parts.security
+        input = sockets.input
+        output = sockets.output
+        monitors = sockets.monitors
+        results = parts.pool.flatMap { $0.helpers > 0 ? try? Mailbox<RenderedEvent>() : nil }
+        intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
+        renderer = EventRenderer(cores: parts.cores, limits: settings.limits)
+        ledger = CheckpointLedger(resumingFrom: parts.resumed.sources)
+        counts = ThreadCounts(shard: parts.metrics.makeShard("pipeline"))
+        replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
+        polls = PollSet(
+            input: sockets.input,
+            output: sockets.output,
+            control: parts.control,
+            results: results,
+            monitors: sockets.monitors,
+            replay: replay
+        )
+    }
+
+    /// Events taken in and not yet handed to the output.
+    var queued: Int { pending.count + atPool + outbound.count }
+
+    var isIdle: Bool { pending.isEmpty && atPool == 0 && outbound.isEmpty }
+
+    mutating func run() -> EventPipeline.Ending {
+        var ending = EventPipeline.Ending.drained
+        do {
+            while true {
+                let stop = pipeline.stopRequested
+                if stop.abandon {
+                    ending = .abandoned
+                    break
+                }
+                let now = ContinuousClock.now
+                renderer.refresh()
+                try takeResults(at: now)
+                try flush(at: now)
+                try output.service(at: now, counts: &counts.counts)
+                complete(output.takeCompleted())
+                try serviceReplay(at: now)
+                if !stop.drain { try readInput(at: now) }
+                try renderPending(at: now)
+                checkpointIfDue(at: now)
+                if stop.drain, isIdle, output.isSettled { break }
+                updateGauges()
+                counts.publish()
+                try wait(draining: stop.drain)
+            }
+        } catch {
+            logger.error("event pipeline stopped", metadata: ["error": "\(error)"])
+            ending = .failed("\(error)")
+        }
+        finish(ending)
+        return ending
+    }
+
+    // MARK: Intake
+
+    /// Reads what the input has, while there is room.
+    mutating func readInput(at now: ContinuousClock.Instant) throws(ZMQError) {
+        var budget = 256
+        while budget > 0, queued < settings.queueCapacity, let frames = try input.tryReceiveMultipart() {
+            budget -= 1
+            counts.count { $0.received += 1 }
+            take(frames, at: now)
+        }
+    }
+
+    /// Judges one input message and queues what it becomes.
+    mutating func take(_ frames: [ZMQMessage], at now: ContinuousClock.Instant) {
+        switch ParsedInput(frames, limits: settings.limits) {
+        case .malformed(let detail):
+            enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
+        case .oversized(let header, let bytes, let topic):
+            counts.count { $0.oversized += 1 }
+            logger.warning(
+                "oversized message refused",
+                metadata: ["bytes": "\(bytes)", "source": "\(header?.sourceID ?? "")", "topic": "\(topic)"]
+            )
+            var ref: SequenceRef?
+            if let header {
+                // A readable header is tracked like any event, so its sequence is not a gap.
+                let admission = intake.admit(header, at: now)
+                report(admission.gaps, source: header.sourceID)
+                guard case .render = admission.decision else {
+                    if case .duplicate = admission.decision { counts.count { $0.duplicates += 1 } }
+                    return
+                }
+                ref = SequenceRef(source: header.sourceID, sequence: header.sequence)
+            }
+            enqueue(
+                EventRenderer.oversized(
+                    bytes: bytes,
+                    limit: settings.limits.maxBodyBytes,
+                    topic: topic,
+                    header: header,
+                    ref: ref
+                )
+            )
+        case .event(let event):
+            if event.header.bodyType == Caffe_V1_Heartbeat.protoMessageName {
+                heartbeat(event, frames: frames, at: now)
+            } else {
+                admit(event, frames: frames, at: now)
+            }
+        }
+    }
+
+    mutating func admit(_ event: InputEvent, frames: [ZMQMessage], at now: ContinuousClock.Instant) {
+        let admission = intake.admit(event.header, at: now)
+        report(admission.gaps, source: event.header.sourceID)
+        switch admission.decision {
+        case .render(let late):
+            if late {
+                counts.count { $0.late += 1 }
+                logger.notice(
+                    "late event inside a range given up; rendering it",
+                    metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)"]
+                )
+            }
+            pending.append(event)
+        case .duplicate:
+            counts.count { $0.duplicates += 1 }
+        case .retry:
+            // Nothing to render, but the sequence is done.
+            counts.count { $0.duplicates += 1 }
+            ledger.complete(event.ref)
+        case .reject(let detail):
+            logger.warning(
+                "event refused",
+                metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(detail)"]
+            )
+            enqueue(EventRenderer.deadLetter(.invalid, detail, frames: frames, header: event.header))
+        }
+    }
+
+    mutating func heartbeat(_ event: InputEvent, frames: [ZMQMessage], at now: ContinuousClock.Instant) {
+        counts.count { $0.heartbeats += 1 }
+        let last: UInt64
+        do {
+            last = try EventFrames.decodeBody(Caffe_V1_Heartbeat.self, frame: event.body, limits: settings.limits)
+                .lastSequence
+        } catch {
+            enqueue(EventRenderer.deadLetter(.malformed, error.description, frames: frames, header: event.header))
+            return
+        }
+        switch intake.heartbeat(event.header, lastSequence: last, at: now) {
+        case .success(let gaps):
+            report(gaps, source: event.header.sourceID)
+        case .failure(let refusal):
+            enqueue(EventRenderer.deadLetter(.invalid, refusal.detail, frames: frames, header: event.header))
+        }
+    }
+
+    /// Counts and logs gaps an event revealed.
+    mutating func report(_ gaps: [ClosedRange<UInt64>], source: String) {
+        for range in gaps {
+            let size = range.upperBound - range.lowerBound + 1
+            counts.count {
+                $0.gaps += 1
+                WorkerCounts.add(size, to: &$0.missingSequences)
+            }
+            logger.warning(
+                "sequence gap",
+                metadata: ["source": "\(source)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)"]
+            )
+        }
+    }
+
+    // MARK: Rendering
+
+    /// Renders what waits: the newer part goes to an idle helper when several wait, the rest is
+    /// rendered here, each result offered to the output at once.
+    mutating func renderPending(at now: ContinuousClock.Instant) throws(ZMQError) {
+        var rendered = 0
+        while !pending.isEmpty, rendered < 16 {
+            if let pool, let results, pending.count >= RenderPool.backlogForHelp, pool.hasIdleHelper {
+                let share = min(pending.count / 2, RenderPool.maxBatch)
+                let batch = RenderPool.Batch(events: pending.removeLast(share), results: results)
+                if pool.trySubmit(batch) {
+                    atPool += share
+                } else {
+                    pending.prepend(contentsOf: batch.events)
+                }
+            }
+            guard let event = pending.removeFirst() else { break }
+            enqueue(renderer.render(event))
+            rendered += 1
+            try flush(at: now)
+            try takeResults(at: now)
+        }
+    }
+
+    /// Collects what the helpers rendered.
+    mutating func takeResults(at now: ContinuousClock.Instant) throws(ZMQError) {
+        guard let results, atPool > 0 else { return }
+        let batch = results.take()
+        guard !batch.isEmpty else { return }
+        atPool -= batch.count
+        for event in batch { enqueue(event) }
+        try flush(at: now)
+    }
+
+    /// Counts `event`'s outcome and queues it for the output.
+    mutating func enqueue(_ event: RenderedEvent) {
+        let metrics = metrics
+        var labels = labels
+        counts.count { counts in
+            switch event.summary {
+            case .rendered(let kind, let locale, let outputs, let nanoseconds):
+                counts.rendered += 1
+                counts.renderLatency[LabelPair(kind, labels.label(locale, metrics)), default: LatencyHistogram()]
+                    .record(nanoseconds: nanoseconds)
+                for output in outputs {
+                    counts.outputs[LabelPair(output.first, labels.label(output.second, metrics)), default: 0] += 1
+                }
+            case .deadLetter(let reason):
+                counts.deadLetters[reason, default: 0] += 1
+            }
+        }
+        self.labels = labels
+        outbound.append(event)
+    }
+
+    // MARK: Output
+
+    /// Offers what is rendered to the output, oldest first, until it cannot take more.
+    mutating func flush(at now: ContinuousClock.Instant) throws(ZMQError) {
+        while var head = outbound.first {
+            guard try output.offer(&head, at: now, counts: &counts.counts) else {
+                outbound.replaceFirst(head)
+                break
+            }
+            _ = outbound.removeFirst()
+        }
+        complete(output.takeCompleted())
+    }
+
+    mutating func complete(_ refs: [SequenceRef]) {
+        for ref in refs { ledger.complete(ref) }
+    }
+
+    // MARK: Gap recovery
+
+    /// Reads replay replies and sends the requests that are due.
+    mutating func serviceReplay(at now: ContinuousClock.Instant) throws(ZMQError) {
+        for endpoint in Array(replay.connections.keys) {
+            guard let socket = replay.connections[endpoint]?.socket else { continue }
+            while let frames = try socket.tryReceiveMultipart() { handleReply(frames, from: endpoint, at: now) }
+        }
+        if let due = intake.nextDue, due <= now { requestGaps(at: now) }
+        replay.closeIdle(at: now)
+    }
+
+    mutating func requestGaps(at now: ContinuousClock.Instant) {
+        let (requests, abandoned) = intake.due(at: now)
+        for gap in abandoned { giveUp(gap) }
+        for routed in requests {
+            let request = routed.request
+            let socket: ZMQSocket?
+            do {
+                let context = context
+                let security = security
+                socket = try replay.socket(
+                    for: routed.endpoint,
+                    id: request.id,
+                    trusted: intake.isConfigured(request.source),
+                    at: now
+                ) { () throws(ZMQError) -> ZMQSocket in
+                    let socket = try context.socket(.dealer)
+                    try socket.set(.sendHighWaterMark, to: 100)
+                    try socket.set(.linger, to: .milliseconds(0))
+                    try security?.secure(socket, asServer: false)
+                    try socket.connect(routed.endpoint)
+                    return socket
+                }
+                if socket != nil { counts.count { $0.replayConnections += 1 } }
+            } catch {
+                logger.error(
+                    "cannot connect to replay endpoint",
+                    metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
+                )
+                socket = nil
+            }
+            guard let socket else {
+                intake.postpone(id: request.id, at: now)
+                continue
+            }
+            var header = Caffe_V1_RequestHeader()
+            header.method = CaffeMethod.replayFetch
+            header.requestID = request.id
+            header.timeout = Google_Protobuf_Duration(
+                seconds: Int64(settings.replayTimeout.components.seconds),
+                nanos: Int32(settings.replayTimeout.components.attoseconds / 1_000_000_000)
+            )
+            var body = Caffe_V1_ReplayRequest()
+            body.sourceID = request.source
+            body.fromSequence = request.range.lowerBound
+            body.toSequence = request.range.upperBound
+            do {
+                guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero)
+                else {
+                    logger.warning("replay request not sent: endpoint busy", metadata: ["endpoint": "\(routed.endpoint)"])
+                    continue
+                }
+            } catch {
+                logger.error("replay request failed", metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"])
+                continue
+            }
+            asked[request.id] = routed
+            counts.count { $0.replayRequests += 1 }
+            logger.info(
+                "replay requested",
+                metadata: [
+                    "source": "\(request.source)", "from": "\(request.range.lowerBound)",
+                    "to": "\(request.range.upperBound)", "attempt": "\(request.attempt)", "endpoint": "\(routed.endpoint)",
+                ]
+            )
+        }
+    }
+
+    /// Takes a source's reply: its events go through intake like live ones; what it names as
+    /// unavailable is given up.
+    mutating func handleReply(_ frames: [ZMQMessage], from endpoint: String, at now: ContinuousClock.Instant) {
+        let reply: ResponseFrames
+        do {
+            reply = try ResponseFrames(parsing: frames, limits: settings.limits)
+        } catch {
+            logger.warning("unreadable replay reply", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
+            return
+        }
+        guard let routed = asked.removeValue(forKey: reply.header.requestID) else { return }
+        let request = routed.request
+        replay.settled(endpoint, id: request.id)
+        guard reply.status.code == .ok, let response = try? reply.decodeBody(as: Caffe_V1_ReplayResponse.self) else {
+            logger.warning(
+                "replay refused",
+                metadata: ["endpoint": "\(endpoint)", "status": "\(reply.status)", "request": "\(request.id)"]
+            )
+            for gap in intake.answered(id: request.id, progress: false, unavailable: [], at: now) { giveUp(gap) }
+            return
+        }
+        let missingBefore = Self.count(intake.missing(source: request.source, in: request.range))
+        var replayed = 0
+        for order in response.events {
+            guard order.sourceID == request.source, request.range.contains(order.sequence) else {
+                logger.warning(
+                    "replay sent an event outside the request",
+                    metadata: ["source": "\(order.sourceID)", "sequence": "\(order.sequence)"]
+                )
+                continue
+            }
+            var header = EventFrames.header(for: order)
+            header.metadata["replayed"] = "true"
+            guard
+                let frames = try? EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: header,
+                    body: order
+                )
+            else { continue }
+            replayed += 1
+            counts.count { $0.replayedEvents += 1 }
+            admit(
+                InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: header),
+                frames: frames,
+                at: now
+            )
+        }
+        // Progress: fewer sequences missing, or the source named what it lacks.
+        let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
+        let progress = missingAfter < missingBefore || response.unavailable.contains { request.range.contains($0) }
+        for gap in intake.answered(id: request.id, progress: progress, unavailable: response.unavailable, at: now) {
+            giveUp(gap)
+        }
+        logger.info(
+            "replay received",
+            metadata: [
+                "source": "\(request.source)", "events": "\(replayed)", "unavailable": "\(response.unavailable.count)",
+            ]
+        )
+    }
+
+    static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
+        ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) }
+    }
+
+    /// Reports `gap` loudly (metric, error log, dead letter); the dead letter completes the range.
+    mutating func giveUp(_ gap: GapRecovery.Abandoned) {
+        if let routed = asked.removeValue(forKey: gap.id) { replay.settled(routed.endpoint, id: gap.id) }
+        let size = gap.range.upperBound - gap.range.lowerBound + 1
+        counts.count {
+            $0.unrecoverableGaps += 1
+            WorkerCounts.add(size, to: &$0.unrecoverableSequences)
+        }
+        logger.error(
+            "unrecoverable gap",
+            metadata: [
+                "source": "\(gap.source)", "from": "\(gap.range.lowerBound)", "to": "\(gap.range.upperBound)",
+                "reason": "\(gap.reason)",
+            ]
+        )
+        enqueue(EventRenderer.unrecoverableGap(gap))
+    }
+
+    // MARK: Checkpoint
+
+    mutating func checkpointIfDue(at now: ContinuousClock.Instant) {
+        guard now >= nextCheckpoint, ledger.takeChanged() else { return }
+        checkpoints.post(Checkpoint(sources: ledger.marks, givenUp: intake.tracker.givenUp))
+        nextCheckpoint = now + settings.checkpointInterval
+    }
+
+    // MARK: Waiting
+
+    mutating func updateGauges() {
+        let queued = queued
+        let gaps = intake.pendingGaps
+        if counts.counts.renderQueue != queued || counts.counts.pendingGaps != gaps {
+            counts.count {
+                $0.renderQueue = queued
+                $0.pendingGaps = gaps
+            }
+        }
+    }
+
+    /// Waits for something to do: input (when there is room), the output, replay replies,
+    /// helpers' results, a stop request, or the next timer.
+    mutating func wait(draining: Bool) throws(ZMQError) {
+        if !pending.isEmpty { return }
+        if !outbound.isEmpty, output.interest.isEmpty { return }
+        if polls.version != replay.version {
+            polls = PollSet(
+                input: input,
+                output: output,
+                control: control,
+                results: results,
+                monitors: monitors,
+                replay: replay
+            )
+        }
+        let acceptsInput = !draining && queued < settings.queueCapacity
+        polls.poller.update(polls.input, for: acceptsInput ? .readable : [])
+        polls.poller.update(polls.output, for: output.interest)
+        let now = ContinuousClock.now
+        var deadline = now + .seconds(1)
+        for candidate in [
+            intake.nextDue, output.nextDeadline, replay.nextIdleCheck,
+            ledger.isChanged ? nextCheckpoint : nil,
+        ] {
+            if let candidate, candidate < deadline { deadline = candidate }
+        }
+        if draining, isIdle, !output.isSettled { deadline = min(deadline, now + .milliseconds(10)) }
+        if let publish = counts.nextPublish, publish < deadline { deadline = publish }
+        let timeout = max(Duration.zero, deadline - now)
+        // Milliseconds, rounded up so a timer is never polled for just before it is due.
+        var milliseconds = Int32(clamping: timeout.components.seconds * 1000)
+        milliseconds += Int32((timeout.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        if let results, !results.prepareToSleep() { return }
+        _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))
+        results?.awake()
+        if polls.poller.isReadable(polls.control) { control.drain() }
+        for (item, watch) in polls.monitors where polls.poller.isReadable(item) {
+            let events = watch.drain()
+            counts.count {
+                $0.handshakeFailures += events.handshakeFailures
+                $0.inputDisconnects += events.disconnects
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Writes the final checkpoint and closes the sockets.
+    mutating func finish(_ ending: EventPipeline.Ending) {
+        complete(output.takeCompleted())
+        checkpoints.write(Checkpoint(sources: ledger.marks, givenUp: intake.tracker.givenUp))
+        let undelivered = queued
+        if case .abandoned = ending {
+            logger.error(
+                "drain timed out; abandoning undelivered work (it stays out of the checkpoint and is replayed after a restart)",
+                metadata: ["undelivered": "\(undelivered)", "output_settled": "\(output.isSettled)"]
+            )
+        }
+        updateGauges()
+        counts.publish(force: true)
+        input.close(linger: .milliseconds(0))
+        replay.closeAll()
+        for watch in monitors { watch.stop() }
+        let linger: ZMQTimeout =
+            if case .drained = ending { ZMQTimeout(settings.outputLinger) } else { .milliseconds(0) }
+        output.socket.close(linger: linger)
+    }
+}
+
+/// What the pipeline thread waits on, in one `zmq_poll`: input, output, the stop request, the
+/// helpers' results, socket monitors and the replay connections.
+private struct PollSet {
+    var poller = ZMQPoller()
+    let input: ZMQPoller.Item
+    let output: ZMQPoller.Item
+    let control: ZMQPoller.Item
+    let monitors: [(item: ZMQPoller.Item, watch: SocketWatch)]
+    /// The ``ReplayConnections/version`` registered.
+    let version: Int
+
+    init(
+        input: ZMQSocket,
+        output: any OutputChannel,
+        control: ZMQWakeup,
+        results: Mailbox<RenderedEvent>?,
+        monitors: [SocketWatch],
+        replay: ReplayConnections
+    ) {
+        self.input = poller.register(input, for: .readable)
+        self.output = poller.register(output.socket, for: output.interest)
+        self.control = poller.register(fileDescriptor: control.fileDescriptor, for: .readable)
+        if let results { poller.register(fileDescriptor: results.wakeup.fileDescriptor, for: .readable) }
+        var watched: [(ZMQPoller.Item, SocketWatch)] = []
+        for watch in monitors { watched.append((poller.register(watch.socket, for: .readable), watch)) }
+        self.monitors = watched
+        for connection in replay.connections.values { poller.register(connection.socket, for: .readable) }
+        version = replay.version
+    }
+}
+
+/// Locale labels for the metrics, cached per thread (the shared table takes a lock).
+struct LabelCache {
+    private var labels: [String: String] = [:]
+
+    mutating func label(_ locale: String, _ metrics: WorkerMetrics) -> String {
+        if let label = labels[locale] { return label }
+        if labels.count > 256 { labels.removeAll() }
+        let label = metrics.localeLabel(locale)
+        labels[locale] = label
+        return label
+    }
+}

@@ -1,0 +1,101 @@
+import CaffeProtocol
+import ZeroMQ
+
+/// Sequences of one source that an input completes once its outputs are delivered: one for an
+/// event, a whole range for a gap given up on.
+struct SequenceRef: Hashable, Sendable {
+    var source: String
+    var sequences: ClosedRange<UInt64>
+
+    init(source: String, sequence: UInt64) {
+        self.source = source
+        sequences = sequence...sequence
+    }
+
+    init(source: String, sequences: ClosedRange<UInt64>) {
+        self.source = source
+        self.sequences = sequences
+    }
+}
+
+/// An event as received, its header decoded once: what intake judges and a renderer renders.
+///
+/// It is moved between threads (to a render helper and back), never shared: its frames are libzmq
+/// messages, which any one thread at a time may use. That is what `@unchecked Sendable` promises.
+struct InputEvent: @unchecked Sendable {
+    var topic: ZMQMessage
+    var headerFrame: ZMQMessage
+    var body: ZMQMessage
+    var header: Caffe_V1_EventHeader
+
+    /// The event's place in its source's stream (intake has checked both parts).
+    var ref: SequenceRef { SequenceRef(source: header.sourceID, sequence: header.sequence) }
+}
+
+/// What the bytes of one input message turned out to be.
+enum ParsedInput {
+    /// A well-formed event.
+    case event(InputEvent)
+    /// Larger than the worker accepts; the header, when it could be read, identifies it.
+    case oversized(header: Caffe_V1_EventHeader?, bytes: Int, topic: String)
+    /// Not an event at all.
+    case malformed(String)
+
+    /// Splits and checks `frames`, decoding the header.
+    init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
+        let total = frames.reduce(0) { $0 + $1.count }
+        if total > limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
+            || (frames.count == 3 && frames[2].count > limits.maxBodyBytes)
+        {
+            let header =
+                frames.count >= 2 && frames[1].count <= limits.maxHeaderBytes
+                ? (try? EventFrames.header(parsing: frames, limits: limits)) : nil
+            let topic = frames.first.map { $0.count <= limits.maxTopicBytes ? $0.string : "" } ?? ""
+            self = .oversized(header: header, bytes: total, topic: topic)
+            return
+        }
+        do {
+            let event = try EventFrames(parsing: frames, limits: limits)
+            self = .event(
+                InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: event.header)
+            )
+        } catch {
+            self = .malformed(error.description)
+        }
+    }
+}
+
+/// One output: `[topic][EventHeader][body]`.
+struct OutputMessage: @unchecked Sendable {
+    var topic: ZMQMessage
+    var header: ZMQMessage
+    var body: ZMQMessage
+
+    /// The three frames in order.
+    var frames: [ZMQMessage] { [topic, header, body] }
+}
+
+/// What became of one input: its outputs (or a dead letter), and what to count.
+///
+/// Moved between threads like ``InputEvent``.
+struct RenderedEvent: @unchecked Sendable {
+    /// What the outcome was, for the metrics.
+    enum Summary: Hashable, Sendable {
+        /// Rendered: `kind` ("order", "complication") in the localization `locale`, with each
+        /// output's kind and localization.
+        case rendered(kind: String, locale: String, outputs: [LabelPair], nanoseconds: UInt64)
+        /// Dead-lettered, for `reason` (the metric label).
+        case deadLetter(reason: String)
+    }
+
+    /// The input's place in its source's stream, done once every output is delivered; `nil` for an
+    /// input that had no sequence to trust.
+    var ref: SequenceRef?
+    var outputs: [OutputMessage]
+    var summary: Summary
+    /// The first output not sent yet.
+    var nextOutput = 0
+
+    /// Every output sent.
+    var isSent: Bool { nextOutput >= outputs.count }
+}

@@ -1,0 +1,218 @@
+import CaffeCore
+import CaffeProtocol
+import Foundation
+import Logging
+import ServiceLifecycle
+import SwiftProtobuf
+import Synchronization
+import ZeroMQ
+
+/// The gRPC-style request endpoint: a ROUTER answering `grpc.health.v1.Health/Check` and
+/// `caffe.v1.Admin/Stats` at once and rendering `caffe.v1.Renderer/RenderOrder` and
+/// `…/RenderComplication` on its own thread, replies matched by request id.
+///
+/// - Every message with a routing id gets a reply: a request that cannot be read is answered
+///   INVALID_ARGUMENT, with its request id when the header still yields one.
+/// - Statuses, in the order they are decided: unknown method UNIMPLEMENTED; deadline passed (the
+///   absolute `deadline`, or the relative `timeout` counted from arrival) DEADLINE_EXCEEDED,
+///   checked on arrival and again before rendering; draining UNAVAILABLE; more than `rpc.queue`
+///   render requests waiting RESOURCE_EXHAUSTED; then the render's own status.
+/// - Replies never wait: a client whose queue is full or who has gone loses its reply (counted),
+///   so a client that sends and never reads costs only itself.
+final class RPCFrontend: Service {
+    struct Settings: Sendable {
+        var limits: CaffeProtocolLimits
+        var queue: Int
+        var renderThreads: Int
+    }
+
+    private let socket: Handoff<ZMQSocket>
+    private let watch: Handoff<SocketWatch?>
+    private let settings: Settings
+    private let cores: CoreBox
+    private let status: WorkerStatus
+    private let metrics: WorkerMetrics
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    private let control: ZMQWakeup
+
+    init(
+        socket: Handoff<ZMQSocket>,
+        watch: Handoff<SocketWatch?>,
+        settings: Settings,
+        cores: CoreBox,
+        status: WorkerStatus,
+        metrics: WorkerMetrics,
+        logger: Logger
+    ) throws(ZMQError) {
+        self.socket = socket
+        self.watch = watch
+        self.settings = settings
+        self.cores = cores
+        self.status = status
+        self.metrics = metrics
+        self.logger = logger
+        control = try ZMQWakeup()
+    }
+
+    func run() async throws {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await runOnDedicatedThread(named: "caffe-rpc") { self.serve() }
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
+        }
+    }
+
+    private func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        control.signal()
+    }
+
+    /// A render request waiting for its turn.
+    private struct Waiting {
+        var request: RequestFrames
+        var arrival: ContinuousClock.Instant
+    }
+
+    private func serve() {
+        let frontend = socket.value
+        var counts = ThreadCounts(shard: metrics.makeShard("rpc"))
+        var renderer = EventRenderer(cores: cores, limits: settings.limits)
+        var waiting = FIFO<Waiting>()
+        var poller = ZMQPoller()
+        poller.register(frontend, for: .readable)
+        let controlItem = poller.register(fileDescriptor: control.fileDescriptor, for: .readable)
+        let watchItem = watch.value.map { poller.register($0.socket, for: .readable) }
+
+        func send(_ reply: [ZMQMessage]?, method: String, code: Caffe_V1_StatusCode) {
+            counts.count { $0.rpc[LabelPair(WorkerMetrics.methodLabel(method), code.grpcName), default: 0] += 1 }
+            guard let reply else { return }
+            let delivered = (try? frontend.send(multipart: reply, timeout: .zero)) ?? false
+            if !delivered { counts.count { $0.rpcRepliesDropped += 1 } }
+        }
+
+        func answer(_ request: RequestFrames, _ status: RPCStatus, _ body: (any SwiftProtobuf.Message)? = nil) {
+            let reply: [ZMQMessage]? =
+                if let body { try? request.reply(status: status, body: body) } else { try? request.reply(status: status) }
+            send(reply, method: request.header.method, code: status.code)
+        }
+
+        func expired(_ request: RequestFrames, arrival: ContinuousClock.Instant) -> Bool {
+            request.isExpired(now: Google_Protobuf_Timestamp(date: Date()), arrival: arrival, instant: .now)
+        }
+
+        func take(_ frames: [ZMQMessage]) {
+            let arrival = ContinuousClock.now
+            let request: RequestFrames
+            do {
+                request = try RequestFrames(parsing: frames, limits: settings.limits)
+            } catch {
+                logger.warning("unreadable request", metadata: ["error": "\(error)"])
+                let status = RPCStatus(code: .invalidArgument, message: "unreadable request: \(error.message)")
+                send(RequestFrames.errorReply(to: frames, status: status), method: "", code: status.code)
+                return
+            }
+            let method = request.header.method
+            let known = [
+                CaffeMethod.healthCheck, CaffeMethod.stats, CaffeMethod.renderOrder, CaffeMethod.renderComplication,
+            ]
+            guard known.contains(method) else {
+                return answer(request, RPCStatus(code: .unimplemented, message: "method '\(method)' is not served here"))
+            }
+            guard !expired(request, arrival: arrival) else {
+                return answer(request, RPCStatus(code: .deadlineExceeded, message: "the deadline had passed on arrival"))
+            }
+            switch method {
+            case CaffeMethod.healthCheck:
+                let service: String
+                do {
+                    service = try request.decodeBody(as: Grpc_Health_V1_HealthCheckRequest.self).service
+                } catch {
+                    return answer(request, error.rpcStatus)
+                }
+                guard ["", "caffe.v1.Renderer", "caffe.v1.Admin", "grpc.health.v1.Health"].contains(service) else {
+                    return answer(request, RPCStatus(code: .notFound, message: "unknown service '\(service)'"))
+                }
+                var response = Grpc_Health_V1_HealthCheckResponse()
+                response.status = status.isServing ? .serving : .notServing
+                answer(request, .ok, response)
+            case CaffeMethod.stats:
+                counts.publish(force: true)
+                let total = metrics.counts
+                var response = Caffe_V1_StatsResponse()
+                response.counters = total.snapshot
+                response.gauges = [
+                    "render_queue": Double(total.renderQueue), "rpc_queue": Double(total.rpcQueue),
+                    "gaps_pending": Double(total.pendingGaps), "consumers": Double(total.consumers),
+                    "unacknowledged": Double(total.unacknowledged),
+                    "render_threads": Double(settings.renderThreads), "serving": status.isServing ? 1 : 0,
+                ]
+                answer(request, .ok, response)
+            default:
+                guard status.isServing else {
+                    return answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
+                }
+                guard waiting.count < settings.queue else {
+                    return answer(
+                        request,
+                        RPCStatus(code: .resourceExhausted, message: "\(settings.queue) requests already queued")
+                    )
+                }
+                waiting.append(Waiting(request: request, arrival: arrival))
+            }
+        }
+
+        while !stopping.load(ordering: .acquiring) || !waiting.isEmpty {
+            // Read everything waiting (cheap), then render a few, so floods are answered at once.
+            var read = 0
+            while read < 1024, let frames = try? frontend.tryReceiveMultipart() {
+                read += 1
+                take(frames)
+            }
+            var rendered = 0
+            while rendered < 8, let next = waiting.removeFirst() {
+                rendered += 1
+                if expired(next.request, arrival: next.arrival) {
+                    answer(
+                        next.request,
+                        RPCStatus(code: .deadlineExceeded, message: "the deadline passed while the request was queued")
+                    )
+                    continue
+                }
+                renderer.refresh()
+                let (reply, code) = RequestRenderer.reply(to: next.request, session: renderer.session)
+                send(reply, method: next.request.header.method, code: code)
+            }
+            if counts.counts.rpcQueue != waiting.count { counts.count { $0.rpcQueue = waiting.count } }
+            guard waiting.isEmpty, read < 1024 else {
+                counts.publish()
+                continue
+            }
+            counts.publish()
+            if stopping.load(ordering: .acquiring) { break }
+            let wait = counts.nextPublish.map { max(.milliseconds(1), $0 - .now) } ?? .seconds(1)
+            _ = try? poller.poll(timeout: ZMQTimeout(min(wait, .seconds(1))))
+            if poller.isReadable(controlItem) { control.drain() }
+            if let watchItem, let watch = watch.value, poller.isReadable(watchItem) {
+                let events = watch.drain()
+                counts.count { $0.handshakeFailures += events.handshakeFailures }
+            }
+        }
+        counts.publish(force: true)
+        watch.value?.stop()
+        frontend.close(linger: .milliseconds(0))
+    }
+}
+
+/// Whether the worker takes new work: true once started, false from the start of a drain.
+final class WorkerStatus: Sendable {
+    private let serving = Atomic<Bool>(false)
+
+    var isServing: Bool { serving.load(ordering: .acquiring) }
+
+    func set(serving value: Bool) { serving.store(value, ordering: .releasing) }
+}

@@ -1,0 +1,263 @@
+import CaffeCore
+import CaffeProtocol
+import Dispatch
+import Foundation
+import SwiftProtobuf
+import ZeroMQ
+
+/// Turns one input event into its output events, or into a dead letter: the rendering stage.
+///
+/// One per thread (it holds that thread's ``RenderSession``), switched to a reloaded core between
+/// two events. Never throws: every failure becomes a ``Caffe_V1_DeadLetter`` carrying the original
+/// bytes and the event's reference, so its sequence is completed like any other.
+struct EventRenderer {
+    let cores: CoreBox
+    let limits: CaffeProtocolLimits
+    private(set) var session: RenderSession
+    private var generation: Int
+
+    init(cores: CoreBox, limits: CaffeProtocolLimits) {
+        self.cores = cores
+        self.limits = limits
+        let (core, generation) = cores.current
+        session = core.makeSession()
+        self.generation = generation
+    }
+
+    /// Takes up a reloaded core, if there is one; true when the session changed.
+    @discardableResult
+    mutating func refresh() -> Bool {
+        guard cores.generation != generation else { return false }
+        let core: RenderingCore
+        (core, generation) = cores.current
+        session = core.makeSession()
+        return true
+    }
+
+    /// The outputs for `event`, or its dead letter.
+    func render(_ event: InputEvent) -> RenderedEvent {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let header = event.header
+        let ref = event.ref
+        func dead(_ reason: Caffe_V1_DeadLetterReason, _ detail: String) -> RenderedEvent {
+            Self.deadLetter(reason, detail, event: event)
+        }
+        do {
+            switch header.bodyType {
+            case Caffe_V1_OrderEvent.protoMessageName:
+                let order = try decode(Caffe_V1_OrderEvent.self, from: event)
+                if let disagreement = Self.disagreement(header, order) { return dead(.invalid, disagreement) }
+                let rendered = try session.render(order)
+                let locale = order.customer.locale.isEmpty ? rendered.confirmation.locale : order.customer.locale
+                let outputs = [
+                    try Self.output(CaffeTopic.confirmation(locale: locale), header, rendered.confirmation),
+                    try Self.output(CaffeTopic.receipt(store: order.storeID), header, rendered.receipt),
+                ]
+                let used = rendered.confirmation.locale
+                return RenderedEvent(
+                    ref: ref,
+                    outputs: outputs,
+                    summary: .rendered(
+                        kind: "order",
+                        locale: used,
+                        outputs: [LabelPair("confirmation", used), LabelPair("receipt", rendered.receipt.locale)],
+                        nanoseconds: DispatchTime.now().uptimeNanoseconds - started
+                    )
+                )
+            case Caffe_V1_ComplicationRequest.protoMessageName:
+                let request = try decode(Caffe_V1_ComplicationRequest.self, from: event)
+                let payload = try session.complication(request)
+                return RenderedEvent(
+                    ref: ref,
+                    outputs: [try Self.output(CaffeTopic.complication(user: request.userID), header, payload)],
+                    summary: .rendered(
+                        kind: "complication",
+                        locale: payload.locale,
+                        outputs: [LabelPair("complication", payload.locale)],
+                        nanoseconds: DispatchTime.now().uptimeNanoseconds - started
+                    )
+                )
+            default:
+                return dead(
+                    .invalid,
+                    "body_type '\(header.bodyType)' is not one of \(Caffe_V1_OrderEvent.protoMessageName), "
+                        + "\(Caffe_V1_ComplicationRequest.protoMessageName), \(Caffe_V1_Heartbeat.protoMessageName)"
+                )
+            }
+        } catch let error as CaffeProtocolError {
+            return dead(error.code == .malformed ? .malformed : .invalid, error.description)
+        } catch let error as RenderError {
+            return dead(error.deadLetterReason, error.description)
+        } catch {
+            return dead(.renderFailed, "\(error)")
+        }
+    }
+
+    private func decode<Body: SwiftProtobuf.Message>(
+        _ type: Body.Type,
+        from event: InputEvent
+    ) throws(CaffeProtocolError) -> Body {
+        try EventFrames.decodeBody(type, frame: event.body, limits: limits)
+    }
+
+    /// Why an order's body contradicts its header, if it does: both name the event, and an event
+    /// published under one name and rendered under another would corrupt the books of both.
+    static func disagreement(_ header: Caffe_V1_EventHeader, _ order: Caffe_V1_OrderEvent) -> String? {
+        if order.sourceID != header.sourceID {
+            return "the header's source_id '\(header.sourceID)' differs from the body's '\(order.sourceID)'"
+        }
+        if order.sequence != header.sequence {
+            return "the header's sequence \(header.sequence) differs from the body's \(order.sequence)"
+        }
+        if order.orderID != header.orderID {
+            return "the header's order_id '\(header.orderID)' differs from the body's '\(order.orderID)'"
+        }
+        return nil
+    }
+
+    /// One output event; its header is the input's, with the output's body type.
+    static func output<Body: SwiftProtobuf.Message & SinglePassEncodable>(
+        _ topic: String,
+        _ header: Caffe_V1_EventHeader,
+        _ body: Body
+    ) throws(CaffeProtocolError) -> OutputMessage {
+        let frames = try EventFrames.encode(topic: topic, header: header, body: body)
+        return OutputMessage(topic: frames[0], header: frames[1], body: frames[2])
+    }
+
+    /// The dead letter for a well-formed event, keeping its bytes and its reference.
+    static func deadLetter(
+        _ reason: Caffe_V1_DeadLetterReason,
+        _ detail: String,
+        event: InputEvent
+    ) -> RenderedEvent {
+        var letter = Caffe_V1_DeadLetter()
+        letter.topic = event.topic.string
+        letter.originalHeader = event.headerFrame.data
+        letter.originalBody = event.body.data
+        return deadLetter(reason, detail, letter: letter, header: event.header, ref: event.ref)
+    }
+
+    /// The dead letter for an input with no sequence to trust (unreadable, or refused by intake):
+    /// the original frames as they came, whatever is readable of its header kept.
+    static func deadLetter(
+        _ reason: Caffe_V1_DeadLetterReason,
+        _ detail: String,
+        frames: [ZMQMessage],
+        header: Caffe_V1_EventHeader?
+    ) -> RenderedEvent {
+        var letter = Caffe_V1_DeadLetter()
+        if frames.count == 3 {
+            letter.topic = frames[0].string
+            letter.originalHeader = frames[1].data
+            letter.originalBody = frames[2].data
+        } else {
+            letter.originalBody = Data(frames.flatMap(\.bytes))
+        }
+        return deadLetter(reason, detail, letter: letter, header: header ?? Caffe_V1_EventHeader(), ref: nil)
+    }
+
+    /// The dead letter for an oversized input: its header (when readable) identifies it and, when
+    /// intake tracked its sequence, completes it; the bytes themselves are not kept.
+    static func oversized(
+        bytes: Int,
+        limit: Int,
+        topic: String,
+        header: Caffe_V1_EventHeader?,
+        ref: SequenceRef?
+    ) -> RenderedEvent {
+        var letter = Caffe_V1_DeadLetter()
+        letter.topic = topic
+        let detail = "the message has \(bytes) bytes; input.max_message_bytes accepts \(limit) (its bytes are not kept)"
+        return deadLetter(.oversized, detail, letter: letter, header: header ?? Caffe_V1_EventHeader(), ref: ref)
+    }
+
+    /// A dead letter for an unrecoverable gap: it completes the whole range.
+    static func unrecoverableGap(_ gap: GapRecovery.Abandoned) -> RenderedEvent {
+        var letter = Caffe_V1_DeadLetter()
+        letter.detail =
+            "sequences \(gap.range.lowerBound)...\(gap.range.upperBound) of '\(gap.source)' are lost: \(gap.reason)"
+        letter.gapFrom = gap.range.lowerBound
+        letter.gapTo = gap.range.upperBound
+        var header = Caffe_V1_EventHeader()
+        header.sourceID = gap.source
+        // The gap's first sequence, so a consumer can tell which stream and where.
+        header.sequence = gap.range.lowerBound
+        return deadLetter(
+            .unrecoverableGap,
+            letter.detail,
+            letter: letter,
+            header: header,
+            ref: SequenceRef(source: gap.source, sequences: gap.range)
+        )
+    }
+
+    private static func deadLetter(
+        _ reason: Caffe_V1_DeadLetterReason,
+        _ detail: String,
+        letter: Caffe_V1_DeadLetter,
+        header: Caffe_V1_EventHeader,
+        ref: SequenceRef?
+    ) -> RenderedEvent {
+        var letter = letter
+        letter.reason = reason
+        letter.detail = detail
+        letter.ref.sourceID = header.sourceID
+        letter.ref.sequence = header.sequence
+        letter.ref.orderID = header.orderID
+        letter.receivedAt = Google_Protobuf_Timestamp(date: Date())
+        var outputHeader = Caffe_V1_EventHeader()
+        outputHeader.sourceID = header.sourceID
+        outputHeader.sequence = header.sequence
+        outputHeader.orderID = header.orderID
+        outputHeader.metadata = header.metadata
+        if header.hasSentAt { outputHeader.sentAt = header.sentAt }
+        let output: OutputMessage
+        do {
+            let frames = try EventFrames.encode(topic: CaffeTopic.deadLetter, header: outputHeader, body: letter)
+            output = OutputMessage(topic: frames[0], header: frames[1], body: frames[2])
+        } catch {
+            // Encoding our own message cannot fail short of running out of memory; if it does,
+            // the topic still goes out with the detail as its body.
+            output = OutputMessage(
+                topic: ZMQMessage.copying(Array(CaffeTopic.deadLetter.utf8)),
+                header: ZMQMessage(),
+                body: ZMQMessage.copying(Array(detail.utf8))
+            )
+        }
+        return RenderedEvent(ref: ref, outputs: [output], summary: .deadLetter(reason: reason.metricName))
+    }
+}
+
+extension ZMQMessage {
+    /// A frame holding `bytes`, or an empty frame if libzmq cannot allocate one.
+    static func copying(_ bytes: [UInt8]) -> ZMQMessage {
+        (try? ZMQMessage(bytes)) ?? ZMQMessage()
+    }
+}
+
+extension RenderError {
+    /// The dead-letter reason for an event that failed this way.
+    var deadLetterReason: Caffe_V1_DeadLetterReason {
+        switch code {
+        case .unknownItem, .unknownSize, .unknownStore, .missingPrice: .unknownItem
+        case .renderFailed: .renderFailed
+        default: .invalid
+        }
+    }
+}
+
+extension Caffe_V1_DeadLetterReason {
+    /// The reason as the `caffe_worker_dead_letters_total` label names it.
+    var metricName: String {
+        switch self {
+        case .malformed: "malformed"
+        case .invalid: "invalid"
+        case .unknownItem: "unknown_item"
+        case .renderFailed: "render_failed"
+        case .unrecoverableGap: "unrecoverable_gap"
+        case .oversized: "oversized"
+        case .unspecified, .UNRECOGNIZED: "unspecified"
+        }
+    }
+}

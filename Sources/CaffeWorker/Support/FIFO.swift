@@ -1,0 +1,52 @@
+/// A first-in, first-out queue over an array with a moving head: appends and removals from the
+/// front are amortised O(1) and allocate only when the storage grows.
+struct FIFO<Element> {
+    private var storage: [Element?] = []
+    private var head = 0
+
+    init() {}
+
+    var count: Int { storage.count - head }
+    var isEmpty: Bool { head == storage.count }
+
+    /// The oldest element.
+    var first: Element? { isEmpty ? nil : storage[head] }
+
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    /// Puts `elements` in front of everything queued, in their order.
+    mutating func prepend(contentsOf elements: [Element]) {
+        guard !elements.isEmpty else { return }
+        compact()
+        storage.insert(contentsOf: elements.map { Optional($0) }, at: 0)
+    }
+
+    mutating func removeFirst() -> Element? {
+        guard head < storage.count else { return nil }
+        let element = storage[head]
+        storage[head] = nil
+        head += 1
+        if head > 64, head * 2 > storage.count { compact() }
+        return element
+    }
+
+    /// Removes and returns the newest `count` elements, oldest first.
+    mutating func removeLast(_ count: Int) -> [Element] {
+        let taken = min(count, self.count)
+        let tail = storage.suffix(taken).compactMap { $0 }
+        storage.removeLast(taken)
+        return tail
+    }
+
+    /// Replaces the oldest element (which must exist).
+    mutating func replaceFirst(_ element: Element) {
+        storage[head] = element
+    }
+
+    private mutating func compact() {
+        storage.removeFirst(head)
+        head = 0
+    }
+}

@@ -1,0 +1,377 @@
+import CaffeCore
+import CaffeProtocol
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import ZeroMQ
+
+/// Why the worker could not start.
+public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The worker, as a service: it binds and connects every socket (so a bad endpoint fails the
+/// start with its name), then runs its stages as child services in a `ServiceGroup`:
+///
+/// - ``EventPipeline``: intake → render → output on one thread, checkpointing what is delivered;
+/// - ``RenderPool``: helper render threads the pipeline hands batches to when events pile up;
+/// - ``RPCFrontend``: health, stats and render requests on the ROUTER;
+/// - ``CheckpointWriter``: writes checkpoints off the pipeline's thread;
+/// - ``HTTPEndpoint``: `/metrics` and `/healthz`.
+///
+/// Graceful shutdown (from the parent group: SIGTERM in `caffe worker`) turns health
+/// NOT_SERVING at once, then stops the stages in reverse order: the pipeline drains first (the
+/// RPC endpoint answers UNAVAILABLE meanwhile), then the helpers, the RPC endpoint, the
+/// checkpoint writer and the operations endpoint. If the drain takes longer than
+/// `shutdown.drain_timeout_ms`, the group cancels it: what was not delivered stays out of the
+/// checkpoint and ``isDrained`` is false.
+///
+/// ```swift
+/// let worker = try Worker(configuration: configuration, core: core, logger: logger)
+/// let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm], logger: logger)
+/// try await group.run()
+/// ```
+public final class Worker: Service {
+    public let configuration: WorkerConfiguration
+    public let metrics: WorkerMetrics
+    public let logger: Logger
+    let cores: CoreBox
+    let status = WorkerStatus()
+    private let context: ZMQContext
+    private let resumed: Checkpoint
+    private let security: WorkerSecurity?
+    private let reloads: MetricShard
+    private let bound = Mutex<[String: [String]]>([:])
+    private let drained = Atomic<Bool>(false)
+    private let ready = Mutex<[CheckedContinuation<Void, Never>]?>([])
+
+    /// Prepares a worker; reads the checkpoint (a missing file is a first start) and, with CURVE
+    /// configured, starts the ZAP authenticator.
+    public init(
+        configuration: WorkerConfiguration,
+        core: RenderingCore,
+        logger: Logger,
+        metrics: WorkerMetrics = WorkerMetrics()
+    ) throws(WorkerError) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        cores = CoreBox(core)
+        reloads = metrics.makeShard("reload")
+        do {
+            let url = configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
+            resumed = try url.map(Checkpoint.read) ?? Checkpoint()
+            context = try ZMQContext()
+            security = try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: context) : nil
+        } catch {
+            throw WorkerError("\(error)")
+        }
+    }
+
+    /// The endpoints bound for `role` ("input", "output", "rpc", "metrics"), with wildcard ports resolved.
+    public func boundEndpoints(_ role: String) -> [String] { bound.withLock { $0[role] ?? [] } }
+
+    /// Whether the worker takes new work: started and not draining.
+    public var isServing: Bool { status.isServing }
+
+    /// Whether the last run ended with everything taken in delivered (false after a drain that
+    /// timed out, or a failure).
+    public var isDrained: Bool { drained.load(ordering: .acquiring) }
+
+    /// Waits until the worker serves (its sockets are bound), or has ended.
+    public func waitUntilServing() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = ready.withLock { waiters -> Bool in
+                guard waiters != nil else { return true }
+                waiters?.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func announceReady() {
+        for waiter in ready.withLock({ waiters -> [CheckedContinuation<Void, Never>] in
+            defer { waiters = nil }
+            return waiters ?? []
+        }) {
+            waiter.resume()
+        }
+    }
+
+    /// Opens every socket, runs the stages until graceful shutdown, and returns when all ended.
+    ///
+    /// - Throws: ``WorkerError`` naming the endpoint that could not be bound or connected, or the
+    ///   stage that failed.
+    public func run() async throws {
+        defer {
+            status.set(serving: false)
+            announceReady()
+            security?.stop()
+            context.shutdown()
+        }
+        let stages = try openStages()
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: stages.http ?? IdleService(), successTerminationBehavior: .ignore),
+                    .init(service: stages.checkpoints),
+                    .init(service: stages.rpc ?? IdleService(), successTerminationBehavior: .ignore),
+                    .init(service: stages.pool),
+                    .init(service: stages.pipeline),
+                ],
+                logger: logger
+            ).withDrainLimit(.milliseconds(configuration.shutdown.drainTimeoutMilliseconds))
+        )
+        status.set(serving: true)
+        logStart()
+        announceReady()
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            self.status.set(serving: false)
+            self.logger.notice("stopping: draining in-flight work")
+        }
+        let ending = stages.pipeline.result
+        if case .drained = ending { drained.store(true, ordering: .releasing) }
+        logger.info("worker stopped", metadata: metrics.snapshot.mapValues { "\($0)" })
+    }
+
+    // MARK: Reload
+
+    /// Reloads the catalog and menu from the configured paths. Render threads switch between two
+    /// messages, so nothing in flight is dropped; a catalog or menu that does not load is rejected
+    /// and the loaded one kept.
+    ///
+    /// - Throws: ``WorkerError`` describing why the new files were rejected.
+    public func reload() throws(WorkerError) {
+        let fresh: RenderingCore
+        do {
+            fresh = try WorkerSetup.core(for: configuration)
+        } catch {
+            reloads.update { $0.reloadsRejected += 1 }
+            logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
+            throw WorkerError("reload rejected: \(error)")
+        }
+        cores.replace(with: fresh)
+        reloads.update { $0.reloadsLoaded += 1 }
+        logger.notice("catalog and menu reloaded")
+    }
+
+    // MARK: Stages
+
+    private struct Stages {
+        var pipeline: EventPipeline
+        var pool: RenderPool
+        var checkpoints: CheckpointWriter
+        var rpc: RPCFrontend?
+        var http: HTTPEndpoint?
+    }
+
+    private var limits: CaffeProtocolLimits {
+        var limits = CaffeProtocolLimits.standard
+        limits.maxBodyBytes = configuration.input.maxMessageBytes
+        return limits
+    }
+
+    /// Makes every socket and stage; a failure closes what was opened.
+    private func openStages() throws(WorkerError) -> Stages {
+        var opened: [ZMQSocket] = []
+        do {
+            let http = try openMetricsEndpoint()
+            let input = try openInput()
+            opened.append(input)
+            let kind = configuration.output.kind
+            let outputSocket = try context.socket(kind.socketType)
+            opened.append(outputSocket)
+            try kind.configure(outputSocket, configuration.output)
+            try attach(outputSocket, configuration.output.endpoints, role: "output")
+            var monitors = [try SocketWatch(input, countsDisconnects: true)]
+            if security != nil, configuration.output.endpoints.contains(where: { $0.mode == .bind }) {
+                monitors.append(try SocketWatch(outputSocket, countsDisconnects: false))
+            }
+            let rpc = try openRPC(&opened)
+            let checkpointURL =
+                configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
+            let checkpoints = CheckpointWriter(
+                url: checkpointURL,
+                resumed: resumed,
+                logger: logger,
+                shard: metrics.makeShard("checkpoint")
+            )
+            let pool = RenderPool(helpers: configuration.renderThreadCount - 1, cores: cores, limits: limits)
+            let pipeline = try EventPipeline(
+                sockets: Handoff(
+                    EventPipeline.Sockets(
+                        input: input,
+                        output: kind.channel(outputSocket, configuration.output),
+                        monitors: monitors
+                    )
+                ),
+                settings: pipelineSettings,
+                context: context,
+                security: security,
+                cores: cores,
+                pool: pool,
+                checkpoints: checkpoints,
+                resumed: resumed,
+                logger: logger,
+                metrics: metrics
+            )
+            return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http)
+        } catch let error as WorkerError {
+            for socket in opened { socket.close(linger: .milliseconds(0)) }
+            throw error
+        } catch {
+            for socket in opened { socket.close(linger: .milliseconds(0)) }
+            throw WorkerError("\(error)")
+        }
+    }
+
+    private var pipelineSettings: EventPipeline.Settings {
+        let replay = configuration.replay
+        return EventPipeline.Settings(
+            limits: limits,
+            queueCapacity: configuration.render.queue,
+            checkpointInterval: .milliseconds(configuration.checkpoint.intervalMilliseconds),
+            intake: Intake.Policy(
+                maxSequenceJump: UInt64(configuration.input.maxSequenceJump),
+                recovery: GapRecovery.Policy(
+                    timeout: .milliseconds(replay.timeoutMilliseconds),
+                    attempts: replay.attempts,
+                    backoff: .milliseconds(replay.backoffMilliseconds),
+                    batch: UInt64(replay.batch)
+                ),
+                configuredEndpoints: replay.endpoints
+            ),
+            replayTimeout: .milliseconds(replay.timeoutMilliseconds),
+            replayConnections: replay.maxConnections,
+            replayIdleTimeout: .seconds(30),
+            outputLinger: .seconds(5)
+        )
+    }
+
+    private func openInput() throws(ZMQError) -> ZMQSocket {
+        let input = configuration.input
+        let socket = try context.socket(input.kind.socketType)
+        try socket.set(.receiveHighWaterMark, to: Int32(input.highWaterMark))
+        // The application refuses what is over max_message_bytes and keeps the sender; libzmq
+        // only drops connections that send far more than that.
+        try socket.set(.maxMessageSize, to: Int64(max(input.maxMessageBytes, 256 << 20)))
+        if input.kind == .sub {
+            for topic in input.topics { try socket.subscribe(topic) }
+        }
+        try attach(socket, input.endpoints, role: "input")
+        return socket
+    }
+
+    private func openRPC(_ opened: inout [ZMQSocket]) throws -> RPCFrontend? {
+        guard let endpoint = configuration.rpc.endpoint else { return nil }
+        let frontend = try context.socket(.router)
+        opened.append(frontend)
+        try frontend.set(.maxMessageSize, to: Int64(max(configuration.input.maxMessageBytes, 256 << 20)))
+        try frontend.set(.routerMandatory, to: true)
+        try attach(frontend, [endpoint], role: "rpc")
+        let watch = security != nil && endpoint.mode == .bind ? try SocketWatch(frontend, countsDisconnects: false) : nil
+        return try RPCFrontend(
+            socket: Handoff(frontend),
+            watch: Handoff(watch),
+            settings: RPCFrontend.Settings(
+                limits: limits,
+                queue: configuration.rpc.queue,
+                renderThreads: configuration.renderThreadCount
+            ),
+            cores: cores,
+            status: status,
+            metrics: metrics,
+            logger: logger
+        )
+    }
+
+    private func openMetricsEndpoint() throws(WorkerError) -> HTTPEndpoint? {
+        guard !configuration.metrics.address.isEmpty else { return nil }
+        guard let address = HostAndPort(configuration.metrics.address) else {
+            throw WorkerError("metrics.address '\(configuration.metrics.address)' is not host:port")
+        }
+        let endpoint = try HTTPEndpoint(address: address) { [metrics, status] path in
+            switch path {
+            case "/metrics":
+                HTTPEndpoint.Response(
+                    status: 200,
+                    contentType: "text/plain; version=0.0.4; charset=utf-8",
+                    body: metrics.exposition(serving: status.isServing)
+                )
+            case "/healthz":
+                status.isServing ? .text(200, "SERVING\n") : .text(503, "NOT_SERVING\n")
+            default:
+                .text(404, "not found; try /metrics or /healthz\n")
+            }
+        }
+        bound.withLock { $0["metrics", default: []].append(endpoint.address.description) }
+        return endpoint
+    }
+
+    /// Binds or connects `socket` to each endpoint, as a CURVE server or client when CURVE is on.
+    private func attach(_ socket: ZMQSocket, _ endpoints: [WorkerEndpoint], role: String) throws(ZMQError) {
+        if let security {
+            try security.secure(socket, asServer: endpoints.contains { $0.mode == .bind })
+        }
+        for endpoint in endpoints {
+            switch endpoint.mode {
+            case .bind:
+                let actual = try socket.bind(endpoint.address)
+                bound.withLock { $0[role, default: []].append(actual) }
+            case .connect:
+                try socket.connect(endpoint.address)
+            }
+        }
+    }
+
+    private func logStart() {
+        func describe(_ role: String, _ endpoints: [WorkerEndpoint]) -> String {
+            let connected = endpoints.filter { $0.mode == .connect }.map(\.description)
+            return (boundEndpoints(role).map { "@" + $0 } + connected).joined(separator: ",")
+        }
+        logger.info(
+            "worker serving",
+            metadata: [
+                "input": "\(configuration.input.kind.rawValue) \(describe("input", configuration.input.endpoints))",
+                "output": "\(configuration.output.kind.rawValue) \(describe("output", configuration.output.endpoints))",
+                "rpc": "\(configuration.rpc.endpoint.map { describe("rpc", [$0]) } ?? "off")",
+                "metrics": "\(boundEndpoints("metrics").first.map { "http://\($0)/metrics" } ?? "off")",
+                "render_threads": "\(configuration.renderThreadCount)",
+                "curve": "\(security == nil ? "off" : "on")",
+                "resumed_sources": "\(resumed.sources.count)",
+            ]
+        )
+    }
+}
+
+extension WorkerConfiguration.Input.Kind {
+    /// The libzmq socket type of this kind of input.
+    var socketType: ZMQSocketType {
+        switch self {
+        case .sub: .sub
+        case .pull: .pull
+        }
+    }
+}
+
+extension ServiceGroupConfiguration {
+    /// This configuration with graceful shutdown limited to `limit` (then the group is cancelled).
+    fileprivate func withDrainLimit(_ limit: Duration) -> ServiceGroupConfiguration {
+        var configuration = self
+        configuration.maximumGracefulShutdownDuration = limit
+        return configuration
+    }
+}
+
+/// A stage that is configured off: it only waits for shutdown.
+struct IdleService: Service {
+    func run() async throws {
+        try? await gracefulShutdown()
+    }
+}
