@@ -11,8 +11,11 @@ public struct StringCatalog: Sendable {
     /// The table `String(localized:)` uses when none is named.
     public static let defaultTable = "Localizable"
 
-    /// The language the app is developed in: the last fallback (a String Catalog's `sourceLanguage`).
+    /// The language the app is developed in: the last fallback. See ``developmentLanguageOrigin``
+    /// for where it came from.
     public let developmentLanguage: String
+    /// Where ``developmentLanguage`` came from.
+    public let developmentLanguageOrigin: DevelopmentLanguageOrigin
     /// What the readers found wrong or noteworthy, in file order.
     public private(set) var diagnostics: [CatalogDiagnostic]
     /// The files read, relative to the folder.
@@ -25,7 +28,7 @@ public struct StringCatalog: Sendable {
     ///
     /// - Parameters:
     ///   - directory: the folder holding `.lproj` folders and `.xcstrings` files.
-    ///   - developmentLanguage: overrides the String Catalogs' `sourceLanguage` (default `en`).
+    ///   - developmentLanguage: overrides what the catalog says (see ``DevelopmentLanguageOrigin``).
     /// - Throws: ``LocalizationError`` `.unreadableCatalog` only when the folder cannot be listed.
     public init(directory: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
         // Resolve links, so a catalog folder given through a symlink lists its files under the same root.
@@ -124,7 +127,24 @@ public struct StringCatalog: Sendable {
                 tables[entry.table, default: [:]][entry.localization, default: [:]][entry.key] = entry
             }
         }
-        let development = developmentLanguage ?? sourceLanguages.first ?? "en"
+        let available = Set(tables.values.flatMap(\.keys))
+        let (development, origin) = Self.developmentLanguage(
+            configured: developmentLanguage,
+            sourceLanguages: sourceLanguages,
+            localizations: available
+        )
+        if origin == .unknown {
+            diagnostics.append(
+                CatalogDiagnostic(
+                    .warning,
+                    .unknownDevelopmentLanguage,
+                    file: "",
+                    message: "cannot tell the development language: no String Catalog names one and the "
+                        + "localizations are \(available.sorted().joined(separator: ", ")); configure one "
+                        + "(--development-language); until then keys are the last fallback"
+                )
+            )
+        }
         if Set(sourceLanguages).count > 1 {
             diagnostics.append(
                 CatalogDiagnostic(
@@ -139,9 +159,25 @@ public struct StringCatalog: Sendable {
         self.tables = tables
         self.diagnostics = diagnostics
         self.developmentLanguage = development
+        self.developmentLanguageOrigin = origin
         self.files = sources.map(\.relativePath)
-        let available = Set(tables.values.flatMap(\.keys))
         matcher = LocalizationMatcher(available: available.sorted(), developmentLanguage: development)
+    }
+
+    /// The development language: configured, else the String Catalogs' `sourceLanguage`, else the
+    /// catalog's only localization (`Base` aside), else `en` when it is one of several. With none
+    /// of these it is unknown, and `en` (which the catalog lacks) stands in.
+    static func developmentLanguage(
+        configured: String?,
+        sourceLanguages: [String],
+        localizations: Set<String>
+    ) -> (String, DevelopmentLanguageOrigin) {
+        if let configured { return (configured, .configured) }
+        if let declared = sourceLanguages.first { return (declared, .stringCatalog) }
+        let real = localizations.subtracting(["Base"])
+        if real.count == 1, let only = real.first { return (only, .onlyLocalization) }
+        if real.contains("en") { return ("en", .english) }
+        return ("en", .unknown)
     }
 
     /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.
@@ -179,6 +215,25 @@ public struct StringCatalog: Sendable {
     public func fallbackChain(for locale: String) -> [String] {
         matcher.localizations(for: locale)
     }
+}
+
+/// Where a catalog's development language came from.
+public enum DevelopmentLanguageOrigin: String, Hashable, Sendable {
+    /// Given by the caller (configuration, `--development-language`).
+    case configured
+    /// A String Catalog's `sourceLanguage`.
+    case stringCatalog
+    /// The catalog's only localization.
+    case onlyLocalization
+    /// `en`, one of several localizations, none of them declared the source.
+    case english
+    /// Nothing says; `en` stands in and the catalog has no text in it.
+    case unknown
+}
+
+extension CatalogDiagnostic.Code {
+    /// Neither configuration nor the catalog says which language it is developed in.
+    public static let unknownDevelopmentLanguage = Self("unknown-development-language")
 }
 
 /// One file of a catalog folder.

@@ -38,8 +38,9 @@ enum XCStringsReader {
             )
             return result
         }
+        // The key-as-value entries need a language; only a declared one speaks for the catalog.
         let sourceLanguage = root["sourceLanguage"] as? String ?? "en"
-        result.sourceLanguage = sourceLanguage
+        result.sourceLanguage = root["sourceLanguage"] as? String
         if root["sourceLanguage"] as? String == nil {
             result.diagnostics.append(
                 CatalogDiagnostic(.warning, .invalidEntry, file: file, message: "no sourceLanguage; assuming 'en'")
@@ -101,6 +102,9 @@ private struct KeyReader {
     let sourceLanguage: String
     var entries: [CatalogEntry] = []
     var diagnostics: [CatalogDiagnostic] = []
+    /// The argument that chooses every whole-string plural variation of this key, in every
+    /// localization: the source text's numeric argument (see ``pluralSelector(localizations:)``).
+    private(set) var selector: Int?
 
     mutating func report(
         _ severity: CatalogDiagnostic.Severity,
@@ -140,6 +144,7 @@ private struct KeyReader {
                 comment: comment
             )
         }
+        selector = pluralSelector(localizations: localizations)
         // The source language falls back to the key itself, as Xcode does.
         if localizations[sourceLanguage] == nil {
             var compiler = TemplateCompiler()
@@ -198,7 +203,7 @@ private struct KeyReader {
                         cases[category] = node
                     }
                 }
-                return .plural(PluralSwitch(argument: Self.selector(of: cases), cases: cases))
+                return .plural(PluralSwitch(argument: selector ?? Self.firstArgument(of: cases), cases: cases))
             }
             if let device = variations["device"] as? [String: Any] {
                 var cases: [DeviceClass: TemplateNode] = [:]
@@ -230,21 +235,79 @@ private struct KeyReader {
         return compiler.compileVariant(text)
     }
 
-    /// The argument whose plural category selects a whole-string variation: the first numeric
-    /// specifier of the `other` case (Xcode offers whole-string plural variation for one argument).
-    private static func selector(of cases: [PluralCategory: TemplateNode]) -> Int {
-        for category in [PluralCategory.other, .many, .few, .two, .one, .zero] {
-            var found: Int?
-            cases[category]?.visit { use in
-                if found == nil, case .argument(let index, let specifier) = use,
-                    specifier.argumentKind != .string, specifier.argumentKind != .character
-                {
-                    found = index
-                }
+    /// The argument whose plural category chooses a whole-string plural variation.
+    ///
+    /// Xcode offers a whole-string plural only when the source string has one numeric argument
+    /// (with several it makes substitutions), and its build infers the plural's argument from the
+    /// numeric specifiers ("Cannot infer format specifier for string group because no numerical
+    /// specifiers were found" when there is none). So the selector is the numeric argument of the
+    /// source-language text — its value or, without one, the key — whatever order a translation
+    /// writes its arguments in, and whether or not a variant shows the number ("jedna shoda").
+    /// `nil` when no localization varies by plural.
+    private mutating func pluralSelector(localizations: [String: Any]) -> Int? {
+        guard localizations.values.contains(where: Self.hasPluralVariation) else { return nil }
+        var texts: [String] = []
+        if let source = localizations[sourceLanguage] { Self.collectTexts(source, into: &texts) }
+        if texts.isEmpty { texts = [key] }
+        var numeric: [Int] = []
+        var any: [Int] = []
+        for text in texts {
+            var compiler = TemplateCompiler()
+            compiler.compileVariant(text).visit { use in
+                guard case .argument(let index, let specifier) = use else { return }
+                if !any.contains(index) { any.append(index) }
+                if specifier.isNumeric, !numeric.contains(index) { numeric.append(index) }
             }
-            if let found { return found }
         }
-        return 0
+        if numeric.count > 1 {
+            report(
+                .warning,
+                .ambiguousPluralArgument,
+                sourceLanguage,
+                "the source has several numeric arguments (\(numeric.map { "\($0 + 1)" }.joined(separator: ", "))); "
+                    + "argument \(numeric[0] + 1) chooses the plural variants (Xcode varies such strings by substitutions)"
+            )
+        } else if numeric.isEmpty {
+            report(
+                .warning,
+                .ambiguousPluralArgument,
+                sourceLanguage,
+                "the source has no numeric argument to choose the plural variants by (Xcode does not build this); "
+                    + (any.first.map { "argument \($0 + 1) is used" } ?? "they are chosen by argument 1")
+            )
+        }
+        return numeric.first ?? any.first
+    }
+
+    /// Whether a localization object varies by plural at its top (or under a device variation).
+    private static func hasPluralVariation(_ localization: Any) -> Bool {
+        guard let variations = (localization as? [String: Any])?["variations"] as? [String: Any] else { return false }
+        if variations["plural"] is [String: Any] { return true }
+        return (variations["device"] as? [String: Any])?.values.contains(where: hasPluralVariation) ?? false
+    }
+
+    /// Every `stringUnit` value of a localization, variants included.
+    private static func collectTexts(_ value: Any, into texts: inout [String]) {
+        guard let object = value as? [String: Any] else { return }
+        if let text = (object["stringUnit"] as? [String: Any])?["value"] as? String { texts.append(text) }
+        for case let group as [String: Any] in ((object["variations"] as? [String: Any]) ?? [:]).values {
+            for name in group.keys.sorted() { collectTexts(group[name] as Any, into: &texts) }
+        }
+    }
+
+    /// A fallback selector for a plural variation when the source offers none: the first numeric
+    /// argument of the variants, else their first argument of any kind.
+    private static func firstArgument(of cases: [PluralCategory: TemplateNode]) -> Int {
+        var numeric: Int?
+        var any: Int?
+        for category in [PluralCategory.other, .many, .few, .two, .one, .zero] {
+            cases[category]?.visit { use in
+                guard case .argument(let index, let specifier) = use else { return }
+                if any == nil { any = index }
+                if numeric == nil, specifier.isNumeric { numeric = index }
+            }
+        }
+        return numeric ?? any ?? 0
     }
 
     /// A substitution's definition: its argument, specifier and plural variants (or single value).

@@ -32,6 +32,8 @@ extension CatalogDiagnostic.Code {
     public static let unsupportedRuleType = Self("unsupported-rule-type")
     /// A plural variant named other than zero/one/two/few/many/other.
     public static let unknownPluralCategory = Self("unknown-plural-category")
+    /// A whole-string plural variation whose source has no single numeric argument to choose by.
+    public static let ambiguousPluralArgument = Self("ambiguous-plural-argument")
 }
 
 /// Compiles catalog text into a ``TemplateNode`` tree, resolving argument numbers.
