@@ -16,16 +16,23 @@ enum XCStringsReader {
         do {
             json = try JSONSerialization.jsonObject(with: data)
         } catch {
+            // Keep the keys before the damage: a file cut short loses only its last key.
+            let recovered = recoverEntries(of: data)
+            let keptCount = (recovered?["strings"] as? [String: Any])?.count
+            let consequence =
+                keptCount.map { "the \($0) key\($0 == 1 ? "" : "s") before it \($0 == 1 ? "is" : "are") loaded, the rest is not" }
+                ?? "nothing in the file is loaded"
             result.diagnostics.append(
                 CatalogDiagnostic(
                     .error,
                     .syntaxError,
                     file: file,
                     location: jsonErrorLocation(error, in: data),
-                    message: "not valid JSON: \(error)"
+                    message: "not valid JSON: \(jsonErrorReason(error)); \(consequence)"
                 )
             )
-            return result
+            guard let recovered, keptCount != nil else { return result }
+            json = recovered
         }
         guard let root = json as? [String: Any] else {
             result.diagnostics.append(
@@ -66,11 +73,77 @@ enum XCStringsReader {
         return result
     }
 
+    /// The root object of the longest prefix of a broken file that ends after a complete member
+    /// of `"strings"` and parses once closed with `}}`; `nil` when there is none.
+    ///
+    /// Members of the `strings` object sit at depth 2 (the root is depth 1), so a `,` there ends
+    /// one. Prefixes that end before the damage parse and those after it do not, so the longest
+    /// good one is found by bisection.
+    static func recoverEntries(of data: Data) -> [String: Any]? {
+        let ends = memberEnds(in: data)
+        func parsed(_ index: Int) -> [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: data.prefix(ends[index]) + Data("}}".utf8))) as? [String: Any]
+        }
+        var low = 0
+        var high = ends.count - 1
+        var best: [String: Any]?
+        while low <= high {
+            let middle = (low + high) / 2
+            if let root = parsed(middle) {
+                best = root
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+
+    /// The offsets of the commas that end members at depth 2, outside strings.
+    private static func memberEnds(in data: Data) -> [Int] {
+        var depth = 0
+        var inString = false
+        var isEscaped = false
+        var ends: [Int] = []
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if isEscaped {
+                    isEscaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    isEscaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ",") where depth == 2: ends.append(offset)
+            default: break
+            }
+        }
+        return ends
+    }
+
+    /// Foundation's own sentence for a JSON error ("Unexpected end of file during JSON parse."),
+    /// without the `NSError` wrapping around it.
+    static func jsonErrorReason(_ error: any Error) -> String {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        let reason = detail ?? String(describing: error)
+        return reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+    }
+
     /// Where a JSON error is: "line 3, column 7" if the message says so, else "character 57"
-    /// (a UTF-8 offset, as Foundation on Linux reports it) turned into line and column.
+    /// (a UTF-8 offset, as Foundation on Linux reports it) turned into line and column; the end
+    /// of the data for a file cut short.
     static func jsonErrorLocation(_ error: any Error, in data: Data) -> SourceLocation {
         var messages = [String(describing: error)]
         if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { messages.append(detail) }
+        if messages.contains(where: { $0.contains("Unexpected end of file") }) {
+            return location(ofUTF8Offset: data.count, in: data)
+        }
         for text in messages {
             func number(after label: String) -> Int? {
                 guard let range = text.range(of: label) else { return nil }
@@ -164,9 +237,9 @@ private struct KeyReader {
             guard let node = content(localization, compiler: &compiler, states: &states, language: language) else {
                 continue
             }
-            for issue in compiler.issues { report(issue.severity, issue.code, language, issue.message) }
             let source = (localization["stringUnit"] as? [String: Any])?["value"] as? String ?? ""
             let value = CompiledString(root: node, source: source)
+            for issue in compiler.issues(for: value) { report(issue.severity, issue.code, language, issue.message) }
             for (name, substitution) in substitutions.sorted(by: { $0.key < $1.key }) {
                 if Self.definition(ofSubstitution: substitution) == nil {
                     report(

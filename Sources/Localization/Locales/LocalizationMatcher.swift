@@ -66,6 +66,14 @@ public struct LocalizationMatcher: Sendable {
         return result
     }
 
+    /// Whether `ancestor` is `locale` or one of its CLDR parents (en-GB descends from en; es-MX from
+    /// es-419 and es), matched as localizations are: by identifier or maximal form.
+    public static func descends(_ locale: String, from ancestor: String) -> Bool {
+        let target = normalized(ancestor)
+        let targetMaximal = maximal(ancestor)
+        return ancestry(of: locale).contains { normalized($0) == target || maximal($0) == targetMaximal }
+    }
+
     /// Whether some localization other than the development language serves `locale`.
     public func isSupported(_ locale: String) -> Bool {
         Self.ancestry(of: locale).contains { element in

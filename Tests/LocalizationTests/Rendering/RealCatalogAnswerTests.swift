@@ -229,3 +229,51 @@ struct RealCatalogAnswerTests {
         #expect(LocalizationMatcher.canonical("nl-NL") == "nl-NL")
     }
 }
+
+/// Issue 21, item 5: a String Catalog that cannot be read whole is an error with a position, and
+/// the keys before the damage still load.
+@Suite("Issue 21: damaged String Catalogs")
+struct DamagedStringCatalogTests {
+    typealias Support = RenderingSupport
+
+    static func catalogText() throws -> String {
+        try Support.xcstrings([
+            "a": ["localizations": ["de": Support.unit("A de")]],
+            "b": ["localizations": ["de": Support.unit("B de")]],
+            "c": ["localizations": ["de": Support.unit("C de")]],
+        ])
+    }
+
+    @Test func aTruncatedFileKeepsTheKeysBeforeTheCut() throws {
+        let text = try Self.catalogText()
+        let cut = String(text[..<(try #require(text.range(of: "C de"))).lowerBound])
+        try Support.withCatalog(["Localizable.xcstrings": cut]) { (catalog: StringCatalog) throws in
+            let error = try #require(catalog.diagnostics.first)
+            #expect(catalog.diagnostics.count == 1)
+            #expect(error.severity == .error)
+            #expect(error.code == .syntaxError)
+            #expect(error.file == "Localizable.xcstrings")
+            let lines = cut.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(error.location == SourceLocation(line: lines.count, column: (lines.last?.count ?? 0) + 1))
+            #expect(
+                error.message
+                    == "not valid JSON: Unexpected end of file during JSON parse; the 2 keys before it are loaded, the rest is not"
+            )
+            let german = try Localizer(catalog: catalog, locale: "de")
+            #expect(try german.string("b").text == "B de")
+            #expect(try german.string("c").isMissing)
+            #expect(catalog.developmentLanguage == "en")
+        }
+    }
+
+    @Test func aSyntaxErrorInTheMiddleKeepsTheKeysBeforeIt() throws {
+        let text = try Self.catalogText()
+        let broken = text.replacingOccurrences(of: #""b" : {"#, with: #""b" : { oops"#)
+        #expect(broken != text)
+        try Support.withCatalog(["Localizable.xcstrings": broken]) { (catalog: StringCatalog) throws in
+            #expect(catalog.diagnostics.map(\.code) == [.syntaxError])
+            #expect(catalog.diagnostics.first?.message.hasSuffix("the 1 key before it is loaded, the rest is not") == true)
+            #expect(try Localizer(catalog: catalog, locale: "de").string("a").text == "A de")
+        }
+    }
+}
