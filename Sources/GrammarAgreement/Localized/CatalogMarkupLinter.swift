@@ -57,7 +57,11 @@ public struct CatalogMarkupLinter: Sendable {
             do {
                 let document = try RichTextParser.parse(variant)
                 for key in Self.keys(of: document) where !knownKeys.contains(key) {
-                    add(.warning, .unknownAttribute, "'\(key)' is not an attribute key the agreement engine or the app declares; it is ignored")
+                    add(
+                        .warning,
+                        .unknownAttribute,
+                        "'\(key)' is not an attribute key the agreement engine or the app declares; it is ignored"
+                    )
                 }
                 _ = try document.attributedString()
                 _ = try AgreementTemplate(variant)
@@ -68,15 +72,7 @@ public struct CatalogMarkupLinter: Sendable {
             }
         }
         return found.map { severity, code, message in
-            CatalogDiagnostic(
-                severity,
-                code,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
-                message: message
-            )
+            CatalogDiagnostic(severity, code, entry: entry, message: message)
         }
     }
 

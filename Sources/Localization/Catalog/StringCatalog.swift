@@ -52,14 +52,54 @@ public struct StringCatalog: Sendable {
             developmentLanguage: developmentLanguage
         )
         if sources.isEmpty {
+            // Nothing to serve or check is never a success.
             diagnostics.append(
                 CatalogDiagnostic(
-                    .warning,
+                    .error,
                     .unreadableFile,
                     file: directory.path,
                     message: "no .strings, .stringsdict or .xcstrings files found"
                 )
             )
+        }
+    }
+
+    /// Loads one catalog file: an `.xcstrings`, or a `.strings` or `.stringsdict` inside a
+    /// `<lang>.lproj` folder, which names its localization.
+    ///
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when the file is not a catalog file, or
+    ///   a `.strings` file has no `.lproj` folder to say its language. A file that is a catalog but
+    ///   cannot be read or parsed loads with ``diagnostics`` saying so.
+    public init(file: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
+        let url = file.resolvingSymlinksInPath().standardizedFileURL
+        guard let kind = CatalogSource.Kind(url) else {
+            let reason =
+                ["strings", "stringsdict"].contains(url.pathExtension)
+                ? "is not inside a <language>.lproj folder, so its localization is unknown"
+                : "is not a .strings, .stringsdict or .xcstrings file"
+            throw LocalizationError(.unreadableCatalog, "\(file.path) \(reason)")
+        }
+        let parent = url.deletingLastPathComponent().lastPathComponent
+        let relative = parent.hasSuffix(".lproj") ? parent + "/" + url.lastPathComponent : url.lastPathComponent
+        self.init(
+            sources: [CatalogSource(kind: kind, url: url, relativePath: relative)],
+            developmentLanguage: developmentLanguage
+        )
+    }
+
+    /// Loads a catalog folder (``init(directory:developmentLanguage:)``) or a single catalog file
+    /// (``init(file:developmentLanguage:)``), whichever `url` is.
+    ///
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when `url` is neither.
+    public init(contentsOf url: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw LocalizationError(.unreadableCatalog, "\(url.path) does not exist")
+        }
+        if isDirectory.boolValue {
+            try self.init(directory: url, developmentLanguage: developmentLanguage)
+        } else {
+            try self.init(file: url, developmentLanguage: developmentLanguage)
         }
     }
 
@@ -133,7 +173,7 @@ public struct StringCatalog: Sendable {
             sourceLanguages: sourceLanguages,
             localizations: available
         )
-        if origin == .unknown {
+        if origin == .unknown, !available.isEmpty {
             diagnostics.append(
                 CatalogDiagnostic(
                     .warning,

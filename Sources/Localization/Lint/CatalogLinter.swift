@@ -180,15 +180,7 @@ public struct CatalogLinter {
             )
         }
         return problems.map { severity, message in
-            CatalogDiagnostic(
-                severity,
-                .specifierMismatch,
-                file: translation.file,
-                location: translation.location,
-                key: translation.key,
-                locale: translation.localization,
-                message: message
-            )
+            CatalogDiagnostic(severity, .specifierMismatch, entry: translation, message: message)
         }
     }
 
@@ -198,10 +190,7 @@ public struct CatalogLinter {
                 return CatalogDiagnostic(
                     .error,
                     .missingPluralCategory,
-                    file: entry.file,
-                    location: entry.location,
-                    key: entry.key,
-                    locale: entry.localization,
+                    entry: entry,
                     message: "argument \(plural.argument + 1) has a plural rule with no variants (an empty dictionary); "
                         + "nothing is shown there"
                 )
@@ -213,10 +202,7 @@ public struct CatalogLinter {
             return CatalogDiagnostic(
                 hasOther ? .warning : .error,
                 .missingPluralCategory,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
+                entry: entry,
                 message: hasOther
                     ? "argument \(plural.argument + 1) lacks \(names); 'other' is used for those numbers"
                     : "argument \(plural.argument + 1) lacks \(names), including 'other'; those numbers get the nearest variant"
@@ -239,10 +225,7 @@ public struct CatalogLinter {
                 return CatalogDiagnostic(
                     category == .zero ? .note : .warning,
                     .unusedPluralCategory,
-                    file: entry.file,
-                    location: entry.location,
-                    key: entry.key,
-                    locale: entry.localization,
+                    entry: entry,
                     message: "argument \(plural.argument + 1) has a '\(category.rawValue)' variant, which is not a "
                         + "plural category of \(rules.locale) (\(known)); \(consequence)"
                 )
@@ -262,10 +245,7 @@ public struct CatalogLinter {
             return CatalogDiagnostic(
                 .warning,
                 .numberNeverShown,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
+                entry: entry,
                 message: "argument \(plural.argument + 1) chooses the plural variants, but no variant shows it "
                     + "(nor any other argument)"
             )
@@ -303,15 +283,7 @@ public struct CatalogLinter {
             }
         }
         return found.map { code, message in
-            CatalogDiagnostic(
-                .warning,
-                code,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
-                message: message
-            )
+            CatalogDiagnostic(.warning, code, entry: entry, message: message)
         }
     }
 
@@ -319,15 +291,7 @@ public struct CatalogLinter {
         func finding(_ severity: CatalogDiagnostic.Severity, _ code: CatalogDiagnostic.Code, _ message: String)
             -> CatalogDiagnostic
         {
-            CatalogDiagnostic(
-                severity,
-                code,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
-                message: message
-            )
+            CatalogDiagnostic(severity, code, entry: entry, message: message)
         }
         var findings: [CatalogDiagnostic] = []
         switch entry.state {

@@ -152,6 +152,64 @@ public final class Localizer: Sendable {
         return nil
     }
 
+    /// The format `key` is rendered with for these arguments, and the localization it comes from:
+    /// variants chosen as ``string(_:table:arguments:)`` chooses them (plural categories by the
+    /// text's language), every specifier with its position (`%2$@`), literal `%` written `%%`.
+    /// A plain value with no arguments is not a format (Apple does not format it), so its `%`
+    /// signs come back escaped too. `nil` when no localization has the key.
+    ///
+    /// For layers that read the chosen text further — Markdown and agreement markup — and compile
+    /// each distinct format once.
+    /// - Throws: ``LocalizationError`` `.missingArgument` when a plural is chosen by an argument
+    ///   that was not given.
+    public func format(
+        _ key: String,
+        table: String = StringCatalog.defaultTable,
+        arguments: [FormatArgument]
+    ) throws(LocalizationError) -> (format: String, localization: String)? {
+        for localization in localizations {
+            guard let value = catalog.value(key, table: table, localization: localization) else { continue }
+            if arguments.isEmpty, value.isPlain {
+                return (CompiledString.escapingPercent(value.source), localization)
+            }
+            let rules = pluralRules(forLocalization: localization)
+            var missing: Int?
+            let format = value.format { plural in
+                guard plural.argument >= 0, plural.argument < arguments.count else {
+                    missing = missing ?? plural.argument
+                    return nil
+                }
+                return plural.node(for: arguments[plural.argument], rules: rules)
+            } device: { cases in
+                chooseDevice(cases)
+            } width: { variants in
+                chooseWidth(variants)
+            }
+            if let missing {
+                var error = LocalizationError(
+                    .missingArgument,
+                    "a plural variant is chosen by argument \(missing + 1), but \(arguments.count) were given",
+                    argument: missing + 1
+                )
+                error.key = key
+                throw error
+            }
+            return (format, localization)
+        }
+        return nil
+    }
+
+    /// The device variant for ``RenderOptions/device``: that device's, else `other`, else any.
+    private func chooseDevice(_ cases: [DeviceClass: TemplateNode]) -> TemplateNode? {
+        cases[options.device] ?? cases[.other] ?? DeviceClass.allCases.lazy.compactMap({ cases[$0] }).first
+    }
+
+    /// The widest variant that fits ``RenderOptions/width``; the narrowest if none fits; the widest
+    /// if no width is set.
+    private func chooseWidth(_ variants: [WidthVariant]) -> WidthVariant? {
+        options.width.map { width in variants.last { $0.width <= width } ?? variants.first } ?? variants.last
+    }
+
     /// Renders a compiled string that did not come from the catalog (a template of the caller's),
     /// choosing plural variants by the locale's rules.
     public func render(
@@ -254,16 +312,11 @@ public final class Localizer: Sendable {
                 try append(chosen, arguments: arguments, rules: rules, to: &output)
             }
         case .device(let cases):
-            if let chosen = cases[options.device] ?? cases[.other]
-                ?? DeviceClass.allCases.lazy.compactMap({ cases[$0] }).first
-            {
-                try append(chosen, arguments: arguments, rules: rules, to: &output)
-            }
+            if let chosen = chooseDevice(cases) { try append(chosen, arguments: arguments, rules: rules, to: &output) }
         case .width(let variants):
-            // The widest variant that fits; the narrowest if none fits; the widest if no width is set.
-            let chosen =
-                options.width.map { width in variants.last { $0.width <= width } ?? variants.first } ?? variants.last
-            if let chosen { try append(chosen.node, arguments: arguments, rules: rules, to: &output) }
+            if let chosen = chooseWidth(variants) {
+                try append(chosen.node, arguments: arguments, rules: rules, to: &output)
+            }
         }
     }
 }
