@@ -49,18 +49,29 @@ enum PrintfDigits {
 
     private static func format(_ value: Double, conversion: Character, precision: Int, alternate: Bool) -> String {
         let specification = "%" + (alternate ? "#" : "") + ".\(max(0, precision))" + String(conversion)
-        // Enough for every `%e`/`%g` and for `%f` of values up to about 1e40; larger ones retry.
-        var capacity = 64 + max(0, precision)
-        while true {
-            var buffer = [CChar](repeating: 0, count: capacity)
-            let written = withVaList([value]) { arguments in
-                vsnprintf(&buffer, capacity, specification, arguments)
+        return specification.withCString { format in
+            // Enough for every `%e`/`%g` and for `%f` below about 1e40, on the stack; larger ones retry.
+            let first = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackCapacity) { buffer in
+                written(value, format, into: buffer)
             }
-            guard written >= 0 else { return String(value) }
-            if Int(written) < capacity {
-                return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let text = first.text { return text }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: first.needed + 1) { buffer in
+                written(value, format, into: buffer).text ?? String(value)
             }
-            capacity = Int(written) + 1
         }
+    }
+
+    private static let stackCapacity = 128
+
+    /// `vsnprintf` into `buffer`: the text, or `nil` and the length it needs.
+    private static func written(
+        _ value: Double,
+        _ format: UnsafePointer<CChar>,
+        into buffer: UnsafeMutableBufferPointer<CChar>
+    ) -> (text: String?, needed: Int) {
+        guard let base = buffer.baseAddress else { return (nil, 0) }
+        let count = Int(withVaList([value]) { vsnprintf(base, buffer.count, format, $0) })
+        guard count >= 0, count < buffer.count else { return (nil, max(count, 0)) }
+        return (String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self), count)
     }
 }
