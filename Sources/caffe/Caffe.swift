@@ -19,7 +19,8 @@ struct Caffe: AsyncParsableCommand {
 struct Plural: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the CLDR plural category of each number, one per line.",
-        discussion: "Visible fraction digits count: in English 1 is 'one' and 1.0 is 'other'. Negative numbers are numbers."
+        discussion:
+            "Visible fraction digits count: in English 1 is 'one' and 1.0 is 'other'. Negative numbers are numbers."
     )
 
     @Option(help: "BCP 47 locale identifier, such as ru or es-MX.")

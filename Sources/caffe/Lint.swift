@@ -32,7 +32,10 @@ struct Lint: ParsableCommand {
     func run() throws {
         let catalog: StringCatalog
         do {
-            catalog = try StringCatalog(contentsOf: URL(fileURLWithPath: path), developmentLanguage: developmentLanguage)
+            catalog = try StringCatalog(
+                contentsOf: URL(fileURLWithPath: path),
+                developmentLanguage: developmentLanguage
+            )
         } catch {
             FileHandle.standardError.write(Data("caffe lint: \(error)\n".utf8))
             throw ExitCode(1)

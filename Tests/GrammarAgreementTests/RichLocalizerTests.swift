@@ -20,19 +20,29 @@ struct RichLocalizerTests {
         let strings: [String: Any] = [
             addToOrder: [
                 "localizations": [
-                    "es": unit(#"Añadir ^[%1$lld %3$@ ^[%2$@](morphology: { partOfSpeech: "adjective" })](inflect: true) a tu pedido"#)
+                    "es": unit(
+                        #"Añadir ^[%1$lld %3$@ ^[%2$@](morphology: { partOfSpeech: "adjective" })](inflect: true) a tu pedido"#
+                    )
                 ]
             ],
             freeCoffees: [
                 "localizations": [
-                    "en": ["variations": ["plural": [
-                        "zero": unit("No free coffees _yet_"), "one": unit("**One** free coffee"),
-                        "other": unit("**%lld** free coffees"),
-                    ]]],
-                    "es": ["variations": ["plural": [
-                        "one": unit("**Un** café gratis"), "many": unit("**%lld** de cafés gratis"),
-                        "other": unit("**%lld** cafés gratis"),
-                    ]]],
+                    "en": [
+                        "variations": [
+                            "plural": [
+                                "zero": unit("No free coffees _yet_"), "one": unit("**One** free coffee"),
+                                "other": unit("**%lld** free coffees"),
+                            ]
+                        ]
+                    ],
+                    "es": [
+                        "variations": [
+                            "plural": [
+                                "one": unit("**Un** café gratis"), "many": unit("**%lld** de cafés gratis"),
+                                "other": unit("**%lld** cafés gratis"),
+                            ]
+                        ]
+                    ],
                 ]
             ],
             welcome: [
@@ -114,7 +124,8 @@ struct RichLocalizerTests {
             let slogan = try english.text("^[Fast](rainbow: 'fun') food, [menu](https://caffe.example/menu)")
             #expect(slogan.presentationKeys == ["rainbow"])
             #expect(
-                slogan.html() == #"<span data-rainbow="fun">Fast</span> food, <a href="https://caffe.example/menu">menu</a>"#
+                slogan.html()
+                    == #"<span data-rainbow="fun">Fast</span> food, <a href="https://caffe.example/menu">menu</a>"#
             )
         }
     }

@@ -69,16 +69,25 @@ struct LinkSchemeTests {
     }
 
     @Test(arguments: [
-        ("<irc://foo.bar:2233/baz>", "irc://foo.bar:2233/baz", #"<a href="irc://foo.bar:2233/baz">irc://foo.bar:2233/baz</a>"#),
+        (
+            "<irc://foo.bar:2233/baz>", "irc://foo.bar:2233/baz",
+            #"<a href="irc://foo.bar:2233/baz">irc://foo.bar:2233/baz</a>"#
+        ),
         ("<a+b+c:d>", "a+b+c:d", #"<a href="a+b+c:d">a+b+c:d</a>"#),
-        ("<made-up-scheme://foo,bar>", "made-up-scheme://foo,bar", #"<a href="made-up-scheme://foo,bar">made-up-scheme://foo,bar</a>"#),
+        (
+            "<made-up-scheme://foo,bar>", "made-up-scheme://foo,bar",
+            #"<a href="made-up-scheme://foo,bar">made-up-scheme://foo,bar</a>"#
+        ),
         ("<localhost:5001/foo>", "localhost:5001/foo", #"<a href="localhost:5001/foo">localhost:5001/foo</a>"#),
     ])
-    func otherSchemesAreTextWhenSafeAndLinksInCommonMarkMode(markdown: String, safe: String, commonMark: String) throws {
+    func otherSchemesAreTextWhenSafeAndLinksInCommonMarkMode(markdown: String, safe: String, commonMark: String) throws
+    {
         let parsed = try document(markdown)
         #expect(HTMLRenderer().render(parsed) == safe)
         #expect(HTMLRenderer(allowedSchemes: nil).render(parsed) == commonMark)
-        #expect(HTMLRenderer(allowedSchemes: ["irc", "a+b+c", "made-up-scheme", "localhost"]).render(parsed) == commonMark)
+        #expect(
+            HTMLRenderer(allowedSchemes: ["irc", "a+b+c", "made-up-scheme", "localhost"]).render(parsed) == commonMark
+        )
     }
 
     @Test func controlsCannotHideAScheme() throws {
@@ -98,7 +107,8 @@ struct MarkdownCommonMarkModeTests {
     @Test func everyInScopeInlineExamplePassesThroughTheCommandLine() throws {
         let examples = SpecExample.inline.filter { !CommonMarkSpecTests.outOfScope.contains($0.example) }
         #expect(examples.count == 243)
-        let input = try examples.map { String(decoding: try JSONEncoder().encode($0.markdown), as: UTF8.self) }
+        let input =
+            try examples.map { String(decoding: try JSONEncoder().encode($0.markdown), as: UTF8.self) }
             .joined(separator: "\n") + "\n"
         let result = try caffe(["--jsonl", "--format", "html", "--commonmark"], input: input)
         #expect(result.status == 0, "\(result.standardError)")
@@ -112,7 +122,10 @@ struct MarkdownCommonMarkModeTests {
 
     @Test func theDefaultStaysTheSafeAllowList() throws {
         let input = "<irc://foo.bar:2233/baz> [link](foo\\)\\:)\n"
-        #expect(try caffe(["--format", "html"], input: input).standardOutput == "irc://foo.bar:2233/baz <a href=\"foo):\">link</a>\n")
+        #expect(
+            try caffe(["--format", "html"], input: input).standardOutput
+                == "irc://foo.bar:2233/baz <a href=\"foo):\">link</a>\n"
+        )
         #expect(
             try caffe(["--format", "html", "--link-schemes", "https,irc"], input: input).standardOutput
                 == "<a href=\"irc://foo.bar:2233/baz\">irc://foo.bar:2233/baz</a> <a href=\"foo):\">link</a>\n"

@@ -20,7 +20,9 @@ enum XCStringsReader {
             let recovered = recoverEntries(of: data)
             let keptCount = (recovered?["strings"] as? [String: Any])?.count
             let consequence =
-                keptCount.map { "the \($0) key\($0 == 1 ? "" : "s") before it \($0 == 1 ? "is" : "are") loaded, the rest is not" }
+                keptCount.map {
+                    "the \($0) key\($0 == 1 ? "" : "s") before it \($0 == 1 ? "is" : "are") loaded, the rest is not"
+                }
                 ?? "nothing in the file is loaded"
             result.diagnostics.append(
                 CatalogDiagnostic(

@@ -129,7 +129,8 @@ public struct CatalogLinter {
                     .regionalFallback,
                     file: missing[0].file,
                     locale: localization,
-                    message: "\(count) key\(count == 1 ? "" : "s") of table \(table) fall\(count == 1 ? "s" : "") back to "
+                    message:
+                        "\(count) key\(count == 1 ? "" : "s") of table \(table) fall\(count == 1 ? "s" : "") back to "
                         + "\(catalog.developmentLanguage), the parent language of \(localization)"
                 )
             ]
@@ -191,7 +192,8 @@ public struct CatalogLinter {
                     .error,
                     .missingPluralCategory,
                     entry: entry,
-                    message: "argument \(plural.argument + 1) has a plural rule with no variants (an empty dictionary); "
+                    message:
+                        "argument \(plural.argument + 1) has a plural rule with no variants (an empty dictionary); "
                         + "nothing is shown there"
                 )
             }
@@ -270,11 +272,12 @@ public struct CatalogLinter {
             guard argumentCount > 0 else { continue }
             for placeholder in LookalikeSpecifiers.dollarPlaceholders(in: literal, argumentCount: argumentCount) {
                 let specifier = source?.value.specifiers.first { $0.argument == placeholder.argument - 1 }?.specifier
-                let suggestion = specifier.map { specifier -> String in
-                    var positioned = specifier
-                    positioned.position = placeholder.argument
-                    return " (write \(positioned))"
-                } ?? ""
+                let suggestion =
+                    specifier.map { specifier -> String in
+                        var positioned = specifier
+                        positioned.position = placeholder.argument
+                        return " (write \(positioned))"
+                    } ?? ""
                 add(
                     .strayPlaceholder,
                     "'\(placeholder.text)' looks like a placeholder from another format; it is shown as written"

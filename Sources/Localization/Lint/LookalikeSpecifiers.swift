@@ -70,8 +70,9 @@ enum LookalikeSpecifiers {
         while index < scalars.count {
             defer { index += 1 }
             guard scalars[index] == "$" else { continue }
-            if index > 0, scalars[index - 1] == "%" || scalars[index - 1].properties.isAlphabetic
-                || ("0"..."9").contains(scalars[index - 1])
+            if index > 0,
+                scalars[index - 1] == "%" || scalars[index - 1].properties.isAlphabetic
+                    || ("0"..."9").contains(scalars[index - 1])
             {
                 continue
             }

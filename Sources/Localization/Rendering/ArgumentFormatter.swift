@@ -181,7 +181,11 @@ struct ArgumentFormatter {
             grouping && fractionDigits < numbers.fixed.count
             ? numbers.fixed[fractionDigits]
             : numbers.formatter(
-                .decimal(minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, grouping: grouping)
+                .decimal(
+                    minimumFractionDigits: fractionDigits,
+                    maximumFractionDigits: fractionDigits,
+                    grouping: grouping
+                )
             )
         guard let formatter else {
             throw LocalizationError(

@@ -87,7 +87,8 @@ public final class Localizer: Sendable {
     ) -> [String: PluralRules] {
         func language(_ identifier: String) -> String {
             let written = identifier == "Base" ? developmentLanguage : identifier
-            return Locale.Language(identifier: LocalizationMatcher.canonical(written)).languageCode?.identifier ?? written
+            return Locale.Language(identifier: LocalizationMatcher.canonical(written)).languageCode?.identifier
+                ?? written
         }
         let own = language(locale)
         var rules: [String: PluralRules] = [:]

@@ -48,7 +48,9 @@ struct PrintfRoundingTests {
         let text = try english.format(.double(1e300), as: FormatSpecifier(precision: 2, conversion: .fixed))
         #expect(text.replacingOccurrences(of: ",", with: "") == String(format: "%.2f", 1e300))
         // The exact binary value: 301 digits in 101 groups, then ".00".
-        #expect(text.hasPrefix("1,000,000,000,000,000,052,504,760,255,204,420,248,704,468,581,108,159,154,915,854,115,511"))
+        #expect(
+            text.hasPrefix("1,000,000,000,000,000,052,504,760,255,204,420,248,704,468,581,108,159,154,915,854,115,511")
+        )
         #expect(text.count == 301 + 100 + 3)
     }
 

@@ -82,7 +82,9 @@ struct RealCatalogAnswerTests {
 
     @Test func aSourceWithoutOneNumericArgumentIsReported() throws {
         let file = try Support.xcstrings([
-            "%lld of %lld": ["localizations": ["en": Support.plural(["one": "%lld of %lld", "other": "%lld of %lld"])]],
+            "%lld of %lld": [
+                "localizations": ["en": Support.plural(["one": "%lld of %lld", "other": "%lld of %lld"])]
+            ],
             "%@ files": ["localizations": ["en": Support.plural(["one": "%@ file", "other": "%@ files"])]],
         ])
         try Support.withCatalog(["Localizable.xcstrings": file]) { catalog in
@@ -272,7 +274,9 @@ struct DamagedStringCatalogTests {
         #expect(broken != text)
         try Support.withCatalog(["Localizable.xcstrings": broken]) { (catalog: StringCatalog) throws in
             #expect(catalog.diagnostics.map(\.code) == [.syntaxError])
-            #expect(catalog.diagnostics.first?.message.hasSuffix("the 1 key before it is loaded, the rest is not") == true)
+            #expect(
+                catalog.diagnostics.first?.message.hasSuffix("the 1 key before it is loaded, the rest is not") == true
+            )
             #expect(try Localizer(catalog: catalog, locale: "de").string("a").text == "A de")
         }
     }

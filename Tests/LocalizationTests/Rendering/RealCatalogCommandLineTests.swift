@@ -27,7 +27,9 @@ struct RealCatalogCommandLineTests {
             ],
             "Welcome!": [
                 "localizations": [
-                    "es": Support.unit("¡^[Bienvenido](inflect: true, inflectionAlternative: 'Te damos la bienvenida')!")
+                    "es": Support.unit(
+                        "¡^[Bienvenido](inflect: true, inflectionAlternative: 'Te damos la bienvenida')!"
+                    )
                 ]
             ],
             "%lld degrees": ["localizations": ["en": Support.plural(["one": "%lld degree", "other": "%lld degrees"])]],
@@ -46,7 +48,8 @@ struct RealCatalogCommandLineTests {
                     == "Localizable.xcstrings: warning: [missing-translation] '%lld degrees' (es): no translation in es; en is shown\n0 errors, 1 warning, 0 notes\n"
             )
         }
-        let broken = #"{"sourceLanguage": "en", "strings": {"a": {"localizations": {"de": {"stringUnit": {"value": "%d%"}}}}}}"#
+        let broken =
+            #"{"sourceLanguage": "en", "strings": {"a": {"localizations": {"de": {"stringUnit": {"value": "%d%"}}}}}}"#
         try Support.withFolder(["Broken.xcstrings": broken]) { folder in
             let result = try Support.runCaffe(["lint", folder.appendingPathComponent("Broken.xcstrings").path])
             #expect(result.status == 1)
@@ -79,10 +82,16 @@ struct RealCatalogCommandLineTests {
         try Support.withFolder(["README.md": "no catalogs here\n"]) { folder in
             let empty = try Support.runCaffe(["lint", folder.path])
             #expect(empty.status == 1)
-            #expect(empty.standardOutput.contains("error: [unreadable-file]: no .strings, .stringsdict or .xcstrings files found"))
+            #expect(
+                empty.standardOutput.contains(
+                    "error: [unreadable-file]: no .strings, .stringsdict or .xcstrings files found"
+                )
+            )
             let notACatalog = try Support.runCaffe(["lint", folder.appendingPathComponent("README.md").path])
             #expect(notACatalog.status == 1)
-            #expect(notACatalog.standardError.hasSuffix("README.md is not a .strings, .stringsdict or .xcstrings file\n"))
+            #expect(
+                notACatalog.standardError.hasSuffix("README.md is not a .strings, .stringsdict or .xcstrings file\n")
+            )
             let missing = try Support.runCaffe(["lint", folder.appendingPathComponent("nope").path])
             #expect(missing.status == 1)
             #expect(missing.standardError.hasSuffix("nope does not exist\n"))
@@ -90,7 +99,11 @@ struct RealCatalogCommandLineTests {
         try Support.withFolder(["Localizable.strings": Support.stringsFile([("a", "b")])]) { folder in
             let loose = try Support.runCaffe(["lint", folder.appendingPathComponent("Localizable.strings").path])
             #expect(loose.status == 1)
-            #expect(loose.standardError.hasSuffix("is not inside a <language>.lproj folder, so its localization is unknown\n"))
+            #expect(
+                loose.standardError.hasSuffix(
+                    "is not inside a <language>.lproj folder, so its localization is unknown\n"
+                )
+            )
         }
     }
 
@@ -105,10 +118,16 @@ struct RealCatalogCommandLineTests {
             #expect(welcome.standardOutput == "Welcome!\n")
             let errorLine = try #require(welcome.standardError.split(separator: "\n").first)
             #expect(errorLine.hasPrefix("caffe string: Localizable.xcstrings:"))
-            #expect(errorLine.hasSuffix(": error: [syntax-error]: not valid JSON: Unexpected end of file during JSON parse; the 2 keys before it are loaded, the rest is not"))
+            #expect(
+                errorLine.hasSuffix(
+                    ": error: [syntax-error]: not valid JSON: Unexpected end of file during JSON parse; the 2 keys before it are loaded, the rest is not"
+                )
+            )
             #expect(welcome.standardError.contains("no localization has the key 'Welcome!' in table Localizable"))
             // What was read is still served, but the answer is not trusted: exit 1.
-            let earlier = try Support.runCaffe(["string", "--catalog", folder.path, "--locale", "en", "%lld degrees", "1"])
+            let earlier = try Support.runCaffe([
+                "string", "--catalog", folder.path, "--locale", "en", "%lld degrees", "1",
+            ])
             #expect(earlier.standardOutput == "1 degree\n")
             #expect(earlier.status == 1)
         }
@@ -152,7 +171,9 @@ struct RealCatalogCommandLineTests {
             #expect(english.standardOutput == "Add 2 large pizzas to your order\n")
             let spanish = ["--locale", "es-ES", Self.addToOrder, "2", "pequeño", "ensalada"]
             #expect(try caffe(spanish).standardOutput == "Añadir 2 ensaladas pequeñas a tu pedido\n")
-            #expect(try caffe(["--format", "html"] + spanish).standardOutput == "Añadir 2 ensaladas pequeñas a tu pedido\n")
+            #expect(
+                try caffe(["--format", "html"] + spanish).standardOutput == "Añadir 2 ensaladas pequeñas a tu pedido\n"
+            )
             #expect(
                 try caffe(["--format", "json"] + spanish).standardOutput
                     == #"[{"attributes":{},"text":"Añadir 2 ensaladas pequeñas a tu pedido"}]"# + "\n"
@@ -183,7 +204,9 @@ struct RealCatalogCommandLineTests {
         #expect(unknown.status != 0)
         #expect(unknown.standardError.contains("--bogus"))
         try Support.withFolder(["Localizable.xcstrings": try Self.cafeCatalog()]) { folder in
-            let degrees = try Support.runCaffe(["string", "--catalog", folder.path, "--locale", "en", "%lld degrees", "-1"])
+            let degrees = try Support.runCaffe([
+                "string", "--catalog", folder.path, "--locale", "en", "%lld degrees", "-1",
+            ])
             #expect(degrees.status == 0, "\(degrees.standardError)")
             #expect(degrees.standardOutput == "-1 degree\n")
             let dashed = try Support.runCaffe([

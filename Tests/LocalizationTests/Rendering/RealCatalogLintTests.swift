@@ -43,7 +43,10 @@ struct RealCatalogLintTests {
             "ar.lproj/Localizable.stringsdict": Self.stringsdict([
                 (
                     "%d files", "%#@files@", "files",
-                    [("zero", "لا ملفات"), ("one", "ملف واحد"), ("two", "ملفان"), ("few", "٪ d ملفات"), ("many", "٪d ملفًا"), ("other", "٪ d ملف")]
+                    [
+                        ("zero", "لا ملفات"), ("one", "ملف واحد"), ("two", "ملفان"), ("few", "٪ d ملفات"),
+                        ("many", "٪d ملفًا"), ("other", "٪ d ملف"),
+                    ]
                 )
             ]),
         ])
@@ -51,7 +54,9 @@ struct RealCatalogLintTests {
         #expect(found.count == 3)
         #expect(found.map(\.1) == ["number-never-shown", "mangled-specifier", "mangled-specifier"])
         #expect(found.allSatisfy { $0.0 == .warning && $0.2 == "%d files" && $0.3 == "ar" })
-        #expect(found[0].4 == "argument 1 chooses the plural variants, but no variant shows it (nor any other argument)")
+        #expect(
+            found[0].4 == "argument 1 chooses the plural variants, but no variant shows it (nor any other argument)"
+        )
         #expect(
             found[1].4
                 == "'٪ d' looks like a format specifier written with '٪' (U+066A ARABIC PERCENT SIGN); it is shown as written, not as the argument"
@@ -73,7 +78,11 @@ struct RealCatalogLintTests {
         )
         try Support.withCatalog(["en.lproj/Localizable.stringsdict": file]) { (catalog: StringCatalog) throws in
             let errors = catalog.diagnostics.filter { $0.severity == .error }
-            #expect(errors.map(\.message) == ["NSStringLocalizedFormatKey is empty, so the entry is shown as an empty string"])
+            #expect(
+                errors.map(\.message) == [
+                    "NSStringLocalizedFormatKey is empty, so the entry is shown as an empty string"
+                ]
+            )
             #expect(errors.first?.key == "n files")
             #expect((errors.first?.location.line ?? 0) > 0)
             #expect(try Localizer(catalog: catalog, locale: "en").string("n files", arguments: [2]).text == "")
@@ -115,7 +124,9 @@ struct RealCatalogLintTests {
         ])
         let found = Self.findings(report, [.strayPlaceholder])
         #expect(found.map(\.3) == ["de", "fr"])
-        #expect(found[0].4 == "'$2' looks like a placeholder from another format; it is shown as written (write %2$lld)")
+        #expect(
+            found[0].4 == "'$2' looks like a placeholder from another format; it is shown as written (write %2$lld)"
+        )
         #expect(found[1].4 == "'$1' looks like a placeholder from another format; it is shown as written (write %1$@)")
     }
 
@@ -127,11 +138,17 @@ struct RealCatalogLintTests {
             "ru.lproj/Localizable.stringsdict": Self.stringsdict([
                 (
                     "%d days", "%#@days@", "days",
-                    [("zero", "нет дней"), ("one", "%d день"), ("two", "%d дня"), ("few", "%d дня"), ("many", "%d дней"), ("other", "%d дня")]
+                    [
+                        ("zero", "нет дней"), ("one", "%d день"), ("two", "%d дня"), ("few", "%d дня"),
+                        ("many", "%d дней"), ("other", "%d дня"),
+                    ]
                 )
             ]),
             "he.lproj/Localizable.stringsdict": Self.stringsdict([
-                ("%d days", "%#@days@", "days", [("one", "יום אחד"), ("two", "יומיים"), ("many", "%d ימים"), ("other", "%d ימים")])
+                (
+                    "%d days", "%#@days@", "days",
+                    [("one", "יום אחד"), ("two", "יומיים"), ("many", "%d ימים"), ("other", "%d ימים")]
+                )
             ]),
         ])
         let found = Self.findings(report, [.unusedPluralCategory]).map { "\($0.0) \($0.3 ?? ""): \($0.4)" }
@@ -149,11 +166,19 @@ struct RealCatalogLintTests {
 
     @Test func lonePercentSignsInStringsThatTakeNoArgumentsAreText() throws {
         let report = try Self.lint([
-            "en.lproj/Localizable.strings": Support.stringsFile([("Battery 100%", "Battery 100%"), ("%d%% done", "%d%% done")]),
-            "de.lproj/Localizable.strings": Support.stringsFile([("Battery 100%", "Akku 100 %"), ("%d%% done", "Fertig: %d%")]),
+            "en.lproj/Localizable.strings": Support.stringsFile([
+                ("Battery 100%", "Battery 100%"), ("%d%% done", "%d%% done"),
+            ]),
+            "de.lproj/Localizable.strings": Support.stringsFile([
+                ("Battery 100%", "Akku 100 %"), ("%d%% done", "Fertig: %d%"),
+            ]),
         ])
         // Only the translation that takes an argument and forgot to double its % is worth a warning.
-        #expect(report.findings.map { "\($0.code) \($0.key ?? "") \($0.locale ?? "")" } == ["invalid-specifier %d%% done de"])
+        #expect(
+            report.findings.map { "\($0.code) \($0.key ?? "") \($0.locale ?? "")" } == [
+                "invalid-specifier %d%% done de"
+            ]
+        )
     }
 
     @Test func aRegionalLocalizationFallingBackToItsParentIsOneNote() throws {
