@@ -213,12 +213,16 @@ public struct CatalogLinter {
     }
 
     /// Variants for categories the language does not have. CLDR never gives them to a number, so
-    /// they are never chosen (a warning); `zero` is the exception Apple makes — it is used for
-    /// exactly 0 in every language ("No items") — so that is a note.
+    /// they are never chosen (a warning). `zero` is the exception Apple makes: it is used for the
+    /// integer 0 in every language, so "No items" is an idiom, not a mistake; a `zero` variant
+    /// that shows its number ("%d дней", exported with every category) gets a note saying so.
     private func unusedCategories(_ entry: CatalogEntry, rules: PluralRules) -> [CatalogDiagnostic] {
-        entry.value.pluralSwitches.flatMap { plural in
-            PluralCategory.allCases.filter { plural.categories.contains($0) && !rules.categories.contains($0) }.map {
-                category in
+        let showing = entry.value.pluralCategoriesShowingTheirNumber
+        return zip(entry.value.pluralSwitches, showing).flatMap { plural, shown in
+            PluralCategory.allCases.filter { category in
+                plural.categories.contains(category) && !rules.categories.contains(category)
+                    && (category != .zero || shown.categories.contains(.zero))
+            }.map { category in
                 let known = rules.categories.map(\.rawValue).joined(separator: ", ")
                 let consequence =
                     category == .zero

@@ -43,6 +43,23 @@ public struct CompiledString: Hashable, Sendable {
         return !pieces.contains { if case .node = $0 { true } else { false } }
     }
 
+    /// For each plural switch (for lint), in order of appearance: its argument and the categories
+    /// whose variant shows that argument.
+    var pluralCategoriesShowingTheirNumber: [(argument: Int, categories: Set<PluralCategory>)] {
+        var result: [(Int, Set<PluralCategory>)] = []
+        root.visitSwitches { node in
+            guard case .plural(let plural) = node else { return }
+            var showing: Set<PluralCategory> = []
+            for (category, variant) in plural.cases {
+                variant.visit { use in
+                    if case .argument(plural.argument, _) = use { showing.insert(category) }
+                }
+            }
+            result.append((plural.argument, showing))
+        }
+        return result
+    }
+
     /// The literal text of every variant (for lint): what is shown as written.
     var literals: [String] {
         var texts: [String] = []
