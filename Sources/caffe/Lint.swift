@@ -30,16 +30,7 @@ struct Lint: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let catalog: StringCatalog
-        do {
-            catalog = try StringCatalog(
-                contentsOf: URL(fileURLWithPath: path),
-                developmentLanguage: developmentLanguage
-            )
-        } catch {
-            FileHandle.standardError.write(Data("caffe lint: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let catalog = try StringCatalog.load(path, developmentLanguage: developmentLanguage, command: "lint")
         let appKeys = Set(appAttributeKeys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let report = CatalogLinter(catalog: catalog).lint()
             .merging(CatalogMarkupLinter(catalog: catalog, appKeys: appKeys).lint())

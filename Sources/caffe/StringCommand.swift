@@ -116,16 +116,7 @@ struct StringCommand: ParsableCommand {
 
     /// The catalog, with every error it has reported on standard error.
     private func load() throws -> StringCatalog {
-        let loaded: StringCatalog
-        do {
-            loaded = try StringCatalog(
-                contentsOf: URL(fileURLWithPath: catalog),
-                developmentLanguage: developmentLanguage
-            )
-        } catch {
-            warn("\(error)")
-            throw ExitCode(1)
-        }
+        let loaded = try StringCatalog.load(catalog, developmentLanguage: developmentLanguage, command: "string")
         for diagnostic in loaded.diagnostics where diagnostic.severity == .error { warn("\(diagnostic)") }
         return loaded
     }
