@@ -1,16 +1,27 @@
 import ArgumentParser
 import Foundation
+import GrammarAgreement
 import Localization
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Check a catalog folder: unreadable files, missing translations, mismatched specifiers, missing plural categories.",
-        discussion: "Exits 1 when any finding is an error."
+            "Check a catalog folder or file: unreadable files, missing translations, specifiers, plurals, markup.",
+        discussion: """
+            Exits 1 when any finding is an error, including when there was nothing to check. \
+            Attribute keys the agreement engine does not know are warned about unless the app \
+            declares them (--app-attribute-keys; the Caffé app's are the default).
+            """
     )
 
-    @Argument(help: "The catalog folder.")
-    var directory: String
+    @Argument(help: "A catalog folder, or one .xcstrings, .strings or .stringsdict file (inside its .lproj folder).")
+    var path: String
+
+    @Option(help: "The development language, when the catalog does not say (no String Catalog, several localizations).")
+    var developmentLanguage: String?
+
+    @Option(help: "The app's own ^[…](…) keys, comma-separated.")
+    var appAttributeKeys: String = "rainbow,foregroundColor,dateField"
 
     @Flag(help: "Print the findings as a JSON array.")
     var json = false
@@ -19,8 +30,10 @@ struct Lint: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let catalog = try StringCatalog(directory: URL(fileURLWithPath: directory))
+        let catalog = try StringCatalog.load(path, developmentLanguage: developmentLanguage, command: "lint")
+        let appKeys = Set(appAttributeKeys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let report = CatalogLinter(catalog: catalog).lint()
+            .merging(CatalogMarkupLinter(catalog: catalog, appKeys: appKeys).lint())
         let shown = report.findings.filter { verbose || $0.severity != .note }
         if json {
             let encoder = JSONEncoder()

@@ -8,7 +8,8 @@ struct Markdown: ParsableCommand {
         discussion: """
             Reads one document from standard input. With --jsonl every input line is a JSON string and \
             every output line the JSON-encoded result (a string for plain/html/ansi, the runs array for \
-            json), or {"error": "..."} for that line.
+            json), or {"error": "..."} for that line. HTML links only http, https, mailto, tel and relative \
+            destinations unless --link-schemes or --commonmark says otherwise.
             """
     )
 
@@ -24,6 +25,25 @@ struct Markdown: ParsableCommand {
 
     @Flag(help: "One JSON string per input line in, one JSON result per line out.")
     var jsonl = false
+
+    @Option(
+        help: "URL schemes HTML output links, comma-separated, or 'all'. Default: http,https,mailto,tel."
+    )
+    var linkSchemes: String?
+
+    @Flag(
+        help: "CommonMark's reference behaviour: a paragraph's outer whitespace trimmed, links of every scheme."
+    )
+    var commonmark = false
+
+    /// The schemes the HTML renderer links; `nil` for all.
+    private var allowedSchemes: Set<String>? {
+        switch linkSchemes {
+        case nil: commonmark ? nil : HTMLRenderer.safeSchemes
+        case "all"?: nil
+        case let list?: Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        }
+    }
 
     func run() throws {
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -62,12 +82,13 @@ struct Markdown: ParsableCommand {
     /// The output for one document: a string for plain/html/ansi, the runs for json.
     private func render(_ markdown: String) -> Result<JSONValue, RichTextError> {
         Result { () throws(RichTextError) -> JSONValue in
-            let document = try RichTextParser.parse(markdown)
+            let document = try RichTextParser.parse(markdown, options: .init(trimsLikeParagraph: commonmark))
             _ = try document.attributedString()  // checks the declared keys' values
             let keys: Set<String>? = keepUnknownAttributes ? nil : RichTextKeys.declared
             switch format {
             case .plain: return .string(PlainTextRenderer().render(document))
-            case .html: return .string(HTMLRenderer(attributeKeys: keys).render(document))
+            case .html:
+                return .string(HTMLRenderer(attributeKeys: keys, allowedSchemes: allowedSchemes).render(document))
             case .ansi: return .string(ANSIRenderer().render(document))
             case .json: return .array(JSONRunsRenderer(attributeKeys: keys).runs(document))
             }

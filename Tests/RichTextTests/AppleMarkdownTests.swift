@@ -126,7 +126,7 @@ struct AttributeSyntaxTests {
         ("*^[a*](k: 1)", #"*<span data-k="1">a*</span>"#),
         ("^[[link](/u)](k: 1)", #"<span data-k="1"><a href="/u">link</a></span>"#),
         ("[^[a](k: 1)](/u)", #"<a href="/u"><span data-k="1">a</span></a>"#),
-        (#"^[a](k: ')(')"#, #"<span data-k=")(">a</span>"#),
+        (#"^[a](k: '\u0029\u0028')"#, #"<span data-k=")(">a</span>"#),
         (#"^[a](k: "x\"y")"#, #"<span data-k="x&quot;y">a</span>"#),
         ("^[a](outer: (1))", "^[a](outer: (1))"),
     ])
@@ -151,8 +151,8 @@ struct AttributeSyntaxTests {
         #expect(
             try html("there ^[x](rainbow: fun)", .init(invalidAttributes: .keepLiteral)) == "there ^[x](rainbow: fun)"
         )
-        // An unterminated body is not an attribute at all: it stays literal, as `^[x](` does.
-        #expect(try html("^[x](rainbow: 'fun)") == "^[x](rainbow: 'fun)")
+        // The body ends at the first `)` (swift-cmark's rule), so an unclosed quote is a JSON5 error.
+        #expect(throws: RichTextError.self) { try html("^[x](rainbow: 'fun)") }
     }
 
     @Test func wrongValueForADeclaredKeyIsAnError() throws {

@@ -90,6 +90,21 @@ public struct CatalogDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension CatalogDiagnostic {
+    /// A finding about one entry, located at it: its file, position, key and localization.
+    public init(_ severity: Severity, _ code: Code, entry: CatalogEntry, message: String) {
+        self.init(
+            severity,
+            code,
+            file: entry.file,
+            location: entry.location,
+            key: entry.key,
+            locale: entry.localization,
+            message: message
+        )
+    }
+}
+
 extension CatalogDiagnostic.Code {
     /// The file could not be read or decoded at all.
     public static let unreadableFile = Self("unreadable-file")

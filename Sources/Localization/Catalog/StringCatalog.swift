@@ -11,8 +11,11 @@ public struct StringCatalog: Sendable {
     /// The table `String(localized:)` uses when none is named.
     public static let defaultTable = "Localizable"
 
-    /// The language the app is developed in: the last fallback (a String Catalog's `sourceLanguage`).
+    /// The language the app is developed in: the last fallback. See ``developmentLanguageOrigin``
+    /// for where it came from.
     public let developmentLanguage: String
+    /// Where ``developmentLanguage`` came from.
+    public let developmentLanguageOrigin: DevelopmentLanguageOrigin
     /// What the readers found wrong or noteworthy, in file order.
     public private(set) var diagnostics: [CatalogDiagnostic]
     /// The files read, relative to the folder.
@@ -25,7 +28,7 @@ public struct StringCatalog: Sendable {
     ///
     /// - Parameters:
     ///   - directory: the folder holding `.lproj` folders and `.xcstrings` files.
-    ///   - developmentLanguage: overrides the String Catalogs' `sourceLanguage` (default `en`).
+    ///   - developmentLanguage: overrides what the catalog says (see ``DevelopmentLanguageOrigin``).
     /// - Throws: ``LocalizationError`` `.unreadableCatalog` only when the folder cannot be listed.
     public init(directory: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
         // Resolve links, so a catalog folder given through a symlink lists its files under the same root.
@@ -49,14 +52,54 @@ public struct StringCatalog: Sendable {
             developmentLanguage: developmentLanguage
         )
         if sources.isEmpty {
+            // Nothing to serve or check is never a success.
             diagnostics.append(
                 CatalogDiagnostic(
-                    .warning,
+                    .error,
                     .unreadableFile,
                     file: directory.path,
                     message: "no .strings, .stringsdict or .xcstrings files found"
                 )
             )
+        }
+    }
+
+    /// Loads one catalog file: an `.xcstrings`, or a `.strings` or `.stringsdict` inside a
+    /// `<lang>.lproj` folder, which names its localization.
+    ///
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when the file is not a catalog file, or
+    ///   a `.strings` file has no `.lproj` folder to say its language. A file that is a catalog but
+    ///   cannot be read or parsed loads with ``diagnostics`` saying so.
+    public init(file: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
+        let url = file.resolvingSymlinksInPath().standardizedFileURL
+        guard let kind = CatalogSource.Kind(url) else {
+            let reason =
+                ["strings", "stringsdict"].contains(url.pathExtension)
+                ? "is not inside a <language>.lproj folder, so its localization is unknown"
+                : "is not a .strings, .stringsdict or .xcstrings file"
+            throw LocalizationError(.unreadableCatalog, "\(file.path) \(reason)")
+        }
+        let parent = url.deletingLastPathComponent().lastPathComponent
+        let relative = parent.hasSuffix(".lproj") ? parent + "/" + url.lastPathComponent : url.lastPathComponent
+        self.init(
+            sources: [CatalogSource(kind: kind, url: url, relativePath: relative)],
+            developmentLanguage: developmentLanguage
+        )
+    }
+
+    /// Loads a catalog folder (``init(directory:developmentLanguage:)``) or a single catalog file
+    /// (``init(file:developmentLanguage:)``), whichever `url` is.
+    ///
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when `url` is neither.
+    public init(contentsOf url: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw LocalizationError(.unreadableCatalog, "\(url.path) does not exist")
+        }
+        if isDirectory.boolValue {
+            try self.init(directory: url, developmentLanguage: developmentLanguage)
+        } else {
+            try self.init(file: url, developmentLanguage: developmentLanguage)
         }
     }
 
@@ -124,7 +167,24 @@ public struct StringCatalog: Sendable {
                 tables[entry.table, default: [:]][entry.localization, default: [:]][entry.key] = entry
             }
         }
-        let development = developmentLanguage ?? sourceLanguages.first ?? "en"
+        let available = Set(tables.values.flatMap(\.keys))
+        let (development, origin) = Self.developmentLanguage(
+            configured: developmentLanguage,
+            sourceLanguages: sourceLanguages,
+            localizations: available
+        )
+        if origin == .unknown, !available.isEmpty {
+            diagnostics.append(
+                CatalogDiagnostic(
+                    .warning,
+                    .unknownDevelopmentLanguage,
+                    file: "",
+                    message: "cannot tell the development language: no String Catalog names one and the "
+                        + "localizations are \(available.sorted().joined(separator: ", ")); configure one "
+                        + "(--development-language); until then keys are the last fallback"
+                )
+            )
+        }
         if Set(sourceLanguages).count > 1 {
             diagnostics.append(
                 CatalogDiagnostic(
@@ -139,9 +199,25 @@ public struct StringCatalog: Sendable {
         self.tables = tables
         self.diagnostics = diagnostics
         self.developmentLanguage = development
+        self.developmentLanguageOrigin = origin
         self.files = sources.map(\.relativePath)
-        let available = Set(tables.values.flatMap(\.keys))
         matcher = LocalizationMatcher(available: available.sorted(), developmentLanguage: development)
+    }
+
+    /// The development language: configured, else the String Catalogs' `sourceLanguage`, else the
+    /// catalog's only localization (`Base` aside), else `en` when it is one of several. With none
+    /// of these it is unknown, and `en` (which the catalog lacks) stands in.
+    static func developmentLanguage(
+        configured: String?,
+        sourceLanguages: [String],
+        localizations: Set<String>
+    ) -> (String, DevelopmentLanguageOrigin) {
+        if let configured { return (configured, .configured) }
+        if let declared = sourceLanguages.first { return (declared, .stringCatalog) }
+        let real = localizations.subtracting(["Base"])
+        if real.count == 1, let only = real.first { return (only, .onlyLocalization) }
+        if real.contains("en") { return ("en", .english) }
+        return ("en", .unknown)
     }
 
     /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.
@@ -179,6 +255,25 @@ public struct StringCatalog: Sendable {
     public func fallbackChain(for locale: String) -> [String] {
         matcher.localizations(for: locale)
     }
+}
+
+/// Where a catalog's development language came from.
+public enum DevelopmentLanguageOrigin: String, Hashable, Sendable {
+    /// Given by the caller (configuration, `--development-language`).
+    case configured
+    /// A String Catalog's `sourceLanguage`.
+    case stringCatalog
+    /// The catalog's only localization.
+    case onlyLocalization
+    /// `en`, one of several localizations, none of them declared the source.
+    case english
+    /// Nothing says; `en` stands in and the catalog has no text in it.
+    case unknown
+}
+
+extension CatalogDiagnostic.Code {
+    /// Neither configuration nor the catalog says which language it is developed in.
+    public static let unknownDevelopmentLanguage = Self("unknown-development-language")
 }
 
 /// One file of a catalog folder.

@@ -64,12 +64,18 @@ enum StringsDictReader {
                 }
                 var compiler = TemplateCompiler { name in variable(name, in: definition) }
                 compiled = compiler.compile(formatText)
-                for issue in compiler.issues { report(issue.severity, issue.code, issue.message) }
+                for issue in compiler.issues(for: compiled) { report(issue.severity, issue.code, issue.message) }
+                if formatText.isEmpty {
+                    report(.error, .invalidEntry, "\(formatKey) is empty, so the entry is shown as an empty string")
+                }
             } else if let bare = bareRule(definition) {
                 // The whole value is one variable, selected by the same rule.
                 var compiler = TemplateCompiler { name in name == "value" ? bare : nil }
                 compiled = compiler.compile("%#@value@")
-                for issue in compiler.issues { report(issue.severity, issue.code, issue.message) }
+                for issue in compiler.issues(for: compiled) { report(issue.severity, issue.code, issue.message) }
+            } else if definition.entries.isEmpty {
+                report(.error, .invalidEntry, "the entry is an empty dictionary: no \(formatKey), no variables")
+                continue
             } else {
                 report(.error, .invalidEntry, "the entry has no \(formatKey)")
                 continue

@@ -15,7 +15,7 @@ enum StringsTableReader {
         for item in result.entries {
             var compiler = TemplateCompiler()
             let value = compiler.compile(item.value)
-            diagnostics += compiler.issues.map {
+            diagnostics += compiler.issues(for: value).map {
                 CatalogDiagnostic(
                     $0.severity,
                     $0.code,

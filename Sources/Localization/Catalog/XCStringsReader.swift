@@ -16,16 +16,25 @@ enum XCStringsReader {
         do {
             json = try JSONSerialization.jsonObject(with: data)
         } catch {
+            // Keep the keys before the damage: a file cut short loses only its last key.
+            let recovered = recoverEntries(of: data)
+            let keptCount = (recovered?["strings"] as? [String: Any])?.count
+            let consequence =
+                keptCount.map {
+                    "the \($0) key\($0 == 1 ? "" : "s") before it \($0 == 1 ? "is" : "are") loaded, the rest is not"
+                }
+                ?? "nothing in the file is loaded"
             result.diagnostics.append(
                 CatalogDiagnostic(
                     .error,
                     .syntaxError,
                     file: file,
                     location: jsonErrorLocation(error, in: data),
-                    message: "not valid JSON: \(error)"
+                    message: "not valid JSON: \(jsonErrorReason(error)); \(consequence)"
                 )
             )
-            return result
+            guard let recovered, keptCount != nil else { return result }
+            json = recovered
         }
         guard let root = json as? [String: Any] else {
             result.diagnostics.append(
@@ -38,8 +47,9 @@ enum XCStringsReader {
             )
             return result
         }
+        // The key-as-value entries need a language; only a declared one speaks for the catalog.
         let sourceLanguage = root["sourceLanguage"] as? String ?? "en"
-        result.sourceLanguage = sourceLanguage
+        result.sourceLanguage = root["sourceLanguage"] as? String
         if root["sourceLanguage"] as? String == nil {
             result.diagnostics.append(
                 CatalogDiagnostic(.warning, .invalidEntry, file: file, message: "no sourceLanguage; assuming 'en'")
@@ -65,11 +75,77 @@ enum XCStringsReader {
         return result
     }
 
+    /// The root object of the longest prefix of a broken file that ends after a complete member
+    /// of `"strings"` and parses once closed with `}}`; `nil` when there is none.
+    ///
+    /// Members of the `strings` object sit at depth 2 (the root is depth 1), so a `,` there ends
+    /// one. Prefixes that end before the damage parse and those after it do not, so the longest
+    /// good one is found by bisection.
+    static func recoverEntries(of data: Data) -> [String: Any]? {
+        let ends = memberEnds(in: data)
+        func parsed(_ index: Int) -> [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: data.prefix(ends[index]) + Data("}}".utf8))) as? [String: Any]
+        }
+        var low = 0
+        var high = ends.count - 1
+        var best: [String: Any]?
+        while low <= high {
+            let middle = (low + high) / 2
+            if let root = parsed(middle) {
+                best = root
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+
+    /// The offsets of the commas that end members at depth 2, outside strings.
+    private static func memberEnds(in data: Data) -> [Int] {
+        var depth = 0
+        var inString = false
+        var isEscaped = false
+        var ends: [Int] = []
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if isEscaped {
+                    isEscaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    isEscaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ",") where depth == 2: ends.append(offset)
+            default: break
+            }
+        }
+        return ends
+    }
+
+    /// Foundation's own sentence for a JSON error ("Unexpected end of file during JSON parse."),
+    /// without the `NSError` wrapping around it.
+    static func jsonErrorReason(_ error: any Error) -> String {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        let reason = detail ?? String(describing: error)
+        return reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+    }
+
     /// Where a JSON error is: "line 3, column 7" if the message says so, else "character 57"
-    /// (a UTF-8 offset, as Foundation on Linux reports it) turned into line and column.
+    /// (a UTF-8 offset, as Foundation on Linux reports it) turned into line and column; the end
+    /// of the data for a file cut short.
     static func jsonErrorLocation(_ error: any Error, in data: Data) -> SourceLocation {
         var messages = [String(describing: error)]
         if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { messages.append(detail) }
+        if messages.contains(where: { $0.contains("Unexpected end of file") }) {
+            return location(ofUTF8Offset: data.count, in: data)
+        }
         for text in messages {
             func number(after label: String) -> Int? {
                 guard let range = text.range(of: label) else { return nil }
@@ -101,6 +177,9 @@ private struct KeyReader {
     let sourceLanguage: String
     var entries: [CatalogEntry] = []
     var diagnostics: [CatalogDiagnostic] = []
+    /// The argument that chooses every whole-string plural variation of this key, in every
+    /// localization: the source text's numeric argument (see ``pluralSelector(localizations:)``).
+    private(set) var selector: Int?
 
     mutating func report(
         _ severity: CatalogDiagnostic.Severity,
@@ -140,6 +219,7 @@ private struct KeyReader {
                 comment: comment
             )
         }
+        selector = pluralSelector(localizations: localizations)
         // The source language falls back to the key itself, as Xcode does.
         if localizations[sourceLanguage] == nil {
             var compiler = TemplateCompiler()
@@ -159,9 +239,9 @@ private struct KeyReader {
             guard let node = content(localization, compiler: &compiler, states: &states, language: language) else {
                 continue
             }
-            for issue in compiler.issues { report(issue.severity, issue.code, language, issue.message) }
             let source = (localization["stringUnit"] as? [String: Any])?["value"] as? String ?? ""
             let value = CompiledString(root: node, source: source)
+            for issue in compiler.issues(for: value) { report(issue.severity, issue.code, language, issue.message) }
             for (name, substitution) in substitutions.sorted(by: { $0.key < $1.key }) {
                 if Self.definition(ofSubstitution: substitution) == nil {
                     report(
@@ -198,7 +278,7 @@ private struct KeyReader {
                         cases[category] = node
                     }
                 }
-                return .plural(PluralSwitch(argument: Self.selector(of: cases), cases: cases))
+                return .plural(PluralSwitch(argument: selector ?? Self.firstArgument(of: cases), cases: cases))
             }
             if let device = variations["device"] as? [String: Any] {
                 var cases: [DeviceClass: TemplateNode] = [:]
@@ -230,21 +310,79 @@ private struct KeyReader {
         return compiler.compileVariant(text)
     }
 
-    /// The argument whose plural category selects a whole-string variation: the first numeric
-    /// specifier of the `other` case (Xcode offers whole-string plural variation for one argument).
-    private static func selector(of cases: [PluralCategory: TemplateNode]) -> Int {
-        for category in [PluralCategory.other, .many, .few, .two, .one, .zero] {
-            var found: Int?
-            cases[category]?.visit { use in
-                if found == nil, case .argument(let index, let specifier) = use,
-                    specifier.argumentKind != .string, specifier.argumentKind != .character
-                {
-                    found = index
-                }
+    /// The argument whose plural category chooses a whole-string plural variation.
+    ///
+    /// Xcode offers a whole-string plural only when the source string has one numeric argument
+    /// (with several it makes substitutions), and its build infers the plural's argument from the
+    /// numeric specifiers ("Cannot infer format specifier for string group because no numerical
+    /// specifiers were found" when there is none). So the selector is the numeric argument of the
+    /// source-language text — its value or, without one, the key — whatever order a translation
+    /// writes its arguments in, and whether or not a variant shows the number ("jedna shoda").
+    /// `nil` when no localization varies by plural.
+    private mutating func pluralSelector(localizations: [String: Any]) -> Int? {
+        guard localizations.values.contains(where: Self.hasPluralVariation) else { return nil }
+        var texts: [String] = []
+        if let source = localizations[sourceLanguage] { Self.collectTexts(source, into: &texts) }
+        if texts.isEmpty { texts = [key] }
+        var numeric: [Int] = []
+        var any: [Int] = []
+        for text in texts {
+            var compiler = TemplateCompiler()
+            compiler.compileVariant(text).visit { use in
+                guard case .argument(let index, let specifier) = use else { return }
+                if !any.contains(index) { any.append(index) }
+                if specifier.isNumeric, !numeric.contains(index) { numeric.append(index) }
             }
-            if let found { return found }
         }
-        return 0
+        if numeric.count > 1 {
+            report(
+                .warning,
+                .ambiguousPluralArgument,
+                sourceLanguage,
+                "the source has several numeric arguments (\(numeric.map { "\($0 + 1)" }.joined(separator: ", "))); "
+                    + "argument \(numeric[0] + 1) chooses the plural variants (Xcode varies such strings by substitutions)"
+            )
+        } else if numeric.isEmpty {
+            report(
+                .warning,
+                .ambiguousPluralArgument,
+                sourceLanguage,
+                "the source has no numeric argument to choose the plural variants by (Xcode does not build this); "
+                    + (any.first.map { "argument \($0 + 1) is used" } ?? "they are chosen by argument 1")
+            )
+        }
+        return numeric.first ?? any.first
+    }
+
+    /// Whether a localization object varies by plural at its top (or under a device variation).
+    private static func hasPluralVariation(_ localization: Any) -> Bool {
+        guard let variations = (localization as? [String: Any])?["variations"] as? [String: Any] else { return false }
+        if variations["plural"] is [String: Any] { return true }
+        return (variations["device"] as? [String: Any])?.values.contains(where: hasPluralVariation) ?? false
+    }
+
+    /// Every `stringUnit` value of a localization, variants included.
+    private static func collectTexts(_ value: Any, into texts: inout [String]) {
+        guard let object = value as? [String: Any] else { return }
+        if let text = (object["stringUnit"] as? [String: Any])?["value"] as? String { texts.append(text) }
+        for case let group as [String: Any] in ((object["variations"] as? [String: Any]) ?? [:]).values {
+            for name in group.keys.sorted() { collectTexts(group[name] as Any, into: &texts) }
+        }
+    }
+
+    /// A fallback selector for a plural variation when the source offers none: the first numeric
+    /// argument of the variants, else their first argument of any kind.
+    private static func firstArgument(of cases: [PluralCategory: TemplateNode]) -> Int {
+        var numeric: Int?
+        var any: Int?
+        for category in [PluralCategory.other, .many, .few, .two, .one, .zero] {
+            cases[category]?.visit { use in
+                guard case .argument(let index, let specifier) = use else { return }
+                if any == nil { any = index }
+                if numeric == nil, specifier.isNumeric { numeric = index }
+            }
+        }
+        return numeric ?? any ?? 0
     }
 
     /// A substitution's definition: its argument, specifier and plural variants (or single value).

@@ -128,6 +128,14 @@ public struct FormatSpecifier: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the conversion takes a number (`%d %u %x %f %e %g`…), not text or an object (`%@`).
+    public var isNumeric: Bool {
+        switch argumentKind {
+        case .integer, .unsignedInteger, .floatingPoint: true
+        case .object, .string, .character: false
+        }
+    }
+
     /// The specifier as it would be written, such as `%1$lld`.
     public var description: String {
         var text = "%"

@@ -11,6 +11,16 @@ extension CatalogDiagnostic.Code {
     public static let stale = Self("stale")
     /// A String Catalog value in state `new`: not yet translated.
     public static let untranslated = Self("untranslated")
+    /// A plural variant for a category the language does not have: never chosen (`zero`: only for 0).
+    public static let unusedPluralCategory = Self("unused-plural-category")
+    /// A plural rule none of whose variants shows the number that chooses it.
+    public static let numberNeverShown = Self("number-never-shown")
+    /// Text that looks like a format specifier but is not one (`٪ d`), so it is shown as written.
+    public static let mangledSpecifier = Self("mangled-specifier")
+    /// A `$2`-style placeholder from another format, shown as written.
+    public static let strayPlaceholder = Self("stray-placeholder")
+    /// Keys a regional localization leaves to its parent language: one summary per table.
+    public static let regionalFallback = Self("regional-fallback")
 }
 
 /// What `caffe lint` reports for a catalog.
@@ -21,6 +31,16 @@ public struct LintReport: Sendable {
     public var errorCount: Int { findings.count { $0.severity == .error } }
     public var warningCount: Int { findings.count { $0.severity == .warning } }
     public var noteCount: Int { findings.count { $0.severity == .note } }
+
+    /// A report of `findings`, in the order given.
+    public init(findings: [CatalogDiagnostic]) {
+        self.findings = findings
+    }
+
+    /// This report followed by `other`'s findings (another checker's, such as the markup's).
+    public func merging(_ other: LintReport) -> LintReport {
+        LintReport(findings: findings + other.findings)
+    }
 
     /// `3 errors, 12 warnings, 4 notes`.
     public var summary: String {
@@ -35,8 +55,13 @@ public struct LintReport: Sendable {
 /// - unreadable or malformed files, bad specifiers, duplicate keys (from the readers);
 /// - keys of the development language missing in a localization;
 /// - translations whose specifiers differ from the source (an argument added, dropped or retyped);
-/// - plural variations lacking categories the locale needs (an error when even `other` is missing);
+/// - plural variations lacking categories the locale needs (an error when even `other` is missing),
+///   with categories the language does not have, or whose variants never show their number;
+/// - text that looks like a specifier but is not (`٪ d`, `$2`), so it is shown as written;
 /// - String Catalog values in state `needs_review`, `stale` or `new`.
+///
+/// A regional localization (`en-GB`) that leaves keys to its parent language (`en`) is normal:
+/// that is one note per table, not a warning per key.
 public struct CatalogLinter {
     public let catalog: StringCatalog
 
@@ -65,7 +90,15 @@ public struct CatalogLinter {
                     {
                         findings += specifierMismatches(source: source, translation: entry)
                     }
-                    if let rules { findings += missingCategories(entry, rules: rules) }
+                    if let rules {
+                        findings += missingCategories(entry, rules: rules)
+                        findings += unusedCategories(entry, rules: rules)
+                    }
+                    findings += hiddenNumbers(entry)
+                    findings += textFindings(
+                        entry,
+                        source: catalog.entry(entry.key, table: table, localization: catalog.developmentLanguage)
+                    )
                     findings += stateFindings(entry)
                 }
             }
@@ -74,19 +107,37 @@ public struct CatalogLinter {
     }
 
     /// Source keys that neither `localization` nor any localization it falls back to (before the
-    /// development language) translates: es-419 may leave a key to es, but not to en.
+    /// development language) translates: es-419 may leave a key to es, but not to en. A
+    /// localization whose CLDR parent chain reaches the development language (en-GB → en) falls
+    /// back by design: one note says how many keys it leaves to it.
     private func missingTranslations(source: [CatalogEntry], in localization: String, table: String)
         -> [CatalogDiagnostic]
     {
         let chain = catalog.fallbackChain(for: localization).prefix {
             $0 != catalog.developmentLanguage && $0 != "Base"
         }
-        return source.compactMap { entry in
-            guard entry.shouldTranslate,
-                !chain.contains(where: { catalog.entry(entry.key, table: table, localization: $0) != nil })
-            else { return nil }
-            let fallbacks = chain.dropFirst()
-            return CatalogDiagnostic(
+        let missing = source.filter { entry in
+            entry.shouldTranslate
+                && !chain.contains(where: { catalog.entry(entry.key, table: table, localization: $0) != nil })
+        }
+        guard !missing.isEmpty else { return [] }
+        if LocalizationMatcher.descends(localization, from: catalog.developmentLanguage) {
+            let count = missing.count
+            return [
+                CatalogDiagnostic(
+                    .note,
+                    .regionalFallback,
+                    file: missing[0].file,
+                    locale: localization,
+                    message:
+                        "\(count) key\(count == 1 ? "" : "s") of table \(table) fall\(count == 1 ? "s" : "") back to "
+                        + "\(catalog.developmentLanguage), the parent language of \(localization)"
+                )
+            ]
+        }
+        let fallbacks = chain.dropFirst()
+        return missing.map { entry in
+            CatalogDiagnostic(
                 .warning,
                 .missingTranslation,
                 file: entry.file,
@@ -130,20 +181,22 @@ public struct CatalogLinter {
             )
         }
         return problems.map { severity, message in
-            CatalogDiagnostic(
-                severity,
-                .specifierMismatch,
-                file: translation.file,
-                location: translation.location,
-                key: translation.key,
-                locale: translation.localization,
-                message: message
-            )
+            CatalogDiagnostic(severity, .specifierMismatch, entry: translation, message: message)
         }
     }
 
     private func missingCategories(_ entry: CatalogEntry, rules: PluralRules) -> [CatalogDiagnostic] {
         entry.value.pluralSwitches.compactMap { plural in
+            guard !plural.categories.isEmpty else {
+                return CatalogDiagnostic(
+                    .error,
+                    .missingPluralCategory,
+                    entry: entry,
+                    message:
+                        "argument \(plural.argument + 1) has a plural rule with no variants (an empty dictionary); "
+                        + "nothing is shown there"
+                )
+            }
             let missing = rules.categories.filter { !plural.categories.contains($0) }
             guard !missing.isEmpty else { return nil }
             let names = missing.map(\.rawValue).joined(separator: ", ")
@@ -151,10 +204,7 @@ public struct CatalogLinter {
             return CatalogDiagnostic(
                 hasOther ? .warning : .error,
                 .missingPluralCategory,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
+                entry: entry,
                 message: hasOther
                     ? "argument \(plural.argument + 1) lacks \(names); 'other' is used for those numbers"
                     : "argument \(plural.argument + 1) lacks \(names), including 'other'; those numbers get the nearest variant"
@@ -162,19 +212,93 @@ public struct CatalogLinter {
         }
     }
 
+    /// Variants for categories the language does not have. CLDR never gives them to a number, so
+    /// they are never chosen (a warning). `zero` is the exception Apple makes: it is used for the
+    /// integer 0 in every language, so "No items" is an idiom, not a mistake; a `zero` variant
+    /// that shows its number ("%d дней", exported with every category) gets a note saying so.
+    private func unusedCategories(_ entry: CatalogEntry, rules: PluralRules) -> [CatalogDiagnostic] {
+        let showing = entry.value.pluralCategoriesShowingTheirNumber
+        return zip(entry.value.pluralSwitches, showing).flatMap { plural, shown in
+            PluralCategory.allCases.filter { category in
+                plural.categories.contains(category) && !rules.categories.contains(category)
+                    && (category != .zero || shown.categories.contains(.zero))
+            }.map { category in
+                let known = rules.categories.map(\.rawValue).joined(separator: ", ")
+                let consequence =
+                    category == .zero
+                    ? "it is used for the number 0 only, as Apple uses an explicit zero variant"
+                    : "this variant is never chosen"
+                return CatalogDiagnostic(
+                    category == .zero ? .note : .warning,
+                    .unusedPluralCategory,
+                    entry: entry,
+                    message: "argument \(plural.argument + 1) has a '\(category.rawValue)' variant, which is not a "
+                        + "plural category of \(rules.locale) (\(known)); \(consequence)"
+                )
+            }
+        }
+    }
+
+    /// Plural rules whose number nothing in the value shows: a translator turned `%d` into text
+    /// (`٪ d`), or the string has plurality without a number, which plural rules do not fit
+    /// (Apple's advice). A value that shows another argument (`%@ %#@posts@`, the count formatted
+    /// as "1.2K") is left alone: the number is likely in it.
+    private func hiddenNumbers(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
+        guard entry.value.specifiers.isEmpty else { return [] }
+        var reported: Set<Int> = []
+        return entry.value.pluralSwitches.compactMap { plural in
+            guard !plural.categories.isEmpty, reported.insert(plural.argument).inserted else { return nil }
+            return CatalogDiagnostic(
+                .warning,
+                .numberNeverShown,
+                entry: entry,
+                message: "argument \(plural.argument + 1) chooses the plural variants, but no variant shows it "
+                    + "(nor any other argument)"
+            )
+        }
+    }
+
+    /// Literal text that a translator probably meant as a specifier.
+    private func textFindings(_ entry: CatalogEntry, source: CatalogEntry?) -> [CatalogDiagnostic] {
+        let argumentCount = max(entry.value.argumentCount, source?.value.argumentCount ?? 0)
+        var found: [(code: CatalogDiagnostic.Code, message: String)] = []
+        func add(_ code: CatalogDiagnostic.Code, _ message: String) {
+            if !found.contains(where: { $0.message == message }) { found.append((code, message)) }
+        }
+        for literal in entry.value.literals {
+            for lookalike in LookalikeSpecifiers.percentSigns(in: literal) {
+                add(
+                    .mangledSpecifier,
+                    "'\(lookalike.text)' looks like a format specifier written with \(lookalike.sign); it is shown "
+                        + "as written, not as the argument"
+                )
+            }
+            guard argumentCount > 0 else { continue }
+            for placeholder in LookalikeSpecifiers.dollarPlaceholders(in: literal, argumentCount: argumentCount) {
+                let specifier = source?.value.specifiers.first { $0.argument == placeholder.argument - 1 }?.specifier
+                let suggestion =
+                    specifier.map { specifier -> String in
+                        var positioned = specifier
+                        positioned.position = placeholder.argument
+                        return " (write \(positioned))"
+                    } ?? ""
+                add(
+                    .strayPlaceholder,
+                    "'\(placeholder.text)' looks like a placeholder from another format; it is shown as written"
+                        + suggestion
+                )
+            }
+        }
+        return found.map { code, message in
+            CatalogDiagnostic(.warning, code, entry: entry, message: message)
+        }
+    }
+
     private func stateFindings(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
         func finding(_ severity: CatalogDiagnostic.Severity, _ code: CatalogDiagnostic.Code, _ message: String)
             -> CatalogDiagnostic
         {
-            CatalogDiagnostic(
-                severity,
-                code,
-                file: entry.file,
-                location: entry.location,
-                key: entry.key,
-                locale: entry.localization,
-                message: message
-            )
+            CatalogDiagnostic(severity, code, entry: entry, message: message)
         }
         var findings: [CatalogDiagnostic] = []
         switch entry.state {

@@ -7,6 +7,9 @@ import Foundation
 /// zh-Hant-HK → zh-Hant. A chain element matches a localization with the same identifier or the
 /// same maximal form (`zh-TW` and `zh-Hant` are both zh-Hant-TW; `pt` and `pt-BR` are both
 /// pt-Latn-BR). The development language always comes last. The process locale is never read.
+///
+/// Language codes Apple treats as aliases are read as Apple reads them (``canonical(_:)``), so
+/// `no` and `no-NO` find `nb` and `nb-NO` localizations, and a `no.lproj` serves `nb`.
 public struct LocalizationMatcher: Sendable {
     /// The localizations the catalog has (`en`, `es-419`, `zh-Hant`, `Base`…).
     public let available: [String]
@@ -29,7 +32,8 @@ public struct LocalizationMatcher: Sendable {
     }
 
     /// The locale's CLDR ancestry, itself first, without the root (`es-MX`, `es-419`, `es`).
-    public static func ancestry(of locale: String) -> [String] {
+    public static func ancestry(of requested: String) -> [String] {
+        let locale = canonical(requested)
         // Foundation's `parent` can spin in ICU for some tags (no-NO) until ICU has loaded the
         // locale's data once; opening its plural rules first loads it.
         ICULocaleWarmUp.prepare(locale)
@@ -62,6 +66,14 @@ public struct LocalizationMatcher: Sendable {
         return result
     }
 
+    /// Whether `ancestor` is `locale` or one of its CLDR parents (en-GB descends from en; es-MX from
+    /// es-419 and es), matched as localizations are: by identifier or maximal form.
+    public static func descends(_ locale: String, from ancestor: String) -> Bool {
+        let target = normalized(ancestor)
+        let targetMaximal = maximal(ancestor)
+        return ancestry(of: locale).contains { normalized($0) == target || maximal($0) == targetMaximal }
+    }
+
     /// Whether some localization other than the development language serves `locale`.
     public func isSupported(_ locale: String) -> Bool {
         Self.ancestry(of: locale).contains { element in
@@ -69,12 +81,39 @@ public struct LocalizationMatcher: Sendable {
         }
     }
 
+    /// `identifier` with its language code replaced where Apple treats the code as an alias:
+    /// `no` (Norwegian, ambiguous), `nor`, `nob` and `no-bok` are Bokmål `nb`; `nno` and
+    /// `no-nyn` are Nynorsk `nn`. Region and script subtags are kept (`no-NO` → `nb-NO`).
+    ///
+    /// The table is CoreFoundation's, which bundles use to match localizations
+    /// (`localeStringPrefixToCanonical` in swift-corelibs-foundation
+    /// `Sources/CoreFoundation/CFLocaleIdentifier.c`: `{ "no", "nb" }  // ambiguous 639 code no -> nb`).
+    /// ICU itself keeps `no` as its own locale and makes it `nb`'s parent, so without this a `no`
+    /// customer would not reach an `nb` catalog.
+    public static func canonical(_ identifier: String) -> String {
+        let subtags = identifier.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let first = subtags.first?.lowercased() else { return identifier }
+        let second = subtags.count > 1 ? subtags[1].lowercased() : ""
+        let replacement: (language: String, consumed: Int)?
+        switch (first, second) {
+        case ("no", "bok"): replacement = ("nb", 2)
+        case ("no", "nyn"): replacement = ("nn", 2)
+        case ("no", _), ("nor", _), ("nob", _): replacement = ("nb", 1)
+        case ("nno", _): replacement = ("nn", 1)
+        default: replacement = nil
+        }
+        guard let replacement else { return identifier }
+        return ([replacement.language] + subtags.dropFirst(replacement.consumed)).joined(separator: "-")
+    }
+
+    /// Lowercase, `-` between subtags, Apple's language aliases resolved: the key localizations
+    /// are matched by.
     static func normalized(_ identifier: String) -> String {
-        String(identifier.lowercased().map { $0 == "_" ? "-" : $0 })
+        String(canonical(identifier).lowercased().map { $0 == "_" ? "-" : $0 })
     }
 
     static func maximal(_ identifier: String) -> String {
         guard normalized(identifier) != "base" else { return "base" }
-        return normalized(Locale.Language(identifier: identifier).maximalIdentifier)
+        return normalized(Locale.Language(identifier: canonical(identifier)).maximalIdentifier)
     }
 }

@@ -137,34 +137,22 @@ struct ArgumentFormatter {
         }
         guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }
         let precision = specifier.precision ?? 6
-        let formatter: ICUNumberFormatter?
+        let uppercase = [.scientificUpper, .generalUpper].contains(specifier.conversion)
+        let digits: PrintfDigits.Parts
         switch specifier.conversion {
         case .fixed, .fixedUpper:
-            formatter =
-                precision < numbers.fixed.count
-                ? numbers.fixed[precision]
-                : numbers.formatter(
-                    .decimal(minimumFractionDigits: precision, maximumFractionDigits: precision, grouping: true)
-                )
-        case .scientific, .scientificUpper:
-            return scientific(value, fractionDigits: precision, uppercase: specifier.conversion == .scientificUpper)
-        case .general, .generalUpper:
-            // printf: P significant digits; scientific when the exponent is below -4 or at least P,
-            // trailing zeros dropped unless `#`.
-            let significant = max(precision, 1)
-            let exponent = value == 0 ? 0 : Self.decimalExponent(value, significantDigits: significant)
-            let alternate = specifier.flags.contains(.alternate)
-            if exponent < -4 || exponent >= significant {
-                let text = scientific(
-                    value,
-                    fractionDigits: significant - 1,
-                    uppercase: specifier.conversion == .generalUpper
-                )
-                return alternate ? text : trimmingFractionZeros(text)
+            // A decimal keeps its own digits (and ICU's decimal rounding); a double rounds as printf.
+            if let decimalText {
+                return try fixedDigits(decimalText, fractionDigits: precision, grouping: true, position)
             }
-            let digits = max(significant - 1 - exponent, 0)
-            formatter = numbers.formatter(
-                .decimal(minimumFractionDigits: alternate ? digits : 0, maximumFractionDigits: digits, grouping: true)
+            digits = PrintfDigits.Parts(mantissa: PrintfDigits.fixed(value, precision: precision), exponent: nil)
+        case .scientific, .scientificUpper:
+            digits = PrintfDigits.parts(PrintfDigits.scientific(value, precision: precision))
+        case .general, .generalUpper:
+            // printf: P significant digits, scientific when the exponent is below -4 or at least P,
+            // trailing zeros dropped unless `#`.
+            digits = PrintfDigits.parts(
+                PrintfDigits.general(value, precision: precision, alternate: specifier.flags.contains(.alternate))
             )
         default:
             throw LocalizationError(
@@ -173,59 +161,47 @@ struct ArgumentFormatter {
                 argument: position
             )
         }
+        // Fixed notation is grouped like Apple's localized formatting; a mantissa never is.
+        let mantissa = try fixedDigits(
+            digits.mantissa,
+            fractionDigits: digits.fractionDigits,
+            grouping: digits.exponent == nil,
+            position
+        )
+        guard let exponent = digits.exponent else { return mantissa }
+        return mantissa + exponentText(exponent, uppercase: uppercase)
+    }
+
+    /// Decimal digits as text (`"-12.35"`) in the locale's digits and separators, with exactly
+    /// `fractionDigits` after the separator.
+    private func fixedDigits(_ text: String, fractionDigits: Int, grouping: Bool, _ position: Int)
+        throws(LocalizationError) -> String
+    {
+        let formatter =
+            grouping && fractionDigits < numbers.fixed.count
+            ? numbers.fixed[fractionDigits]
+            : numbers.formatter(
+                .decimal(
+                    minimumFractionDigits: fractionDigits,
+                    maximumFractionDigits: fractionDigits,
+                    grouping: grouping
+                )
+            )
         guard let formatter else {
             throw LocalizationError(
                 .unknownLocale,
-                "ICU cannot format \(specifier) for \(numbers.localeID)",
+                "ICU cannot format \(fractionDigits) fraction digits for \(numbers.localeID)",
                 argument: position
             )
         }
-        if let decimalText { return formatter.string(decimal: decimalText) }
-        return formatter.string(value)
+        return formatter.string(decimal: text)
     }
 
-    /// printf's `%e` with the locale's digits and decimal separator: `1.234568e+04`.
-    private func scientific(_ value: Double, fractionDigits: Int, uppercase: Bool) -> String {
-        let exponent = value == 0 ? 0 : Self.decimalExponent(value, significantDigits: fractionDigits + 1)
-        // Two steps, so 10^exponent cannot underflow to zero for values near the subnormal range.
-        let mantissa = value / Self.powerOfTen(exponent / 2) / Self.powerOfTen(exponent - exponent / 2)
-        let mantissaFormatter = numbers.formatter(
-            .decimal(minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, grouping: false)
-        )
-        let mantissaText = mantissaFormatter?.string(mantissa) ?? String(mantissa)
+    /// printf's exponent, `e+04`, with the locale's digits: a sign and at least two digits.
+    private func exponentText(_ exponent: Int, uppercase: Bool) -> String {
         let magnitude = numbers.string(Int64(abs(exponent)))
         let padded = magnitude.count < 2 ? numbers.zeroDigit + magnitude : magnitude
-        return mantissaText + (uppercase ? "E" : "e") + (exponent < 0 ? "-" : "+") + padded
-    }
-
-    /// The decimal exponent of `value` after rounding to `significantDigits` (9.9999 → 1 at 3 digits).
-    ///
-    /// Scales the mantissa, never the value, so exponents near the ends of `Double`'s range work.
-    static func decimalExponent(_ value: Double, significantDigits: Int) -> Int {
-        var exponent = Int(log10(abs(value)).rounded(.down))
-        let mantissa = abs(value) / powerOfTen(exponent)
-        let digits = Double(min(max(significantDigits - 1, 0), 17))
-        if (mantissa * pow(10, digits)).rounded() / pow(10, digits) >= 10 { exponent += 1 }
-        return exponent
-    }
-
-    static func powerOfTen(_ exponent: Int) -> Double {
-        pow(10, Double(exponent))
-    }
-
-    /// Drops trailing zeros (and a bare decimal separator) from a fraction, keeping any exponent.
-    private func trimmingFractionZeros(_ text: String) -> String {
-        let exponentStart = text.firstIndex { $0 == "e" || $0 == "E" } ?? text.endIndex
-        var mantissa = text[..<exponentStart]
-        guard let separator = mantissa.lastIndex(where: { !$0.isNumber }) else { return text }
-        guard mantissa[separator...].dropFirst().allSatisfy(\.isNumber) else { return text }
-        while let last = mantissa.last, last.isNumber, last.wholeNumberValue == 0,
-            mantissa.index(before: mantissa.endIndex) > separator
-        {
-            mantissa.removeLast()
-        }
-        if mantissa.index(before: mantissa.endIndex) == separator { mantissa.removeLast() }
-        return String(mantissa) + text[exponentStart...]
+        return (uppercase ? "E" : "e") + (exponent < 0 ? "-" : "+") + padded
     }
 
     private func mismatch(

@@ -18,6 +18,10 @@ public final class Localizer: Sendable {
     public let localizations: [String]
     /// The locale's plural rules.
     public let pluralRules: PluralRules
+    /// Plural rules of the localizations in ``localizations`` whose language is not the locale's:
+    /// text in another language takes that language's rules (a Ukrainian customer reading the
+    /// English fallback gets English plurals, "21 Loops left").
+    private let foreignPluralRules: [String: PluralRules]
     /// Whether the locale's script runs right to left.
     public let isRightToLeft: Bool
     public let options: RenderOptions
@@ -42,16 +46,62 @@ public final class Localizer: Sendable {
         pluralRules = try PluralRules(locale: locale)
         formatter = ArgumentFormatter(numbers: try LocaleNumberFormats(locale: locale))
         localizations = catalog.matcher.localizations(for: locale)
+        foreignPluralRules = Self.foreignPluralRules(
+            localizations,
+            locale: locale,
+            developmentLanguage: catalog.developmentLanguage
+        )
         isRightToLeft = Locale.Language(identifier: locale).characterDirection == .rightToLeft
         switch options.bidiIsolation {
         case .never: isolates = false
         case .always: isolates = true
         case .rightToLeftLocales: isolates = isRightToLeft
         }
-        fallbackNote =
-            catalog.matcher.isSupported(locale)
-            ? nil
-            : "no localization serves '\(locale)'; using the development language '\(catalog.developmentLanguage)'"
+        fallbackNote = Self.fallbackNote(locale: locale, catalog: catalog)
+    }
+
+    /// What to tell the caller when no localization serves `locale`: which text it gets instead.
+    private static func fallbackNote(locale: String, catalog: StringCatalog) -> String? {
+        guard !catalog.matcher.isSupported(locale) else { return nil }
+        let development = catalog.developmentLanguage
+        guard catalog.localizations.contains(development) else {
+            return "no localization serves '\(locale)', and the catalog has no text in a development language; "
+                + "keys are shown as written"
+        }
+        let origin: String
+        switch catalog.developmentLanguageOrigin {
+        case .configured: origin = "as configured"
+        case .stringCatalog: origin = "the String Catalog's sourceLanguage"
+        case .onlyLocalization: origin = "the catalog's only localization"
+        case .english, .unknown: origin = "one of several localizations, none declared the source"
+        }
+        return "no localization serves '\(locale)'; using the development language '\(development)' (\(origin))"
+    }
+
+    /// The plural rules of each localization whose language differs from `locale`'s (`Base` is
+    /// written in the development language). One that ICU cannot open keeps the locale's rules.
+    private static func foreignPluralRules(
+        _ localizations: [String],
+        locale: String,
+        developmentLanguage: String
+    ) -> [String: PluralRules] {
+        func language(_ identifier: String) -> String {
+            let written = identifier == "Base" ? developmentLanguage : identifier
+            return Locale.Language(identifier: LocalizationMatcher.canonical(written)).languageCode?.identifier
+                ?? written
+        }
+        let own = language(locale)
+        var rules: [String: PluralRules] = [:]
+        for localization in localizations where language(localization) != own {
+            let written = localization == "Base" ? developmentLanguage : localization
+            rules[localization] = try? PluralRules(locale: written)
+        }
+        return rules
+    }
+
+    /// The plural rules for text from `localization`: its language's when that is not the locale's.
+    public func pluralRules(forLocalization localization: String?) -> PluralRules {
+        localization.flatMap { foreignPluralRules[$0] } ?? pluralRules
     }
 
     /// How many lookups found no value in any localization.
@@ -69,7 +119,12 @@ public final class Localizer: Sendable {
     ) throws(LocalizationError) -> LocalizedString {
         for localization in localizations {
             if let value = catalog.value(key, table: table, localization: localization) {
-                var rendered = try render(value, arguments: arguments, key: key)
+                var rendered = try render(
+                    value,
+                    arguments: arguments,
+                    key: key,
+                    rules: pluralRules(forLocalization: localization)
+                )
                 rendered.localization = localization
                 return rendered
             }
@@ -98,18 +153,86 @@ public final class Localizer: Sendable {
         return nil
     }
 
-    /// Renders a compiled string that did not come from the catalog (a template of the caller's).
+    /// The format `key` is rendered with for these arguments, and the localization it comes from:
+    /// variants chosen as ``string(_:table:arguments:)`` chooses them (plural categories by the
+    /// text's language), every specifier with its position (`%2$@`), literal `%` written `%%`.
+    /// A plain value with no arguments is not a format (Apple does not format it), so its `%`
+    /// signs come back escaped too. `nil` when no localization has the key.
+    ///
+    /// For layers that read the chosen text further — Markdown and agreement markup — and compile
+    /// each distinct format once.
+    /// - Throws: ``LocalizationError`` `.missingArgument` when a plural is chosen by an argument
+    ///   that was not given.
+    public func format(
+        _ key: String,
+        table: String = StringCatalog.defaultTable,
+        arguments: [FormatArgument]
+    ) throws(LocalizationError) -> (format: String, localization: String)? {
+        for localization in localizations {
+            guard let value = catalog.value(key, table: table, localization: localization) else { continue }
+            if arguments.isEmpty, value.isPlain {
+                return (CompiledString.escapingPercent(value.source), localization)
+            }
+            let rules = pluralRules(forLocalization: localization)
+            var missing: Int?
+            let format = value.format { plural in
+                guard plural.argument >= 0, plural.argument < arguments.count else {
+                    missing = missing ?? plural.argument
+                    return nil
+                }
+                return plural.node(for: arguments[plural.argument], rules: rules)
+            } device: { cases in
+                chooseDevice(cases)
+            } width: { variants in
+                chooseWidth(variants)
+            }
+            if let missing {
+                var error = LocalizationError(
+                    .missingArgument,
+                    "a plural variant is chosen by argument \(missing + 1), but \(arguments.count) were given",
+                    argument: missing + 1
+                )
+                error.key = key
+                throw error
+            }
+            return (format, localization)
+        }
+        return nil
+    }
+
+    /// The device variant for ``RenderOptions/device``: that device's, else `other`, else any.
+    private func chooseDevice(_ cases: [DeviceClass: TemplateNode]) -> TemplateNode? {
+        cases[options.device] ?? cases[.other] ?? DeviceClass.allCases.lazy.compactMap({ cases[$0] }).first
+    }
+
+    /// The widest variant that fits ``RenderOptions/width``; the narrowest if none fits; the widest
+    /// if no width is set.
+    private func chooseWidth(_ variants: [WidthVariant]) -> WidthVariant? {
+        options.width.map { width in variants.last { $0.width <= width } ?? variants.first } ?? variants.last
+    }
+
+    /// Renders a compiled string that did not come from the catalog (a template of the caller's),
+    /// choosing plural variants by the locale's rules.
     public func render(
         _ compiled: CompiledString,
         arguments: [FormatArgument],
         key: String = ""
+    ) throws(LocalizationError) -> LocalizedString {
+        try render(compiled, arguments: arguments, key: key, rules: pluralRules)
+    }
+
+    private func render(
+        _ compiled: CompiledString,
+        arguments: [FormatArgument],
+        key: String,
+        rules: PluralRules
     ) throws(LocalizationError) -> LocalizedString {
         if arguments.isEmpty, compiled.isPlain {
             return LocalizedString(text: compiled.source, substitutions: [], key: key, localization: nil)
         }
         var output = Output()
         do {
-            try append(compiled.root, arguments: arguments, to: &output)
+            try append(compiled.root, arguments: arguments, rules: rules, to: &output)
         } catch {
             var failure = error
             failure.key = key
@@ -141,9 +264,12 @@ public final class Localizer: Sendable {
         }
     }
 
-    private func append(_ node: TemplateNode, arguments: [FormatArgument], to output: inout Output)
-        throws(LocalizationError)
-    {
+    private func append(
+        _ node: TemplateNode,
+        arguments: [FormatArgument],
+        rules: PluralRules,
+        to output: inout Output
+    ) throws(LocalizationError) {
         switch node {
         case .sequence(let pieces):
             for piece in pieces {
@@ -172,7 +298,7 @@ public final class Localizer: Sendable {
                     )
                     if isolates { output.append("\u{2069}") }
                 case .node(let inner):
-                    try append(inner, arguments: arguments, to: &output)
+                    try append(inner, arguments: arguments, rules: rules, to: &output)
                 }
             }
         case .plural(let plural):
@@ -183,20 +309,15 @@ public final class Localizer: Sendable {
                     argument: plural.argument + 1
                 )
             }
-            if let chosen = plural.node(for: arguments[plural.argument], rules: pluralRules) {
-                try append(chosen, arguments: arguments, to: &output)
+            if let chosen = plural.node(for: arguments[plural.argument], rules: rules) {
+                try append(chosen, arguments: arguments, rules: rules, to: &output)
             }
         case .device(let cases):
-            if let chosen = cases[options.device] ?? cases[.other]
-                ?? DeviceClass.allCases.lazy.compactMap({ cases[$0] }).first
-            {
-                try append(chosen, arguments: arguments, to: &output)
-            }
+            if let chosen = chooseDevice(cases) { try append(chosen, arguments: arguments, rules: rules, to: &output) }
         case .width(let variants):
-            // The widest variant that fits; the narrowest if none fits; the widest if no width is set.
-            let chosen =
-                options.width.map { width in variants.last { $0.width <= width } ?? variants.first } ?? variants.last
-            if let chosen { try append(chosen.node, arguments: arguments, to: &output) }
+            if let chosen = chooseWidth(variants) {
+                try append(chosen.node, arguments: arguments, rules: rules, to: &output)
+            }
         }
     }
 }

@@ -43,6 +43,30 @@ public struct CompiledString: Hashable, Sendable {
         return !pieces.contains { if case .node = $0 { true } else { false } }
     }
 
+    /// For each plural switch (for lint), in order of appearance: its argument and the categories
+    /// whose variant shows that argument.
+    var pluralCategoriesShowingTheirNumber: [(argument: Int, categories: Set<PluralCategory>)] {
+        var result: [(Int, Set<PluralCategory>)] = []
+        root.visitSwitches { node in
+            guard case .plural(let plural) = node else { return }
+            var showing: Set<PluralCategory> = []
+            for (category, variant) in plural.cases {
+                variant.visit { use in
+                    if case .argument(plural.argument, _) = use { showing.insert(category) }
+                }
+            }
+            result.append((plural.argument, showing))
+        }
+        return result
+    }
+
+    /// The literal text of every variant (for lint): what is shown as written.
+    var literals: [String] {
+        var texts: [String] = []
+        root.visitLiterals { texts.append($0) }
+        return texts
+    }
+
     /// The plural categories each plural switch covers (for lint), in order of appearance.
     public var pluralSwitches: [(argument: Int, categories: Set<PluralCategory>)] {
         var result: [(Int, Set<PluralCategory>)] = []
@@ -91,6 +115,26 @@ indirect enum TemplateNode: Hashable, Sendable {
             for device in DeviceClass.allCases { cases[device]?.visit(body) }
         case .width(let variants):
             for variant in variants { variant.node.visit(body) }
+        }
+    }
+
+    /// Calls `body` for every literal piece of text in the tree, in every variant.
+    func visitLiterals(_ body: (String) -> Void) {
+        switch self {
+        case .sequence(let pieces):
+            for piece in pieces {
+                switch piece {
+                case .literal(let text): body(text)
+                case .argument: break
+                case .node(let node): node.visitLiterals(body)
+                }
+            }
+        case .plural(let plural):
+            for category in PluralCategory.allCases { plural.cases[category]?.visitLiterals(body) }
+        case .device(let cases):
+            for device in DeviceClass.allCases { cases[device]?.visitLiterals(body) }
+        case .width(let variants):
+            for variant in variants { variant.node.visitLiterals(body) }
         }
     }
 
@@ -184,6 +228,23 @@ extension CompiledString {
     ///
     /// For comparisons with `String(format:)`; rendering never goes through text like this.
     public func flattened(choosing category: PluralCategory) -> String {
+        format { plural in
+            plural.node(for: category)
+        } device: { cases in
+            cases[.other] ?? cases.values.first
+        } width: { variants in
+            variants.last
+        }
+    }
+
+    /// The value as one printf-style string with each switch resolved by the given choices:
+    /// literal `%` written `%%`, every specifier with its argument position (`%2$@`). This is the
+    /// format `String(format:)` would be handed once the variants are chosen.
+    func format(
+        plural: (PluralSwitch) -> TemplateNode?,
+        device: ([DeviceClass: TemplateNode]) -> TemplateNode?,
+        width: ([WidthVariant]) -> WidthVariant?
+    ) -> String {
         var text = ""
         func walk(_ node: TemplateNode) {
             switch node {
@@ -191,22 +252,27 @@ extension CompiledString {
                 for piece in pieces {
                     switch piece {
                     case .literal(let literal):
-                        text += literal.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%")
+                        text += Self.escapingPercent(literal)
                     case .argument(let index, var specifier):
                         specifier.position = index + 1
                         text += specifier.description
                     case .node(let inner): walk(inner)
                     }
                 }
-            case .plural(let plural):
-                if let chosen = plural.node(for: category) { walk(chosen) }
+            case .plural(let cases):
+                if let chosen = plural(cases) { walk(chosen) }
             case .device(let cases):
-                if let chosen = cases[.other] ?? cases.values.first { walk(chosen) }
+                if let chosen = device(cases) { walk(chosen) }
             case .width(let variants):
-                if let chosen = variants.last { walk(chosen.node) }
+                if let chosen = width(variants) { walk(chosen.node) }
             }
         }
         walk(root)
         return text
+    }
+
+    /// `text` with every `%` doubled, so a format reads it as literal text.
+    public static func escapingPercent(_ text: String) -> String {
+        text.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%")
     }
 }

@@ -19,6 +19,8 @@ struct CompileIssue: Hashable, Sendable {
     var severity: CatalogDiagnostic.Severity
     var code: CatalogDiagnostic.Code
     var message: String
+    /// A `%` with no conversion after it ("100%", "50% Rabatt"): text unless the string is formatted.
+    var isLonePercent = false
 }
 
 extension CatalogDiagnostic.Code {
@@ -32,6 +34,8 @@ extension CatalogDiagnostic.Code {
     public static let unsupportedRuleType = Self("unsupported-rule-type")
     /// A plural variant named other than zero/one/two/few/many/other.
     public static let unknownPluralCategory = Self("unknown-plural-category")
+    /// A whole-string plural variation whose source has no single numeric argument to choose by.
+    public static let ambiguousPluralArgument = Self("ambiguous-plural-argument")
 }
 
 /// Compiles catalog text into a ``TemplateNode`` tree, resolving argument numbers.
@@ -52,6 +56,23 @@ struct TemplateCompiler {
 
     init(resolve: @escaping (String) -> VariableDefinition? = { _ in nil }) {
         self.resolve = resolve
+    }
+
+    /// What to report about `value` (compiled by this compiler): everything, except lone `%`
+    /// signs when the value takes no arguments at all. Apple formats only strings that take
+    /// arguments, so "100%" and "50% Rabatt" are shown as written; such a `%` matters only next to
+    /// real specifiers. Broken specifiers (`%0$d`, a huge width) are always reported.
+    func issues(for value: CompiledString) -> [CompileIssue] {
+        guard !value.hasArguments else { return issues }
+        return issues.filter { !$0.isLonePercent }
+    }
+
+    /// Whether an invalid `%` sequence is a percent sign in text rather than a broken specifier:
+    /// nothing after the `%` that only a specifier has (a position or width digit, `$`, `#`, `*`, `.`).
+    static func isLonePercent(_ invalid: String) -> Bool {
+        !invalid.utf8.dropFirst().contains { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "$#*.".utf8.contains(byte)
+        }
     }
 
     /// Compiles a whole value.
@@ -111,7 +132,14 @@ struct TemplateCompiler {
                 }
             case .invalid(let invalidText, _, let reason):
                 // Strings never formatted (storyboard titles) legitimately hold "50%"; they render as written.
-                issue(.warning, .invalidSpecifier, "'\(invalidText)' in \"\(text)\": \(reason)")
+                issues.append(
+                    CompileIssue(
+                        severity: .warning,
+                        code: .invalidSpecifier,
+                        message: "'\(invalidText)' in \"\(text)\": \(reason)",
+                        isLonePercent: Self.isLonePercent(invalidText)
+                    )
+                )
                 appendLiteral(invalidText)
             case .variable(let name, let position, let isMalformed):
                 let written = "%\(position.map { isMalformed ? "\($0)" : "\($0)$" } ?? "")#@\(name)@"

@@ -75,6 +75,9 @@ struct InlineParser {
     /// The longest `^[…](body)` body, in Unicode scalars; longer ones stay literal text.
     static let maximumAttributeBody = 4096
 
+    /// How deep parentheses may nest inside a `^[…](body)` body, as in swift-cmark.
+    static let maximumAttributeParentheses = 32
+
     init(_ text: String, maximumNesting: Int, invalidAttributes: InvalidAttributes) {
         // Line endings become "\n" (CRLF counts once) and NUL becomes U+FFFD, as the spec requires.
         var scalars: [Unicode.Scalar] = []
@@ -486,32 +489,33 @@ struct InlineParser {
         popBracket()
     }
 
-    /// `(…)` right after `]`: the body between balanced parentheses, ignoring those inside quotes
-    /// and escaped ones. Returns the body and the index after `)`.
+    /// `(…)` right after `]`: the body up to the first `)` outside nested parentheses, and the index
+    /// after that `)`; `nil` when no such `)` comes (the `]` is then literal text).
+    ///
+    /// This is swift-cmark's rule (`manual_scan_attribute_attributes` in `src/inlines.c`), which
+    /// Apple's parser uses: a backslash before ASCII punctuation skips that character, parentheses
+    /// nest up to 32 deep, and quotes mean nothing, so `(note: 'oat) milk')` ends after `'oat`. The
+    /// body is handed to the JSON5 decoder as written.
     private func attributeBody(at start: Int) -> (String, Int)? {
         guard start < input.count, input[start] == "(" else { return nil }
         var depth = 0
-        var index = start
-        var quote: Unicode.Scalar?
+        var index = start + 1
         // Bodies are short; a cap keeps unclosed ones from making each `]` scan to the end.
-        let limit = min(input.count, start + Self.maximumAttributeBody)
+        let limit = min(input.count, start + 1 + Self.maximumAttributeBody)
         while index < limit {
             let scalar = input[index]
-            if scalar == "\\" {
+            if scalar == "\\", index + 1 < input.count, MarkdownCharacters.isASCIIPunctuation(input[index + 1]) {
                 index += 2
                 continue
             }
-            if let open = quote {
-                if scalar == open { quote = nil }
-            } else if scalar == "\"" || scalar == "'" {
-                quote = scalar
-            } else if scalar == "(" {
+            if scalar == "(" {
                 depth += 1
+                guard depth <= Self.maximumAttributeParentheses else { return nil }
             } else if scalar == ")" {
-                depth -= 1
                 if depth == 0 {
                     return (String(String.UnicodeScalarView(input[(start + 1)..<index])), index + 1)
                 }
+                depth -= 1
             }
             index += 1
         }

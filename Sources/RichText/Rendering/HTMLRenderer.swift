@@ -17,15 +17,36 @@ public struct HTMLRenderer: Sendable {
         self.allowedSchemes = allowedSchemes
     }
 
-    /// Whether `destination` may become an `href`.
+    /// Whether `destination` may become an `href`: a relative reference always, an absolute one
+    /// when its scheme is allowed.
     func isAllowed(_ destination: String) -> Bool {
         guard let allowedSchemes else { return true }
-        let scalars = destination.unicodeScalars.drop { $0 == " " }
-        guard let colon = scalars.firstIndex(of: ":") else { return true }
-        let scheme = String(String.UnicodeScalarView(scalars[..<colon]))
-        // A "scheme" containing '/' ,'?' or '#' is a path, not a scheme.
-        guard !scheme.contains(where: { "/?#".contains($0) }) else { return true }
-        return allowedSchemes.contains(scheme.lowercased())
+        guard let scheme = Self.scheme(of: destination) else { return true }
+        return allowedSchemes.contains(scheme)
+    }
+
+    /// The lowercased scheme of an absolute URL, or `nil` for a relative reference.
+    ///
+    /// A scheme is a letter followed by letters, digits, `+`, `-` or `.`, then `:` (RFC 3986 §3.1);
+    /// text before the first `:` that is not shaped like that (`foo):` in `[link](foo\)\:)`) makes
+    /// the destination a relative path. Read the way a browser reads it: leading controls and
+    /// spaces are skipped and tabs and line breaks inside are ignored (WHATWG URL), so neither can
+    /// hide a `javascript:` scheme.
+    static func scheme(of destination: String) -> String? {
+        var scheme = String.UnicodeScalarView()
+        var started = false
+        for scalar in destination.unicodeScalars {
+            if scalar == "\t" || scalar == "\n" || scalar == "\r" { continue }
+            if !started, scalar.value <= 0x20 { continue }
+            started = true
+            if scalar == ":" { break }
+            let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            let isSchemeCharacter = isLetter || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar)
+            guard scheme.isEmpty ? isLetter : isSchemeCharacter else { return nil }
+            scheme.append(scalar)
+        }
+        guard !scheme.isEmpty, destination.unicodeScalars.contains(":") else { return nil }
+        return String(scheme).lowercased()
     }
 
     public func render(_ document: RichDocument) -> String {
