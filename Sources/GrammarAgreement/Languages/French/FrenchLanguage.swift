@@ -68,17 +68,9 @@ struct FrenchLanguage: RomanceLanguage {
         if lemma.endsWith("s") || lemma.endsWith("x") || lemma.endsWith("z") { return lemma }
         if lemma.endsWith("eau") || lemma.endsWith("au") || lemma.endsWith("eu") { return lemma + "x" }
         if lemma.endsWith("al") { return lemma.droppingLastBytes(2) + "aux" }
-        if let compound = compoundPlural(lemma) { return compound }
+        // chou-fleur → choux-fleurs; a verb first (tire-bouchon, presse-citron) is listed.
+        if let compound = hyphenatedPlural(lemma, isVerbLike: { _ in false }) { return compound }
         return lemma + "s"
-    }
-
-    /// Hyphenated compounds of two nouns or a noun and an adjective pluralise both parts
-    /// (*chou-fleur* → *choux-fleurs*); a verb or an invariable first part keeps it (*tire-bouchon* →
-    /// *tire-bouchons*), which the lexicon lists.
-    private func compoundPlural(_ lemma: String) -> String? {
-        let parts = lemma.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, parts.allSatisfy({ $0.count > 2 }) else { return nil }
-        return plural(ofNoun: parts[0]) + "-" + plural(ofNoun: parts[1])
     }
 
     func singularCandidates(of word: String) -> [String] {
@@ -92,10 +84,13 @@ struct FrenchLanguage: RomanceLanguage {
     /// Feminine endings: *-tion*, *-sion*, *-té*, *-ette*, *-ure*, *-ade*, *-ière*, *-ine*, *-ence*,
     /// *-ance*, *-ise*, *-elle*, *-ée* (but *musée*, *lycée* are listed), and *-e* after most
     /// consonant groups; masculine: *-age*, *-isme*, *-ment*, *-eau*, *-oir*, consonants and other vowels.
+    /// English loans are masculine (*le brownie*, *le milk-shake*). A final *-é* is masculine (*le
+    /// feuilleté*, *le pâté*) except in *-ité* and after a consonant (*la qualité*, *la santé*).
     func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
-        let masculineEndings = ["age", "isme", "ment", "eau", "oir", "ège", "ème", "ing", "ier", "et", "on"]
+        if Self.isEnglishLoan(lemma) { return .masculine }
+        let masculineEndings = ["age", "isme", "ment", "eau", "oir", "ège", "ème", "ing", "ier", "et", "on", "é"]
         let feminineEndings = [
-            "tion", "sion", "té", "ette", "ure", "ade", "ière", "ine", "ence", "ance", "ise", "elle", "ée", "ie",
+            "tion", "sion", "ité", "nté", "rté", "ette", "ure", "ade", "ière", "ine", "ence", "ance", "ise", "elle", "ée", "ie",
             "ine", "aine", "eine", "ère", "ose", "ole", "ule", "ette", "esse", "ude", "ue", "otte", "ode", "ise",
             "ille", "aille", "euille", "ouille", "che", "que", "sse", "nne", "tte", "ppe", "ffe", "pe", "te",
         ]

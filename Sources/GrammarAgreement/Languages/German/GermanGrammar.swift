@@ -33,6 +33,11 @@ struct GermanGrammar: LanguageGrammar {
         return table
     }()
     static let conjunctions: WordSet = ["und", "oder", "sowie", "&"]
+    /// Containers and measures, which head the noun after them (*2 Tassen Kaffee*).
+    static let measureNouns: WordSet = [
+        "tasse", "glas", "becher", "flasche", "stück", "portion", "kanne", "kännchen", "teller", "scheibe", "kugel",
+        "schale", "dose", "packung", "tüte", "liter", "kilo", "gramm", "karaffe", "krug", "schälchen", "schüssel",
+    ]
     /// Forms of *sein*, *werden*, *bleiben*: what follows them is in the nominative (*Hier ist ein …*).
     static let copulas: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "sei", "heißt",
@@ -102,6 +107,13 @@ struct GermanGrammar: LanguageGrammar {
                 break
             }
             content.append(index)
+        }
+        // A measure noun before another noun is the head: 2 Tassen Kaffee, 2 Stück Kuchen.
+        if let measure = content.dropLast().first(where: { Self.measureNouns.contains(phrase.words[$0].lower) }),
+            let next = content.first(where: { $0 > measure }), isNoun(phrase.words[next].lower)
+                || CasePattern(of: phrase.words[next].text) != .lower
+        {
+            return measure
         }
         let head =
             content.last { index in

@@ -103,16 +103,31 @@ struct GermanNouns: Sendable {
     static func regularPlural(of word: String, gender: Morphology.GrammaticalGender) -> String {
         if word.endsWith("ee") { return word + "s" }
         if word.endsWith("e") { return word + "n" }
-        if let last = word.unicodeScalars.last, "aiouyéá".unicodeScalars.contains(last) { return word + "s" }
+        if let last = word.unicodeScalars.last, "aiouyéáü".unicodeScalars.contains(last) { return word + "s" }
         if gender == .feminine {
             if word.endsWith("in") { return word + "nen" }
             if word.endsWith("el") || word.endsWith("er") { return word + "n" }
             return word + "en"
         }
-        for ending in ["er", "el", "en", "chen", "lein"] where word.endsWith(ending) { return word }
+        // -er, -el, -en as an unstressed second syllable take no ending; Bier, Tier are one syllable.
+        for ending in ["er", "el", "en", "chen", "lein"] where word.endsWith(ending) && syllableCount(word) > 1 {
+            return word
+        }
         if word.endsWith("um") { return word.droppingLastBytes(2) + "en" }
         if word.endsWith("ismus") { return word.droppingLastBytes(2) + "en" }
         return word + "e"
+    }
+
+    /// Vowel groups, a count of syllables good enough for plural endings (*Bier* 1, *Becher* 2).
+    static func syllableCount(_ word: String) -> Int {
+        var count = 0
+        var inVowel = false
+        for scalar in word.unicodeScalars {
+            let isVowel = "aeiouyäöü".unicodeScalars.contains(scalar)
+            if isVowel, !inVowel { count += 1 }
+            inVowel = isVowel
+        }
+        return count
     }
 
     /// A noun's form in a case: dative plural adds *-n* (not after *-n* or *-s*); the genitive

@@ -89,6 +89,7 @@ struct ItalianLanguage: RomanceLanguage {
     /// and *-e* → *-i*, *-a* → *-e*.
     func regularPlural(ofNoun lemma: String) -> String {
         guard let last = lemma.unicodeScalars.last else { return lemma }
+        if Self.isLoan(lemma) { return lemma }
         if !Self.isVowel(last) || "àèéìíòóùú".unicodeScalars.contains(last) { return lemma }
         if lemma.endsWith("i") || lemma.endsWith("ie") { return lemma }
         if lemma.unicodeScalars.count <= 2 { return lemma }  // re, tè
@@ -121,9 +122,22 @@ struct ItalianLanguage: RomanceLanguage {
         return candidates
     }
 
-    /// *-a*, *-zione*, *-sione*, *-tà*, *-tù*, *-ie*, *-trice*, *-igine*, *-ite* are feminine; *-o*,
-    /// consonants, other accented vowels and the rest of *-e* masculine.
+    /// Loans keep their form in the plural: English (*pancake*, *waffle*), and French words in *-e*
+    /// with a circumflex or cedilla or ending in *-che* (*crêpe*, *brioche*), which Italian never
+    /// writes in a singular.
+    static func isLoan(_ word: String) -> Bool {
+        isEnglishLoan(word) || isFrenchLoan(word) || word.endsWith("fle") || word.endsWith("ake")
+    }
+
+    static func isFrenchLoan(_ word: String) -> Bool {
+        word.endsWith("e") && (word.unicodeScalars.contains { "âêîôûç".unicodeScalars.contains($0) } || word.endsWith("che"))
+    }
+
+    /// *-a*, *-zione*, *-sione*, *-tà*, *-tù*, *-ie*, *-trice*, *-igine*, *-ite* are feminine, and so
+    /// are French loans in *-e* (*la crêpe*, *la brioche*); *-o*, consonants, other accented vowels
+    /// and the rest of *-e* masculine.
     func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
+        if Self.isFrenchLoan(lemma) { return .feminine }
         for ending in ["zione", "sione", "tà", "tù", "ie", "trice", "igine", "ite", "gione", "udine"]
         where lemma.endsWith(ending) {
             return .feminine

@@ -85,6 +85,8 @@ struct PortugueseLanguage: RomanceLanguage {
     /// *-is* and unstressed *-il*, *-el* → *-eis*; unstressed *-s* and *-x* do not change.
     func regularPlural(ofNoun lemma: String) -> String {
         guard let last = lemma.unicodeScalars.last else { return lemma }
+        // cachorro-quente → cachorros-quentes; a verb first (guarda-chuva → guarda-chuvas) keeps it.
+        if let compound = hyphenatedPlural(lemma, isVerbLike: Self.isVerbStem) { return compound }
         if lemma.endsWith("ão") { return lemma.droppingLastBytes("ão".utf8.count) + "ões" }
         if Self.isVowel(last) { return lemma + "s" }
         let unstressed = Self.isStressedBeforeLastSyllable(lemma)
@@ -106,6 +108,11 @@ struct PortugueseLanguage: RomanceLanguage {
         default:
             return lemma + "s"  // croissant, bacon
         }
+    }
+
+    /// A compound's first part ending in *-a* or *-e* reads as a verb (*guarda-*, *abre-*, *quebra-*).
+    static func isVerbStem(_ part: String) -> Bool {
+        part.endsWith("a") || part.endsWith("e")
     }
 
     func singularCandidates(of word: String) -> [String] {

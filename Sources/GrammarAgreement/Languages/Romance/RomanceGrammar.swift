@@ -109,7 +109,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         }
         if head == nil {
             let word = phrase.words[first]
-            if content.count >= 2, word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower) {
+            // An adjective form before another adjective is a noun (torrada média: torrado is an
+            // adjective, torrada here a noun).
+            if content.count >= 2, word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower),
+                !isAdjectiveOnly(phrase.words[content[1]].lower)
+            {
                 head = content[1]
             } else if !hasNumber, content.count == 1, word.hint?.partOfSpeech != .noun,
                 !phrase.words[..<first].contains(where: { rules.determiners[$0.lower] != nil }),
@@ -147,6 +151,12 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .adjective }
         if let (entry, _) = lexicon.entry(forInflectedForm: word) { return entry.partsOfSpeech.first == .adjective }
         return rules.adjectiveLemma(of: word).entry?.partsOfSpeech.first == .adjective
+    }
+
+    /// A word the lexicon knows only as an adjective.
+    private func isAdjectiveOnly(_ word: String) -> Bool {
+        let entry = lexicon.entry(word) ?? rules.adjectiveLemma(of: word).entry
+        return entry.map { $0.canBeAdjective && !$0.canBeNoun } ?? false
     }
 
     /// Whether a lowercase noun is written in the plural.
@@ -221,14 +231,17 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             let word = phrase.words[index]
             guard !word.isNumber, word.hint == nil, let forms = rules.determiners[word.lower] else { continue }
             let next = phrase.words[index + 1]
+            // A preposition that is also an article form, before an article (Portuguese a + o → ao).
+            if rules.prepositions.contains(word.lower), rules.determiners[next.lower] != nil { continue }
             let form = forms.form(features, before: onset(of: next))
             setElidable(&phrase.words[index], form)
             // A preposition before the article contracts with it (de + le → du).
             if index > 0, let contracted = rules.contraction(of: phrase.words[index - 1].lower, with: form) {
                 phrase.words[index - 1].set(contracted)
                 phrase.words[index - 1].elides = true
+                // The article goes, with the space after it when the contraction elides (dell'acqua).
                 phrase.words[index].replacement = ""
-                phrase.words[index].elides = false
+                phrase.words[index].elides = contracted.hasSuffix("'")
             }
         }
     }

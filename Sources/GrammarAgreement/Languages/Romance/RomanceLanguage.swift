@@ -193,6 +193,25 @@ extension RomanceLanguage {
     }
 }
 
+extension RomanceLanguage {
+    /// Whether a word is spelled as no native French, Italian or Portuguese word is (*k*, *w*, *sh*,
+    /// *oo*, *ee*): an English loan, which keeps one gender (masculine) and pluralises only its last
+    /// part (*milk-shakes*, *kouign-amanns*).
+    static func isEnglishLoan(_ word: String) -> Bool {
+        word.contains("k") || word.contains("w") || word.contains("sh") || word.contains("oo") || word.contains("ee")
+    }
+
+    /// The plural of a hyphenated compound: both parts when the first is a noun or adjective
+    /// (*choux-fleurs*, *cachorros-quentes*, *pães-doces*), only the last for loans and for a first
+    /// part `isVerbLike` (a verb stem: *guarda-chuvas*, *tire-bouchons*).
+    func hyphenatedPlural(_ lemma: String, isVerbLike: (String) -> Bool) -> String? {
+        let parts = lemma.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, parts.allSatisfy({ $0.count > 1 }) else { return nil }
+        if Self.isEnglishLoan(lemma) || isVerbLike(parts[0]) { return parts[0] + "-" + plural(ofNoun: parts[1]) }
+        return plural(ofNoun: parts[0]) + "-" + plural(ofNoun: parts[1])
+    }
+}
+
 extension GrammaticalFeatures {
     /// The four gender-and-number cells of Romance adjectives.
     enum Gendered {
