@@ -35,6 +35,8 @@ enum CoreFixture {
         Market(locale: "de-DE", store: "store-de-ber", currency: "EUR", timeZone: "Europe/Berlin"),
         Market(locale: "ja-JP", store: "store-jp-tyo", currency: "JPY", timeZone: "Asia/Tokyo"),
         Market(locale: "ar-EG", store: "store-eg-cai", currency: "EGP", timeZone: "Africa/Cairo"),
+        Market(locale: "it-IT", store: "store-it-rom", currency: "EUR", timeZone: "Europe/Rome"),
+        Market(locale: "pt-BR", store: "store-br-sao", currency: "BRL", timeZone: "America/Sao_Paulo"),
     ]
 
     static func timestamp(_ text: String) -> Google_Protobuf_Timestamp {

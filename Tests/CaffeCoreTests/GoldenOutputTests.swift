@@ -3,7 +3,7 @@ import CaffeProtocol
 import Foundation
 import Testing
 
-/// Checked-in outputs for the same orders in seven locales. `CAFFE_UPDATE_GOLDENS=1 swift test
+/// Checked-in outputs for the same orders in nine locales. `CAFFE_UPDATE_GOLDENS=1 swift test
 /// --filter GoldenOutputTests` rewrites them; review the diff like code.
 @Suite("Golden outputs")
 struct GoldenOutputTests {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What grammars may consult and report while inflecting one document: the text around a span,
 /// and warnings (each said once per document).
 struct AgreementContext {
@@ -42,6 +44,36 @@ struct AgreementContext {
         while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
         guard end > offset + 1 else { return nil }
         return String(decoding: bytes[(offset + 1)..<end], as: UTF8.self)
+    }
+
+    /// The text of the clause before `offset`: back to the start of the document or the last
+    /// `.`, `!`, `?`, `:`, `;` or newline, trimmed. German reads the case a span takes from it.
+    mutating func clause(before offset: Int) -> String {
+        let bytes = plainText()
+        var start = min(offset, bytes.count)
+        while start > 0, !Self.endsClause(bytes[start - 1]) { start -= 1 }
+        guard start < offset else { return "" }
+        return String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self)
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The text of the clause after `offset`, up to the next clause end, trimmed.
+    mutating func clause(after offset: Int) -> String {
+        let bytes = plainText()
+        guard offset < bytes.count else { return "" }
+        var end = offset
+        while end < bytes.count, !Self.endsClause(bytes[end]) { end += 1 }
+        return String(decoding: bytes[offset..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func endsClause(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ";"),
+            UInt8(ascii: "\n"):
+            true
+        default:
+            false
+        }
     }
 
     /// The byte at `offset`, found in its run without joining the runs (a document of many runs is

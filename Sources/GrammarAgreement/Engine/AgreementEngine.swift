@@ -214,8 +214,13 @@ public final class AgreementEngine: Sendable {
                 continue
             }
             edits.append(contentsOf: grammar.boundaryEdits(for: phrases[index], context: &context))
-            for word in phrases[index].words {
-                if let replacement = word.replacement, replacement != word.text {
+            let words = phrases[index].words
+            for (position, word) in words.enumerated() {
+                if word.elides, let replacement = word.replacement, position + 1 < words.count {
+                    // The elided form takes the space after it: le + eau → l'eau.
+                    let end = words[position + 1].utf8Range.lowerBound
+                    edits.append(RichTextEdit(utf8Range: word.utf8Range.lowerBound..<end, replacement: replacement))
+                } else if let replacement = word.replacement, replacement != word.text {
                     edits.append(RichTextEdit(utf8Range: word.utf8Range, replacement: replacement))
                 }
             }

@@ -17,6 +17,9 @@ struct Word: Sendable {
     var hint: Morphology?
     /// The chosen form; `nil` keeps the word as written.
     var replacement: String?
+    /// Whether the chosen form is written against the next word, without the space between them:
+    /// an elided article or preposition (French *l'eau*, *d'orange*; Italian *un'aranciata*).
+    var elides = false
 
     var isNumber: Bool { number != nil }
 

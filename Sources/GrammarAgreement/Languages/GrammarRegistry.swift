@@ -4,7 +4,7 @@ import Synchronization
 /// The languages with agreement rules, and one grammar per language, made on first use.
 enum GrammarRegistry {
     /// Languages with rules.
-    static let languages = ["en", "es"]
+    static let languages = ["en", "es", "fr", "de", "it", "pt"]
 
     private static let grammars = Mutex<[String: any LanguageGrammar]>([:])
 
@@ -22,6 +22,10 @@ enum GrammarRegistry {
             switch language {
             case "en": grammar = EnglishGrammar(lexicon: try Lexicon.bundled(language: "en"))
             case "es": grammar = SpanishGrammar(lexicon: try Lexicon.bundled(language: "es"))
+            case "fr": grammar = RomanceGrammar(FrenchLanguage(lexicon: try Lexicon.bundled(language: "fr")))
+            case "de": grammar = GermanGrammar(lexicon: try Lexicon.bundled(language: "de"))
+            case "it": grammar = RomanceGrammar(ItalianLanguage(lexicon: try Lexicon.bundled(language: "it")))
+            case "pt": grammar = RomanceGrammar(PortugueseLanguage(lexicon: try Lexicon.bundled(language: "pt")))
             default: grammar = UnsupportedLanguageGrammar(language: language)
             }
         } catch {

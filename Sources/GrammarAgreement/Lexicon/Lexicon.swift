@@ -145,7 +145,7 @@ public struct Lexicon: Sendable {
             let gender = columns[2]
             if gender != "-" {
                 guard let value = LexiconEntry.Gender(rawValue: String(gender)) else {
-                    throw failure("unknown gender '\(gender)' (m, f, mf or -)")
+                    throw failure("unknown gender '\(gender)' (m, f, mf, n or -)")
                 }
                 entry.gender = value
             }
@@ -180,6 +180,7 @@ public struct Lexicon: Sendable {
             }
         case "f": entry.feminine = value
         case "apocope": entry.apocope = value
+        case "stem": entry.stem = value
         case "article":
             guard value == "a" || value == "an" else { throw failure("article must be 'a' or 'an'") }
             entry.article = value
@@ -192,6 +193,7 @@ public struct Lexicon: Sendable {
                 case "elA": entry.takesMasculineArticle = true
                 case "invariable": entry.isInvariable = true
                 case "genderInvariable": if entry.feminine == nil { entry.feminine = entry.lemma }
+                case "aspirated": entry.isAspirated = true
                 default: throw failure("unknown flag '\(flag)'")
                 }
             }
@@ -214,20 +216,26 @@ extension Lexicon {
 private final class BundledLexicons: Sendable {
     static let shared = BundledLexicons()
 
-    private let english: Result<Lexicon, LexiconError>
-    private let spanish: Result<Lexicon, LexiconError>
+    /// Languages with a bundled lexicon, and whether it has a gender column.
+    static let languages: [(code: String, hasGenderColumn: Bool)] = [
+        ("en", false), ("es", true), ("fr", true), ("de", true), ("it", true), ("pt", true),
+    ]
+
+    private let lexicons: [String: Result<Lexicon, LexiconError>]
 
     private init() {
-        english = Self.load("en", hasGenderColumn: false)
-        spanish = Self.load("es", hasGenderColumn: true)
+        var lexicons: [String: Result<Lexicon, LexiconError>] = [:]
+        for (code, hasGenderColumn) in Self.languages {
+            lexicons[code] = Self.load(code, hasGenderColumn: hasGenderColumn)
+        }
+        self.lexicons = lexicons
     }
 
     func lexicon(language: String) throws(LexiconError) -> Lexicon {
-        switch language {
-        case "en": try english.get()
-        case "es": try spanish.get()
-        default: throw LexiconError(source: language, line: 0, message: "no lexicon is bundled for '\(language)'")
+        guard let lexicon = lexicons[language] else {
+            throw LexiconError(source: language, line: 0, message: "no lexicon is bundled for '\(language)'")
         }
+        return try lexicon.get()
     }
 
     private static func load(_ language: String, hasGenderColumn: Bool) -> Result<Lexicon, LexiconError> {

@@ -13,6 +13,8 @@ public final class LexiconEntry: @unchecked Sendable {
         case feminine = "f"
         /// Used with either gender (Spanish *el/la azúcar*); agreement picks the masculine.
         case common = "mf"
+        /// German *das*.
+        case neuter = "n"
     }
 
     /// The dictionary form: singular, masculine for adjectives, lowercase unless always capitalised.
@@ -38,6 +40,21 @@ public final class LexiconEntry: @unchecked Sendable {
     public internal(set) var takesMasculineArticle: Bool
     /// An adjective that keeps one form for every gender and number (Spanish *naranja*, *extra*).
     public internal(set) var isInvariable: Bool
+    /// German: the stem an adjective declines from when it is not the lemma (*hoch* → *hoh-*,
+    /// *mittel* → *mittler-*).
+    public internal(set) var stem: String?
+    /// French: a word starting with an aspirated *h*, before which nothing elides (*le homard*).
+    public internal(set) var isAspirated: Bool = false
+
+    /// The lexicon's gender as agreement uses it: common-gender nouns agree in the masculine.
+    var grammaticalGender: Morphology.GrammaticalGender? {
+        switch gender {
+        case .feminine: .feminine
+        case .masculine, .common: .masculine
+        case .neuter: .neuter
+        case nil: nil
+        }
+    }
 
     public init(
         lemma: String,

@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 import RichText
 import Synchronization
@@ -24,6 +25,9 @@ public struct AgreementTemplate: Sendable {
     private let template: RichTextTemplate
     /// Per slot: the specifier it formats, or `nil` for a `%%` escape.
     private let specifiers: [FormatSpecifier?]
+    /// Per argument, the specifier that shows it (the first, when several do): numbers decide
+    /// grammatical number as that specifier shows them.
+    private let shownSpecifiers: [Int: FormatSpecifier]
     private let runAgreement: [RunAgreement]
     private let spans: [SpanPlan]
 
@@ -49,6 +53,7 @@ public struct AgreementTemplate: Sendable {
         let byStart = Dictionary(occurrences.map { ($0.utf8Range.lowerBound, $0.specifier) }) { first, _ in first }
         specifiers = slots.map { byStart[$0.utf8Range.lowerBound] }
         argumentCount = (occurrences.map(\.argument).max() ?? -1) + 1
+        shownSpecifiers = Dictionary(occurrences.map { ($0.argument, $0.specifier) }) { first, _ in first }
         runAgreement = template.document.runs.map { RunAgreement(json: $0.attributes) }
         spans = SpanPlan.spans(in: runAgreement)
     }
@@ -105,11 +110,12 @@ public struct AgreementTemplate: Sendable {
         var records: [ArgumentRecord] = []
         records.reserveCapacity(rendered.substitutions.count)
         for substitution in rendered.substitutions where substitution.argument >= 0 {
+            let value = arguments[substitution.argument]
             records.append(
                 ArgumentRecord(
                     argument: substitution.argument + 1,
                     utf8Range: substitution.utf8Range,
-                    value: arguments[substitution.argument]
+                    value: shownSpecifiers[substitution.argument].map { value.shown(by: $0) } ?? value
                 )
             )
         }
@@ -145,4 +151,42 @@ public struct AgreementTemplate: Sendable {
 /// A flag shared by the copies of one template.
 private final class WarningLatch: Sendable {
     let flag = Atomic<Bool>(false)
+}
+
+extension FormatArgument {
+    /// The number as `specifier` shows it, for choosing grammatical number: CLDR's plural
+    /// categories depend on the digits shown, so `%.1f` with 1 shows *1,0* (plural in German and
+    /// Italian, singular in French and Portuguese) and `%lld` with 0 shows *0*.
+    ///
+    /// Fixed-point specifiers round to their precision (6 when none is given); integers and text
+    /// stay as they are; `%@` shows a whole `Double` without fraction digits. Scientific and
+    /// general notation keep the raw value.
+    func shown(by specifier: FormatSpecifier) -> FormatArgument {
+        switch (self, specifier.conversion) {
+        case (.string, _), (.integer, .object), (.unsignedInteger, .object), (.decimal, .object):
+            return self
+        case (.double(let value), .object):
+            return value.isFinite && value.rounded(.towardZero) == value && abs(value) < 1e15
+                ? .integer(Int64(value)) : self
+        case (_, .fixed), (_, .fixedUpper):
+            return fixedPoint(digits: specifier.precision ?? 6) ?? self
+        default:
+            return self
+        }
+    }
+
+    /// The value rounded to `digits` fraction digits, written as decimal text.
+    private func fixedPoint(digits: Int) -> FormatArgument? {
+        let value: Double
+        switch self {
+        case .integer(let integer): value = Double(integer)
+        case .unsignedInteger(let integer): value = Double(integer)
+        case .double(let double): value = double
+        case .decimal(let text): value = Double(text) ?? 0
+        case .string: return nil
+        }
+        guard value.isFinite else { return nil }
+        let clamped = min(max(digits, 0), 15)
+        return .decimal(String(format: "%.\(clamped)f", value))
+    }
 }

@@ -9,7 +9,7 @@ import RichText
 /// baseline fill (argument formatting and the template fill, what rich text alone costs), the
 /// agreement decisions for the filled span (tokenizing, lexicon, rules: the figure the ≤ 1 µs target
 /// is about), and the whole render (fill, agreement and rebuilding the document around the edits).
-/// Cases cover English and Spanish, words the lexicon lists and words it does not (the heuristic
+/// Cases cover English, Spanish, French, German, Italian and Portuguese, words the lexicon lists and words it does not (the heuristic
 /// path). Medians over rounds.
 public struct AgreementBenchmark: Sendable {
     public struct Configuration: Sendable {
@@ -85,6 +85,62 @@ public struct AgreementBenchmark: Sendable {
             template: "Añadir ^[%1$lld %3$@ %2$@](inflect: true) a tu pedido",
             arguments: [2, "crujientoso", "zarzamorada"],
             expected: "Añadir 2 zarzamoradas crujientosas a tu pedido"
+        ),
+        Case(
+            name: "fr lexicon",
+            locale: "fr-FR",
+            template: "Ajouter ^[%1$lld %2$@ %3$@](inflect: true) à votre commande",
+            arguments: [2, "grand", "pizza"],
+            expected: "Ajouter 2 grandes pizzas à votre commande"
+        ),
+        Case(
+            name: "fr heuristic",
+            locale: "fr-FR",
+            template: "Ajouter ^[%1$lld %3$@ %2$@](inflect: true) à votre commande",
+            arguments: [2, "croustillonné", "galopette"],
+            expected: "Ajouter 2 galopettes croustillonnées à votre commande"
+        ),
+        Case(
+            name: "de lexicon",
+            locale: "de-DE",
+            template: "^[%1$lld %2$@ %3$@](inflect: true) hinzufügen",
+            arguments: [1, "groß", "Kaffee"],
+            expected: "1 großen Kaffee hinzufügen"
+        ),
+        Case(
+            name: "de heuristic",
+            locale: "de-DE",
+            template: "^[%1$lld %2$@ %3$@](inflect: true) hinzufügen",
+            arguments: [2, "knusprig", "Zwiebelfladen"],
+            expected: "2 knusprige Zwiebelfladen hinzufügen"
+        ),
+        Case(
+            name: "it lexicon",
+            locale: "it-IT",
+            template: "Aggiungi ^[%1$lld %3$@ %2$@](inflect: true) al tuo ordine",
+            arguments: [2, "grande", "pizza"],
+            expected: "Aggiungi 2 pizze grandi al tuo ordine"
+        ),
+        Case(
+            name: "it heuristic",
+            locale: "it-IT",
+            template: "Aggiungi ^[%1$lld %3$@ %2$@](inflect: true) al tuo ordine",
+            arguments: [2, "sfizioso", "frittellina"],
+            expected: "Aggiungi 2 frittelline sfiziose al tuo ordine"
+        ),
+        Case(
+            name: "pt lexicon",
+            locale: "pt-BR",
+            template: "Adicionar ^[%1$lld %3$@ %2$@](inflect: true) ao seu pedido",
+            arguments: [2, "pequeno", "salada"],
+            expected: "Adicionar 2 saladas pequenas ao seu pedido"
+        ),
+        Case(
+            name: "pt heuristic",
+            locale: "pt-BR",
+            template: "Adicionar ^[%1$lld %3$@ %2$@](inflect: true) ao seu pedido",
+            arguments: [2, "crocantoso", "bolachinha"],
+            expected: "Adicionar 2 bolachinhas crocantosas ao seu pedido"
         ),
     ]
 

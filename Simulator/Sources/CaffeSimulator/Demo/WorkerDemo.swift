@@ -30,6 +30,12 @@ struct WorkerDemo {
                 [("pizza", "large", 2), ("juice", "small", 1)]
             ),
             ("fr-FR", "store-fr-par", "EUR", "Europe/Paris", .unspecified, "Camille", [("coffee", "large", 1)]),
+            (
+                "de-DE", "store-de-ber", "EUR", "Europe/Berlin", .feminine, "Lena",
+                [("coffee", "large", 1), ("pizza", "small", 2)]
+            ),
+            ("it-IT", "store-it-rom", "EUR", "Europe/Rome", .feminine, "Giulia", [("pizza", "large", 2)]),
+            ("pt-BR", "store-br-sao", "BRL", "America/Sao_Paulo", .masculine, "João", [("salad", "small", 2)]),
             ("ja-JP", "store-jp-tyo", "JPY", "Asia/Tokyo", .unspecified, "Yui", [("pizza", "small", 3)]),
             (
                 "ar-EG", "store-eg-cai", "EGP", "Africa/Cairo", .masculine, "Omar",

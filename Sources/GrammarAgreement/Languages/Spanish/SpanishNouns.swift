@@ -134,7 +134,7 @@ struct SpanishNouns: Sendable {
     func gender(of word: String) -> Morphology.GrammaticalGender {
         switch lexicon.entry(word)?.gender {
         case .feminine: .feminine
-        case .masculine, .common: .masculine
+        case .masculine, .common, .neuter: .masculine
         case nil: Self.guessedGender(of: word)
         }
     }
