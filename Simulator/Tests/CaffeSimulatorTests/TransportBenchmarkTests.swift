@@ -89,7 +89,7 @@ struct PipelineDemoTests {
         #expect(lines.contains("  complication.u-1       Thu 1:53\u{202F}AM"))
         #expect(
             lines.contains(
-                "  caffe.v1.Admin/Stats: received 9, rendered 8, published 15, dead_lettered 1, duplicates 0, gaps 0"
+                "  caffe.v1.Admin/Stats: received 12, rendered 11, published 21, dead_lettered 1, duplicates 0, gaps 0"
             )
         )
         #expect(
@@ -97,7 +97,7 @@ struct PipelineDemoTests {
         )
         #expect(
             lines.contains(
-                #"  SIGTERM: drained, exit status 0; checkpoint {"sources":{"demo":9,"demo-load":2000},"version":1}"#
+                #"  SIGTERM: drained, exit status 0; checkpoint {"given_up":{},"sources":{"demo":12,"demo-load":2000},"version":2}"#
             )
         )
         #expect(lines.contains("  order.sf-1 #1 A-1001 en-US (feminine) 2× pizza large, 1× juice small"))

@@ -17,7 +17,7 @@ public final class MetricShard: Sendable {
 
     /// Replaces the published counts with the owner's current ones.
     func publish(_ current: WorkerCounts) {
-        counts.withLock { $0 = current }
+        counts.withLock { $0.overwrite(with: current) }
     }
 
     /// Changes the published counts in place (for counts with no owning loop).

@@ -4,7 +4,7 @@
 /// ``MetricShard`` when it is about to wait (and at most every 100 ms while busy), and a scrape,
 /// a Stats request or the stop log adds the shards up (``merge(_:)``). Counts only go up; gauges
 /// are set by the one thread that owns them.
-public struct WorkerCounts: Sendable, Hashable {
+public struct WorkerCounts: Sendable {
     // MARK: Intake
 
     /// Input messages taken in (events, heartbeats, anything on the input socket).
@@ -114,6 +114,28 @@ public struct WorkerCounts: Sendable, Hashable {
         unacknowledged += other.unacknowledged
     }
 
+    /// Makes these counts equal to `other` without sharing storage with it: dictionaries are
+    /// updated entry by entry, so the owner's next count does not copy its dictionaries (counts
+    /// only gain keys, so no entry is ever removed).
+    mutating func overwrite(with other: WorkerCounts) {
+        let deadLetters = self.deadLetters
+        let outputs = self.outputs
+        let renderLatency = self.renderLatency
+        let rpc = self.rpc
+        self = other
+        self.deadLetters = deadLetters
+        self.outputs = outputs
+        self.renderLatency = renderLatency
+        self.rpc = rpc
+        for (key, value) in other.deadLetters where self.deadLetters[key] != value { self.deadLetters[key] = value }
+        for (key, value) in other.outputs where self.outputs[key] != value { self.outputs[key] = value }
+        for (key, value) in other.renderLatency {
+            if let current = self.renderLatency[key], !(current != value) { continue }
+            self.renderLatency[key] = value
+        }
+        for (key, value) in other.rpc where self.rpc[key] != value { self.rpc[key] = value }
+    }
+
     /// Adds `amount` to a count, saturating instead of wrapping.
     @inline(__always)
     static func add(_ amount: UInt64, to count: inout UInt64) {
@@ -154,15 +176,16 @@ public struct LabelPair: Hashable, Sendable {
 }
 
 /// Counts of durations in fixed buckets, plus their sum: a Prometheus histogram's data.
-public struct LatencyHistogram: Hashable, Sendable {
+public struct LatencyHistogram: Sendable {
     /// Upper bounds in nanoseconds: 25 µs to 1 s.
     public static let bounds: [UInt64] = [
         25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
         100_000_000, 1_000_000_000,
     ]
 
-    /// Observations per bucket (not cumulative); the last counts those above every bound.
-    public private(set) var buckets = [UInt64](repeating: 0, count: LatencyHistogram.bounds.count + 1)
+    /// Observations per bucket (not cumulative); the last counts those above every bound. Inline,
+    /// so copying a histogram allocates nothing.
+    public private(set) var buckets = InlineArray<13, UInt64>(repeating: 0)
     public private(set) var sumNanoseconds: UInt64 = 0
     public private(set) var count: UInt64 = 0
 
@@ -175,6 +198,10 @@ public struct LatencyHistogram: Hashable, Sendable {
         buckets[index] &+= 1
         sumNanoseconds &+= nanoseconds
         count &+= 1
+    }
+
+    static func != (lhs: LatencyHistogram, rhs: LatencyHistogram) -> Bool {
+        lhs.count != rhs.count || lhs.sumNanoseconds != rhs.sumNanoseconds
     }
 
     func merged(with other: LatencyHistogram) -> LatencyHistogram {

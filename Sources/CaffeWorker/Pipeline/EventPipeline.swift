@@ -649,6 +649,7 @@ private struct PipelineState {
         var milliseconds = Int32(clamping: timeout.components.seconds * 1000)
         milliseconds += Int32((timeout.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         if let results, !results.prepareToSleep() { return }
+        counts.publish(force: true)
         _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))
         results?.awake()
         if polls.poller.isReadable(polls.control) { control.drain() }

@@ -192,10 +192,9 @@ final class RPCFrontend: Service {
                 counts.publish()
                 continue
             }
-            counts.publish()
+            counts.publish(force: true)
             if stopping.load(ordering: .acquiring) { break }
-            let wait = counts.nextPublish.map { max(.milliseconds(1), $0 - .now) } ?? .seconds(1)
-            _ = try? poller.poll(timeout: ZMQTimeout(min(wait, .seconds(1))))
+            _ = try? poller.poll(timeout: .seconds(1))
             if poller.isReadable(controlItem) { control.drain() }
             if let watchItem, let watch = watch.value, poller.isReadable(watchItem) {
                 let events = watch.drain()

@@ -287,7 +287,8 @@ struct WorkerDemo {
             line.quantity = UInt64(quantity)
             return line
         }
-        if index % 2 == 1 { order.tip = "1.50" }
+        // A yen amount has no minor units.
+        if index % 2 == 1 { order.tip = order.currencyCode == "JPY" ? "150" : "1.50" }
         return order
     }
 }

@@ -47,10 +47,27 @@ struct GermanNouns: Sendable {
         for start in 1...(scalars.count - Self.shortestCompoundPart) {
             let part = String(String.UnicodeScalarView(scalars[start...]))
             if let entry = lexicon.entry(part), entry.canBeNoun, !entry.isAmbiguous || entry.partsOfSpeech.first == .noun {
-                return (String(String.UnicodeScalarView(scalars[..<start])), part)
+                let prefix = String(String.UnicodeScalarView(scalars[..<start]))
+                // A listed word that ends a letter or two before the part, with no linking element
+                // between, marks the true boundary: *Zwiebel|fladen* is not a *Laden*.
+                guard !isMisplacedBoundary(prefix) else { continue }
+                return (prefix, part)
             }
         }
         return nil
+    }
+
+    /// Whether a listed word ends one or two letters before the end of `prefix`, the letters
+    /// between being no linking element (*-s*, *-n*, *-e*, *-es*, *-en*, *-er*).
+    private func isMisplacedBoundary(_ prefix: String) -> Bool {
+        let scalars = Array(prefix.unicodeScalars)
+        for extra in 1...2 where scalars.count > extra + 2 {
+            let head = String(String.UnicodeScalarView(scalars.dropLast(extra)))
+            let between = String(String.UnicodeScalarView(scalars.suffix(extra)))
+            if ["s", "n", "e", "es", "en", "er"].contains(between) { continue }
+            if let entry = lexicon.entry(head), entry.canBeNoun { return true }
+        }
+        return false
     }
 
     /// The singular of a written plural, when the lexicon or a compound tells it.
