@@ -10,6 +10,11 @@
 
 /// Caffe wire schema: request and reply bodies of the gRPC-style services.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -104,10 +109,32 @@ public nonisolated struct Caffe_V1_ReplayResponse: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// order events, as bodies (the header is rebuilt from them)
   public var events: [Caffe_V1_OrderEvent] = []
 
   /// sequences the source no longer has
   public var unavailable: [UInt64] = []
+
+  /// any event (orders, complication requests) as it was sent
+  public var frames: [Caffe_V1_ReplayedEvent] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One event exactly as it travelled: its three frames.
+public nonisolated struct Caffe_V1_ReplayedEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var topic: String = String()
+
+  /// EventHeader
+  public var header: Data = Data()
+
+  public var body: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -253,7 +280,7 @@ nonisolated extension Caffe_V1_ReplayRequest: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Caffe_V1_ReplayResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReplayResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}events\0\u{1}unavailable\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}events\0\u{1}unavailable\0\u{1}frames\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -263,6 +290,7 @@ nonisolated extension Caffe_V1_ReplayResponse: SwiftProtobuf.Message, SwiftProto
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
       case 2: try { try decoder.decodeRepeatedUInt64Field(value: &self.unavailable) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.frames) }()
       default: break
       }
     }
@@ -275,12 +303,56 @@ nonisolated extension Caffe_V1_ReplayResponse: SwiftProtobuf.Message, SwiftProto
     if !self.unavailable.isEmpty {
       try visitor.visitPackedUInt64Field(value: self.unavailable, fieldNumber: 2)
     }
+    if !self.frames.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.frames, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Caffe_V1_ReplayResponse, rhs: Caffe_V1_ReplayResponse) -> Bool {
     if lhs.events != rhs.events {return false}
     if lhs.unavailable != rhs.unavailable {return false}
+    if lhs.frames != rhs.frames {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caffe_V1_ReplayedEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReplayedEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topic\0\u{1}header\0\u{1}body\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.topic) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.header) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.body) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.topic.isEmpty {
+      try visitor.visitSingularStringField(value: self.topic, fieldNumber: 1)
+    }
+    if !self.header.isEmpty {
+      try visitor.visitSingularBytesField(value: self.header, fieldNumber: 2)
+    }
+    if !self.body.isEmpty {
+      try visitor.visitSingularBytesField(value: self.body, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caffe_V1_ReplayedEvent, rhs: Caffe_V1_ReplayedEvent) -> Bool {
+    if lhs.topic != rhs.topic {return false}
+    if lhs.header != rhs.header {return false}
+    if lhs.body != rhs.body {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

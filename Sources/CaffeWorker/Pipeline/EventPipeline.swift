@@ -559,6 +559,22 @@ private struct PipelineState {
                 at: now
             )
         }
+        for replayedEvent in response.frames {
+            guard let frames = Self.frames(of: replayedEvent),
+                case .event(var event) = ParsedInput(frames, limits: settings.limits),
+                event.header.sourceID == request.source, request.range.contains(event.header.sequence)
+            else {
+                logger.warning("replay sent an unusable or unasked-for event", metadata: ["source": "\(request.source)"])
+                continue
+            }
+            event.header.metadata["replayed"] = "true"
+            if let bytes = try? event.header.serializedBytes() as [UInt8], let header = try? ZMQMessage(bytes) {
+                event.headerFrame = header
+            }
+            replayed += 1
+            counts.count { $0.replayedEvents += 1 }
+            admit(event, frames: frames, at: now)
+        }
         // Progress: fewer sequences missing, or the source named what it lacks.
         let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
         let progress = missingAfter < missingBefore || response.unavailable.contains { request.range.contains($0) }
@@ -571,6 +587,14 @@ private struct PipelineState {
                 "source": "\(request.source)", "events": "\(replayed)", "unavailable": "\(response.unavailable.count)",
             ]
         )
+    }
+
+    /// The three frames of a replayed event.
+    static func frames(of event: Caffe_V1_ReplayedEvent) -> [ZMQMessage]? {
+        guard let topic = try? ZMQMessage(event.topic), let header = try? ZMQMessage(event.header),
+            let body = try? ZMQMessage(event.body)
+        else { return nil }
+        return [topic, header, body]
     }
 
     static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
