@@ -2,6 +2,7 @@ import ArgumentParser
 import CaffeCore
 import CaffeSimulator
 import Foundation
+import ZeroMQ
 
 /// `caffe-sim`: the Caffe simulator. Parses arguments and hands over to `CaffeSimulator`.
 @main
@@ -11,9 +12,29 @@ struct CaffeSim: AsyncParsableCommand {
         abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
         subcommands: [
             Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
-            Bench.self,
+            Bench.self, RelayCommand.self,
         ]
     )
+}
+
+/// `caffe-sim relay`: the no-work relay `bench pipeline` measures as the worker's floor.
+struct RelayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relay",
+        abstract: "Relay events PULL -> PUSH doing nothing else (the floor bench pipeline measures).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "Where events come from (connected).")
+    var input: String
+
+    @Option(help: "Where outputs go (connected).")
+    var output: String
+
+    func run() throws {
+        let context = try ZMQContext()
+        try Relay.run(context: context, input: input, output: output)
+    }
 }
 
 struct Demo: AsyncParsableCommand {
@@ -215,7 +236,20 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
         var caffe: String?
 
+        @Option(help: "Seconds of load at each paced rate of the CPU measurement.")
+        var cpuSeconds = 10.0
+
+        @Option(help: "The paced rates, comma-separated, at which CPU per order is measured.")
+        var cpuRates = "1000,4250,10000"
+
+        @Option(help: "The worker's output: push (as the relay and the peers) or acked.")
+        var workerOutput = "push"
+
         func validate() throws {
+            guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
+            guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
+                throw ValidationError("--cpu-seconds must be at least 4 and --cpu-rates numbers")
+            }
             guard step > 0, startRate > 0, maxP99Ms > 0 else {
                 throw ValidationError("--step, --start-rate and --max-p99-ms must be greater than 0")
             }
@@ -250,6 +284,10 @@ struct Bench: AsyncParsableCommand {
             configuration.maxP99Milliseconds = maxP99Ms
             configuration.startRate = startRate
             configuration.seed = seed
+            configuration.cpuSeconds = cpuSeconds
+            configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
+            configuration.workerOutput = workerOutput
+            configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }

@@ -47,6 +47,15 @@ struct ThreadCounts {
         dirty = true
     }
 
+    /// Lends the counts to a call that may throw (the output channel counts what it sends).
+    @inline(__always)
+    mutating func counting<Result, Failure: Error>(
+        _ body: (inout WorkerCounts) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        dirty = true
+        return try body(&counts)
+    }
+
     /// When unpublished counts are due to be published (the owner wakes up for it), if any.
     var nextPublish: ContinuousClock.Instant? { dirty ? lastPublished + WorkerMetrics.publishInterval : nil }
 

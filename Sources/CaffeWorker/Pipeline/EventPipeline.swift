@@ -227,7 +227,8 @@ private struct PipelineState {
                 renderer.refresh()
                 try takeResults(at: now)
                 try flush(at: now)
-                try output.service(at: now, counts: &counts.counts)
+                let output = output
+                try counts.counting { counts throws(ZMQError) in try output.service(at: now, counts: &counts) }
                 complete(output.takeCompleted())
                 try serviceReplay(at: now)
                 if !stop.drain { try readInput(at: now) }
@@ -419,7 +420,11 @@ private struct PipelineState {
     /// Offers what is rendered to the output, oldest first, until it cannot take more.
     mutating func flush(at now: ContinuousClock.Instant) throws(ZMQError) {
         while var head = outbound.first {
-            guard try output.offer(&head, at: now, counts: &counts.counts) else {
+            let output = output
+            let accepted = try counts.counting { counts throws(ZMQError) in
+                try output.offer(&head, at: now, counts: &counts)
+            }
+            guard accepted else {
                 outbound.replaceFirst(head)
                 break
             }
