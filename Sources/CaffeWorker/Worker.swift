@@ -342,7 +342,7 @@ public final class Worker: Service {
             let connected = endpoints.filter { $0.mode == .connect }.map(\.description)
             return (boundEndpoints(role).map { "@" + $0 } + connected).joined(separator: ",")
         }
-        logger.info(
+        logger.notice(
             "worker serving",
             metadata: [
                 "input": "\(configuration.input.kind.rawValue) \(describe("input", configuration.input.endpoints))",

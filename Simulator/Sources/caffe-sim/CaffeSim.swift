@@ -12,9 +12,65 @@ struct CaffeSim: AsyncParsableCommand {
         abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
         subcommands: [
             Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
-            Bench.self, RelayCommand.self,
+            Bench.self, Chaos.self, RelayCommand.self,
         ]
     )
+}
+
+/// `caffe-sim chaos`: the reliability suite against real worker processes.
+struct Chaos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Kill, stop, starve and attack real caffe workers; print sent / delivered / lost / duplicated.",
+        discussion: """
+            Rows: \(ChaosSuite.rowNames.joined(separator: ", ")). Exit status 1 when any row lost an order.
+            """
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Orders per row.")
+    var orders = 3000
+
+    @Option(help: "Orders per second the source sends.")
+    var rate = 1500.0
+
+    @Option(help: "kill -9 cycles in the kill rows.")
+    var kills = 10
+
+    @Option(help: "Rows to run, comma-separated (default: all).")
+    var rows: String?
+
+    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+    var config = "config"
+
+    @Option(help: "The caffe executable (default: the one next to caffe-sim).")
+    var caffe: String?
+
+    func run() throws {
+        guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
+            throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")
+        }
+        var configuration = ChaosSuite.Configuration(
+            executable: executable,
+            configurationDirectory: URL(fileURLWithPath: config)
+        )
+        configuration.orders = orders
+        configuration.rate = rate
+        configuration.kills = kills
+        configuration.rows = rows.map { $0.split(separator: ",").map(String.init) } ?? []
+        let results = try ChaosSuite(configuration: configuration).run { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            print(ChaosSuite.table(results))
+        }
+        if results.contains(where: { $0.lost > 0 }) { throw ExitCode(1) }
+    }
 }
 
 /// `caffe-sim relay`: the no-work relay `bench pipeline` measures as the worker's floor.
