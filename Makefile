@@ -6,8 +6,12 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 APT_PACKAGES := libzmq3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+# Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, and which fuzzers (all when empty).
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SECONDS ?= 600
+FUZZERS ?=
 
-.PHONY: demo test build bench deps release protos lint clean help
+.PHONY: demo test build bench deps release protos lint clean help fuzz fuzz-smoke fuzz-build fuzz-seeds
 
 help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
@@ -15,6 +19,8 @@ help:
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated from the .proto files"
 	@echo "make lint    check formatting with swift format"
+	@echo "make fuzz-smoke   build the libFuzzer targets (Fuzz/) and run each for $(FUZZ_SMOKE_SECONDS) s (CI)"
+	@echo "make fuzz FUZZ_SECONDS=3600 [FUZZERS=fuzz-markdown]   the long run, one fuzzer at a time"
 
 deps:
 	@missing=""; \
@@ -53,7 +59,21 @@ protos: deps
 	Scripts/generate-protos.sh
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Simulator
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Simulator Fuzz/Package.swift Fuzz/Sources
+
+fuzz-build: deps
+	SWIFT=$(SWIFT) Fuzz/Scripts/run-fuzzers.sh --build-only
+
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) Fuzz/Scripts/run-fuzzers.sh --seconds $(FUZZ_SMOKE_SECONDS) --fresh $(FUZZERS)
+
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/Scripts/run-fuzzers.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
+
+# Rewrites Fuzz/Seeds from the fixtures; review the diff before committing.
+fuzz-seeds: fuzz-build
+	python3 Fuzz/Scripts/make-seeds.py
+	ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/release/fuzz-seeds
 
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

@@ -1,0 +1,116 @@
+import CaffeProtocol
+import FuzzSupport
+import SwiftProtobuf
+import ZeroMQ
+
+/// What the two wire fuzzers share: the input layout, the limits, and taking an event the way
+/// the worker does.
+///
+/// An input is ``FuzzInput/encode(options:frames:)``'s layout: one options byte, then frames.
+/// Bit 0 of the options chooses ``tightLimits`` over ``CaffeProtocolLimits/standard``, so the
+/// size checks are reached with inputs of libFuzzer's size.
+public enum WireFuzzing {
+    /// Limits small enough for fuzzer inputs to exceed each of them.
+    public static let tightLimits = CaffeProtocolLimits(
+        maxTopicBytes: 16,
+        maxHeaderBytes: 96,
+        maxBodyBytes: 384,
+        maxRoutingFrames: 2,
+        messageDepthLimit: 4
+    )
+
+    /// The input's limits and frames, as libzmq messages.
+    public static func read(_ input: FuzzInput) -> (limits: CaffeProtocolLimits, frames: [ZMQMessage]) {
+        var input = input
+        let options = input.byte()
+        return (options & 1 == 0 ? .standard : tightLimits, messages(input.frames()))
+    }
+
+    /// libzmq messages holding `frames`.
+    public static func messages(_ frames: [[UInt8]]) -> [ZMQMessage] {
+        frames.map { bytes in
+            do {
+                return try ZMQMessage(bytes)
+            } catch {
+                FuzzDriver.fail("cannot allocate a frame of \(bytes.count) bytes: \(error)")
+            }
+        }
+    }
+
+    /// Takes `frames` as the worker's intake does (`ParsedInput`, internal to CaffeWorker): a
+    /// message over the limits has only its header read; anything else is parsed as an event,
+    /// whose body is then decoded as the type its header names. Returns the event, if it is one.
+    @discardableResult
+    public static func takeEvent(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) -> EventFrames? {
+        let total = frames.reduce(0) { $0 + $1.count }
+        if total > limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
+            || (frames.count == 3 && frames[2].count > limits.maxBodyBytes)
+        {
+            if frames.count >= 2, frames[1].count <= limits.maxHeaderBytes {
+                _ = try? EventFrames.header(parsing: frames, limits: limits)
+            }
+            return nil
+        }
+        guard let event = try? EventFrames(parsing: frames, limits: limits) else { return nil }
+        // The header alone (what the worker reads of an oversized event) is the same header.
+        guard let header = try? EventFrames.header(parsing: frames, limits: limits), header == event.header else {
+            FuzzDriver.fail("EventFrames.header(parsing:) disagrees with EventFrames(parsing:)")
+        }
+        checkRoundTrip(event.header)
+        decodeBody(of: event)
+        return event
+    }
+
+    /// Decodes the body as the type the header names (and checks that asking for another type
+    /// is refused for the header's sake, not the body's).
+    static func decodeBody(of event: EventFrames) {
+        switch event.header.bodyType {
+        case Caffe_V1_OrderEvent.protoMessageName:
+            decode(event, as: Caffe_V1_OrderEvent.self, validating: true)
+        case Caffe_V1_ComplicationRequest.protoMessageName:
+            decode(event, as: Caffe_V1_ComplicationRequest.self, validating: true)
+        case Caffe_V1_Heartbeat.protoMessageName:
+            decode(event, as: Caffe_V1_Heartbeat.self)
+        case Caffe_V1_Confirmation.protoMessageName:
+            decode(event, as: Caffe_V1_Confirmation.self)
+        case Caffe_V1_Receipt.protoMessageName:
+            decode(event, as: Caffe_V1_Receipt.self)
+        case Caffe_V1_ComplicationPayload.protoMessageName:
+            decode(event, as: Caffe_V1_ComplicationPayload.self)
+        case Caffe_V1_DeadLetter.protoMessageName:
+            decode(event, as: Caffe_V1_DeadLetter.self)
+        default:
+            do {
+                _ = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
+                FuzzDriver.fail("a body decoded as an OrderEvent under body_type '\(event.header.bodyType)'")
+            } catch {
+                guard error.code == .unexpectedBodyType else {
+                    FuzzDriver.fail("a body of another type was refused with \(error.code), not unexpected-body-type")
+                }
+            }
+            // The worker's static decoder does not look at the header.
+            _ = try? EventFrames.decodeBody(Caffe_V1_OrderEvent.self, frame: event.bodyFrame, limits: event.limits)
+        }
+    }
+
+    /// Decodes the body as `type`, validates it if asked and checks the round trip.
+    static func decode<Body: SwiftProtobuf.Message>(_ event: EventFrames, as type: Body.Type, validating: Bool = false)
+    {
+        guard let body = try? event.decodeBody(as: Body.self) else { return }
+        if validating, let validatable = body as? any CaffeValidatable { _ = try? validatable.validate() }
+        checkRoundTrip(body)
+    }
+
+    /// A decoded message encodes to bytes that decode to the same message (unknown fields kept).
+    public static func checkRoundTrip<Message: SwiftProtobuf.Message>(_ message: Message) {
+        do {
+            let bytes: [UInt8] = try message.serializedBytes()
+            let again = try Message(serializedBytes: bytes)
+            guard again.isEqualTo(message: message) else {
+                FuzzDriver.fail("\(Message.protoMessageName) changed in a round trip")
+            }
+        } catch {
+            FuzzDriver.fail("a decoded \(Message.protoMessageName) did not round-trip: \(error)")
+        }
+    }
+}
