@@ -6,10 +6,12 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 APT_PACKAGES := libzmq3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-# Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, and which fuzzers (all when empty).
+# Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
+# more libFuzzer flags for the long run.
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SECONDS ?= 600
 FUZZERS ?=
+FUZZ_FLAGS ?=
 
 .PHONY: demo test build bench deps release protos lint clean help fuzz fuzz-smoke fuzz-build fuzz-seeds
 
@@ -68,7 +70,7 @@ fuzz-smoke: deps
 	SWIFT=$(SWIFT) Fuzz/Scripts/run-fuzzers.sh --seconds $(FUZZ_SMOKE_SECONDS) --fresh $(FUZZERS)
 
 fuzz: deps
-	SWIFT=$(SWIFT) Fuzz/Scripts/run-fuzzers.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
+	SWIFT=$(SWIFT) FUZZ_FLAGS="$(FUZZ_FLAGS)" Fuzz/Scripts/run-fuzzers.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
 
 # Rewrites Fuzz/Seeds from the fixtures; review the diff before committing.
 fuzz-seeds: fuzz-build

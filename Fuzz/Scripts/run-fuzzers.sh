@@ -4,12 +4,15 @@
 #   Fuzz/Scripts/run-fuzzers.sh --seconds 20 --fresh            # CI (make fuzz-smoke)
 #   Fuzz/Scripts/run-fuzzers.sh --seconds 3600 fuzz-markdown    # a long run (make fuzz)
 #   Fuzz/Scripts/run-fuzzers.sh --build-only
+#   FUZZ_FLAGS="-len_control=0" Fuzz/Scripts/run-fuzzers.sh --seconds 600 fuzz-markdown
 #
 # Each fuzzer starts from its committed seeds (Fuzz/Seeds/<fuzzer>) and its dictionary
-# (Fuzz/Dictionaries/<fuzzer>.dict) and writes what it finds under Fuzz/.build/fuzz/:
-#   corpus/<fuzzer>/      inputs it added (kept between long runs; --fresh empties it first)
+# (Fuzz/Dictionaries/<fuzzer>.dict) and writes what it finds under Fuzz/.build/fuzz/long/, or,
+# with --fresh, under Fuzz/.build/fuzz/smoke/, emptied first (a long run's corpus stays):
+#   corpus/<fuzzer>/      inputs it added (a long run continues from them)
 #   artifacts/<fuzzer>/   crash-*, leak-*, timeout-*, oom-* inputs
 #   logs/<fuzzer>.log     libFuzzer's output
+#   summary.txt           runs, executions per second, coverage and corpus size per fuzzer
 # One fuzzer runs at a time (the machine is shared). Exits 1 if any fuzzer crashed, leaked,
 # hung (an input over --timeout seconds), ran out of memory or printed a sanitizer report.
 set -euo pipefail
@@ -29,7 +32,7 @@ while [ $# -gt 0 ]; do
         --timeout) timeout=$2; shift 2 ;;
         --fresh) fresh=true; shift ;;
         --build-only) build_only=true; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         fuzz-*) fuzzers+=("$1"); shift ;;
         *) echo "run-fuzzers: unknown argument '$1' (fuzzers: ${ALL[*]})" >&2; exit 2 ;;
     esac
@@ -43,7 +46,12 @@ binaries=$("$SWIFT" build -c release -Xswiftc -sanitize=fuzzer,address --show-bi
 echo "fuzz: built in $(($(date +%s) - started)) s"
 $build_only && exit 0
 
-work=.build/fuzz
+if $fresh; then
+    work=.build/fuzz/smoke
+    rm -rf "$work"
+else
+    work=.build/fuzz/long
+fi
 mkdir -p "$work/logs"
 failed=()
 printf '\n%-18s %10s %10s %8s %8s  %s\n' fuzzer runs "exec/s" cov corpus result > "$work/summary.txt"
@@ -52,11 +60,13 @@ for fuzzer in "${fuzzers[@]}"; do
     corpus="$work/corpus/$fuzzer"
     artifacts="$work/artifacts/$fuzzer"
     log="$work/logs/$fuzzer.log"
-    $fresh && rm -rf "$corpus"
     mkdir -p "$corpus" "$artifacts"
     options=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 -print_final_stats=1
         -artifact_prefix="$artifacts/")
     [ -f "Dictionaries/$fuzzer.dict" ] && options+=(-dict="Dictionaries/$fuzzer.dict")
+    # More libFuzzer flags, such as -len_control=0 (long inputs from the start) or -seed=N.
+    read -r -a extra <<< "${FUZZ_FLAGS:-}"
+    options+=("${extra[@]}")
     case "$fuzzer" in
         fuzz-strings | fuzz-stringsdict | fuzz-xcstrings) options+=(-max_len=8192) ;;
     esac

@@ -61,43 +61,39 @@ public enum WireFuzzing {
         return event
     }
 
-    /// Decodes the body as the type the header names (and checks that asking for another type
-    /// is refused for the header's sake, not the body's).
+    /// The bodies events carry, by the name their header gives (`body_type`).
+    public static let eventBodyTypes: [String: any SwiftProtobuf.Message.Type] = Dictionary(
+        uniqueKeysWithValues: [
+            Caffe_V1_OrderEvent.self, Caffe_V1_ComplicationRequest.self, Caffe_V1_Heartbeat.self,
+            Caffe_V1_Confirmation.self, Caffe_V1_Receipt.self, Caffe_V1_ComplicationPayload.self,
+            Caffe_V1_DeadLetter.self,
+        ].map { ($0.protoMessageName, $0) }
+    )
+
+    /// Decodes the body as the type the header names; for a type that is none of them, checks
+    /// that asking for an order is refused for the header's sake, not the body's.
     static func decodeBody(of event: EventFrames) {
-        switch event.header.bodyType {
-        case Caffe_V1_OrderEvent.protoMessageName:
-            decode(event, as: Caffe_V1_OrderEvent.self, validating: true)
-        case Caffe_V1_ComplicationRequest.protoMessageName:
-            decode(event, as: Caffe_V1_ComplicationRequest.self, validating: true)
-        case Caffe_V1_Heartbeat.protoMessageName:
-            decode(event, as: Caffe_V1_Heartbeat.self)
-        case Caffe_V1_Confirmation.protoMessageName:
-            decode(event, as: Caffe_V1_Confirmation.self)
-        case Caffe_V1_Receipt.protoMessageName:
-            decode(event, as: Caffe_V1_Receipt.self)
-        case Caffe_V1_ComplicationPayload.protoMessageName:
-            decode(event, as: Caffe_V1_ComplicationPayload.self)
-        case Caffe_V1_DeadLetter.protoMessageName:
-            decode(event, as: Caffe_V1_DeadLetter.self)
-        default:
-            do {
-                _ = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
-                FuzzDriver.fail("a body decoded as an OrderEvent under body_type '\(event.header.bodyType)'")
-            } catch {
-                guard error.code == .unexpectedBodyType else {
-                    FuzzDriver.fail("a body of another type was refused with \(error.code), not unexpected-body-type")
-                }
-            }
-            // The worker's static decoder does not look at the header.
-            _ = try? EventFrames.decodeBody(Caffe_V1_OrderEvent.self, frame: event.bodyFrame, limits: event.limits)
+        if let type = eventBodyTypes[event.header.bodyType] {
+            check { try event.decodeBody(as: type) }
+            return
         }
+        do {
+            _ = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
+            FuzzDriver.fail("a body decoded as an OrderEvent under body_type '\(event.header.bodyType)'")
+        } catch {
+            guard error.code == .unexpectedBodyType else {
+                FuzzDriver.fail("a body of another type was refused with \(error.code), not unexpected-body-type")
+            }
+        }
+        // The worker's static decoder does not look at the header.
+        check { try EventFrames.decodeBody(Caffe_V1_OrderEvent.self, frame: event.bodyFrame, limits: event.limits) }
     }
 
-    /// Decodes the body as `type`, validates it if asked and checks the round trip.
-    static func decode<Body: SwiftProtobuf.Message>(_ event: EventFrames, as type: Body.Type, validating: Bool = false)
-    {
-        guard let body = try? event.decodeBody(as: Body.self) else { return }
-        if validating, let validatable = body as? any CaffeValidatable { _ = try? validatable.validate() }
+    /// Runs a body decoder; what it decodes is validated (when the type has required fields, as
+    /// the worker validates it) and must round-trip.
+    public static func check(decoding decode: () throws -> any SwiftProtobuf.Message) {
+        guard let body = try? decode() else { return }
+        if let validatable = body as? any CaffeValidatable { _ = try? validatable.validate() }
         checkRoundTrip(body)
     }
 

@@ -29,29 +29,27 @@ func write(_ fuzzer: String, _ name: String, options: UInt8 = 0, _ frames: [[UIn
 let json = try String(contentsOf: repository.appendingPathComponent("config/examples/order.json"), encoding: .utf8)
 let order = try Caffe_V1_OrderEvent(jsonString: json)
 
-var complication = Caffe_V1_ComplicationRequest()
-complication.requestID = "cx-9"
-complication.userID = "user-3"
-complication.locale = "ar-EG"
-complication.timeZone = "Africa/Cairo"
-complication.hourCycle = "h12"
-complication.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_767_300_000, nanos: 250)
-complication.families = [.modularSmall, .graphicRectangular, .circularSmall]
-
+// The complication request and dead letter of Tests/CaffeProtocolTests/Fixtures.swift (a test
+// target, so not importable here), in the protobuf JSON mapping.
+let complication = try Caffe_V1_ComplicationRequest(
+    jsonString: """
+        {"requestId": "cx-9", "userId": "user-3", "locale": "ar-EG", "timeZone": "Africa/Cairo",
+         "hourCycle": "h12", "nextFreeCoffee": "2026-01-01T20:40:00.000000250Z",
+         "families": ["COMPLICATION_FAMILY_MODULAR_SMALL", "COMPLICATION_FAMILY_GRAPHIC_RECTANGULAR",
+                      "COMPLICATION_FAMILY_CIRCULAR_SMALL"]}
+        """
+)
+let deadLetter = try Caffe_V1_DeadLetter(
+    jsonString: """
+        {"reason": "DEAD_LETTER_REASON_UNRECOVERABLE_GAP",
+         "detail": "OrderEvent.currency_code must be an ISO 4217 code such as USD, got 'usd'",
+         "topic": "order.sf-1", "originalHeader": "ChNjYWZmZS52MS5PcmRlckV2ZW50",
+         "originalBody": "AP+Af8MoAAE=", "ref": {"sourceId": "pos-sf-1", "sequence": "18", "orderId": "ord-0002"},
+         "gapFrom": "19", "gapTo": "23"}
+        """
+)
 var heartbeat = Caffe_V1_Heartbeat()
 heartbeat.lastSequence = 7
-
-var deadLetter = Caffe_V1_DeadLetter()
-deadLetter.reason = .unrecoverableGap
-deadLetter.detail = "OrderEvent.currency_code must be an ISO 4217 code such as USD, got 'usd'"
-deadLetter.topic = "order.sf-1"
-deadLetter.originalHeader = Data([0x0A, 0x13] + Array("caffe.v1.OrderEvent".utf8))
-deadLetter.originalBody = Data([0x00, 0xFF, 0x80, 0x7F, 0xC3, 0x28, 0x00, 0x01])
-deadLetter.ref.sourceID = "pos-sf-1"
-deadLetter.ref.sequence = 18
-deadLetter.ref.orderID = "ord-0002"
-deadLetter.gapFrom = 19
-deadLetter.gapTo = 23
 
 let routingA: [UInt8] = [0x00, 0x6B, 0x8B, 0x45, 0x67]
 let routingB: [UInt8] = [0x00, 0x80, 0x00, 0x00, 0x2A]
