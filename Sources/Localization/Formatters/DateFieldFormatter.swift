@@ -30,7 +30,9 @@ public final class DateFieldFormatter {
     /// The skeleton as given, and the pattern ICU chose for the locale.
     public let skeleton: String
     public let pattern: String
-    private let format: UnsafeMutablePointer<UDateFormat?>
+    /// The ICU locale ID the format was opened with (Gregorian unless the tag asks otherwise).
+    let localeID: String
+    let format: UnsafeMutablePointer<UDateFormat?>
     private let fields: OpaquePointer
 
     /// - Parameters:
@@ -48,6 +50,7 @@ public final class DateFieldFormatter {
         self.timeZone = timeZone
         self.skeleton = skeleton
         let localeID = Self.gregorianUnlessAsked(ICULocaleID.make(locale))
+        self.localeID = localeID
         var status = U_ZERO_ERROR
         guard let generator = swift_udatpg_open(localeID, &status), status.rawValue <= U_ZERO_ERROR.rawValue else {
             throw LocalizationError(.unknownLocale, "ICU has no date patterns for '\(locale)'")
@@ -179,7 +182,7 @@ public final class DateFieldFormatter {
         return localeID + (localeID.contains("@") ? ";calendar=gregorian" : "@calendar=gregorian")
     }
 
-    private static func field(_ field: UDateFormatField) -> Field? {
+    static func field(_ field: UDateFormatField) -> Field? {
         switch field {
         case UDAT_ERA_FIELD: .era
         case UDAT_YEAR_FIELD, UDAT_YEAR_WOY_FIELD, UDAT_EXTENDED_YEAR_FIELD, UDAT_RELATED_YEAR_FIELD: .year
