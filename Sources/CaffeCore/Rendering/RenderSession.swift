@@ -25,6 +25,8 @@ public final class RenderSession {
     /// Locale tags already checked, so ICU parses each tag once per session, not once per order.
     private var checkedLocales: [String: Bool] = [:]
     var agreementCache = AgreementCache()
+    /// Buffers and compiled programs for rendering from bytes to bytes, made on first use.
+    private(set) lazy var wire = WireSession(core: core)
 
     /// Where a rendered list item or order line goes inside a larger string.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"

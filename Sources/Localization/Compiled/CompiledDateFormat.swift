@@ -123,7 +123,8 @@ public final class CompiledDateFormat: Sendable {
         guard let fields = fields(date) else { return nil }
         var written = 0
         var spanCount = 0
-        for element in elements {
+        for elementIndex in 0..<elements.count {
+            let element = elements[elementIndex]
             let start = written
             switch element.kind {
             case .literal:

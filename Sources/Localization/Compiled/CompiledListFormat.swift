@@ -23,6 +23,15 @@ public final class CompiledListFormat: Sendable {
         public var changesPatternBefore: Bool
         /// Thai: ends with a non-Thai character.
         public var changesPatternAfter: Bool
+
+        public init(isolated: Bool, changesPatternBefore: Bool, changesPatternAfter: Bool) {
+            self.isolated = isolated
+            self.changesPatternBefore = changesPatternBefore
+            self.changesPatternAfter = changesPatternAfter
+        }
+
+        /// An item nothing reacts to.
+        public static let plain = ItemProfile(isolated: false, changesPatternBefore: false, changesPatternAfter: false)
     }
 
     /// A piece of a laid-out list: the locale's text, or an item by index.
@@ -36,7 +45,8 @@ public final class CompiledListFormat: Sendable {
         case none, spanish, hebrew, thai
     }
 
-    let table: ByteTable
+    /// The literal text the pieces point into.
+    public let table: ByteTable
     let rule: Rule
     /// Text between two items: `two[variant]`, `start`, `middle`, `end[variant]`. Variants: bit 0
     /// set when the following item changes the pattern, bit 1 when the preceding one does (Thai).
@@ -192,42 +202,47 @@ public final class CompiledListFormat: Sendable {
         _ profiles: UnsafeBufferPointer<ItemProfile>,
         into pieces: UnsafeMutablePointer<Piece>
     ) -> Int {
-        var written = 0
-        func item(_ index: Int) {
-            let isolated = profiles[index].isolated
-            if isolated {
-                pieces[written] = .literal(isolateOpen)
-                written += 1
-            }
-            pieces[written] = .item(index)
-            written += 1
-            if isolated {
-                pieces[written] = .literal(isolateClose)
-                written += 1
-            }
-        }
-        func literal(_ piece: ByteTable.Piece) {
-            guard piece.count > 0 else { return }
-            pieces[written] = .literal(piece)
-            written += 1
-        }
         let count = profiles.count
         guard count > 0 else { return 0 }
-        item(0)
+        var written = item(0, profiles, into: pieces, at: 0)
         if count == 2 {
-            literal(two[variant(before: profiles[0], after: profiles[1], count: two.count)])
-            item(1)
-            return written
+            written += literal(two[variant(before: profiles[0], after: profiles[1], count: two.count)], into: pieces, at: written)
+            return written + item(1, profiles, into: pieces, at: written)
         }
         for index in 1..<count {
-            if index == count - 1 {
-                literal(end[variant(before: nil, after: profiles[index], count: end.count)])
-            } else {
-                literal(index == 1 ? start : middle)
-            }
-            item(index)
+            let infix =
+                index == count - 1
+                ? end[variant(before: nil, after: profiles[index], count: end.count)] : index == 1 ? start : middle
+            written += literal(infix, into: pieces, at: written)
+            written += item(index, profiles, into: pieces, at: written)
         }
         return written
+    }
+
+    /// Writes item `index`, in isolates when ICU isolates it; the pieces written.
+    @inline(__always)
+    private func item(
+        _ index: Int,
+        _ profiles: UnsafeBufferPointer<ItemProfile>,
+        into pieces: UnsafeMutablePointer<Piece>,
+        at position: Int
+    ) -> Int {
+        guard profiles[index].isolated else {
+            pieces[position] = .item(index)
+            return 1
+        }
+        pieces[position] = .literal(isolateOpen)
+        pieces[position + 1] = .item(index)
+        pieces[position + 2] = .literal(isolateClose)
+        return 3
+    }
+
+    /// Writes a literal unless it is empty; the pieces written.
+    @inline(__always)
+    private func literal(_ piece: ByteTable.Piece, into pieces: UnsafeMutablePointer<Piece>, at position: Int) -> Int {
+        guard piece.count > 0 else { return 0 }
+        pieces[position] = .literal(piece)
+        return 1
     }
 
     /// Which variant of a pattern the neighbouring items choose.

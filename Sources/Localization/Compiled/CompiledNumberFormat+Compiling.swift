@@ -62,6 +62,12 @@ extension CompiledNumberFormat {
         minimumFractionDigits = recipe.minimumFractionDigits
         maximumFractionDigits = recipe.maximumFractionDigits
         multiplierExponent = recipe.multiplierExponent
+        maximumLength = Self.maximumLength(
+            digits: digits,
+            separators: [decimalSeparator, groupingSeparator],
+            affixes: [positive.prefix, positive.suffix, negative.prefix, negative.suffix],
+            maximumFractionDigits: recipe.maximumFractionDigits
+        )
         guard verify(against: recipe) else { return nil }
     }
 

@@ -45,13 +45,20 @@ public struct CompiledNumberFormat: Sendable {
     let multiplierExponent: Int
 
     /// The most bytes ``write(minorUnits:scale:to:)`` writes for any 64-bit amount.
-    public var maximumLength: Int {
+    public let maximumLength: Int
+
+    /// ``maximumLength`` for a format's pieces: 19 integer digits of Int64 and up to 18 fraction
+    /// digits, a separator between any two digits, the longer affixes.
+    static func maximumLength(
+        digits: [ByteTable.Piece],
+        separators: [ByteTable.Piece],
+        affixes: [ByteTable.Piece],
+        maximumFractionDigits: Int
+    ) -> Int {
         let widestDigit = Int(digits.map(\.count).max() ?? 4)
-        // 19 integer digits of Int64, up to 18 fraction digits, a separator between any two digits.
         let count = 19 + max(maximumFractionDigits, 18)
-        let separator = Int(max(groupingSeparator.count, decimalSeparator.count))
-        return Int(max(positive.prefix.count, negative.prefix.count) + max(positive.suffix.count, negative.suffix.count))
-            + count * (widestDigit + separator)
+        let separator = Int(separators.map(\.count).max() ?? 0)
+        return Int(affixes.map(\.count).reduce(0, +)) + count * (widestDigit + separator)
     }
 
     // MARK: Formatting
