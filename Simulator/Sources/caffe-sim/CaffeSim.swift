@@ -92,6 +92,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The folder holding menu.json and Localizations/.")
         var config = "config"
 
+        @Flag(help: "Time only the core, to profile it (perf record -g); baseline and floor figures are left out.")
+        var coreOnly = false
+
         func validate() throws {
             guard orders >= 1, complications >= 1, rounds >= 1 else {
                 throw ValidationError("--orders, --complications and --rounds must be positive")
@@ -105,7 +108,8 @@ struct Bench: AsyncParsableCommand {
                     orders: orders,
                     complications: complications,
                     rounds: rounds,
-                    seed: seed
+                    seed: seed,
+                    coreOnly: coreOnly
                 )
             )
             let report = try benchmark.run { line in
