@@ -10,20 +10,32 @@ final class ComplicationProgram {
     let levels: [OrderProgram.DateFormat]
     /// The levels that did not compile, as "locale date pattern".
     let fallbacks: [String]
-    /// Per level: the attribute set of each span's field.
-    let fieldAttributes: [DateFieldFormatter.Field: AttributeTable.ID]
+    /// The attribute set of each date field, by ``DateFieldFormatter/Field/ordinal``.
+    let fieldAttributes: [AttributeTable.ID]
+
+    /// Local time at `date` in the programs' zone (`nil` when no level compiled, or outside the
+    /// zone table).
+    func localTime(_ date: Date) -> CompiledDateFormat.LocalTime? {
+        for index in 0..<levels.count {
+            if let compiled = levels[index].compiled { return compiled.localTime(date) }
+        }
+        return nil
+    }
 
     init(formats: ComplicationFormats, zone: ZoneTransitions, attributes: AttributeTable) {
         levels = formats.formatters.map { OrderProgram.DateFormat(compiled: $0.compiled(zone: zone), icu: $0) }
         fallbacks = levels.filter { $0.compiled == nil }.map { "\($0.icu.locale) date \($0.icu.pattern)" }
-        fieldAttributes = RenderSession.fieldAttributes.mapValues { attributes.id($0) }
+        fieldAttributes = DateFieldFormatter.Field.allCases.map { field in
+            RenderSession.fieldAttributes[field].map { attributes.id($0) } ?? AttributeTable.none
+        }
     }
 }
 
 /// A request's locale with its hour cycle: the payload's `locale`, and a program per zone.
 final class ComplicationLocale {
     let locale: String
-    var programs: [Int: ComplicationProgram] = [:]
+    /// Programs by zone index; a locale is rarely asked about in more than a few zones.
+    var programs: [(zone: Int, program: ComplicationProgram)] = []
 
     init(locale: String) {
         self.locale = locale
@@ -69,11 +81,13 @@ extension WireSession {
         spans.removeAll(keepingCapacity: true)
         output.removeAll()
         let instant = Google_Protobuf_Timestamp(seconds: date.seconds, nanos: date.nanos).date
+        // Every level shares the zone: local time is worked out once.
+        let time = program.localTime(instant)
         // Levels rendered so far: their spans in `spans` and their widths, made when first needed.
         for index in 0..<levels.count { levels[index] = nil }
         func level(_ index: Int) -> (spans: Range<Int>, width: Int)? {
             if let known = levels[index] { return known }
-            let made = render(program.levels[index], instant, program: program)
+            let made = render(program.levels[index], instant, time, program: program)
             levels[index] = made
             return made
         }
@@ -117,15 +131,16 @@ extension WireSession {
     private func render(
         _ format: OrderProgram.DateFormat,
         _ date: Date,
+        _ time: CompiledDateFormat.LocalTime?,
         program: ComplicationProgram
     ) -> (spans: Range<Int>, width: Int)? {
         let start = spans.count
-        if let compiled = format.compiled, compiled.maximumSpans <= dateSpans.count {
+        if let compiled = format.compiled, let time, compiled.maximumSpans <= dateSpans.count {
             var written: (bytes: Int, spans: Int)?
             let span = scratch.write(maximum: compiled.maximumLength, attribute: AttributeTable.none) { output in
                 written = dateSpans.withUnsafeMutableBufferPointer { buffer in
                     guard let base = buffer.baseAddress else { return nil }
-                    return compiled.write(date, to: output, spans: base)
+                    return compiled.write(time, to: output, spans: base)
                 }
                 return written?.bytes
             }
@@ -133,7 +148,7 @@ extension WireSession {
                 var width = 0
                 for index in 0..<written.spans {
                     let piece = dateSpans[index]
-                    let attribute = piece.field.flatMap { program.fieldAttributes[$0] } ?? AttributeTable.none
+                    let attribute = piece.field.map { program.fieldAttributes[$0.ordinal] } ?? AttributeTable.none
                     spans.append(
                         TextSpan(start: base + Int(piece.start), count: Int(piece.end - piece.start), attribute: attribute)
                     )
@@ -151,7 +166,7 @@ extension WireSession {
         var plain = ""
         for piece in pieces {
             plain += piece.text
-            let attribute = piece.field.flatMap { program.fieldAttributes[$0] } ?? AttributeTable.none
+            let attribute = piece.field.map { program.fieldAttributes[$0.ordinal] } ?? AttributeTable.none
             guard let span = scratch.copy(piece.text, attribute: attribute) else { return nil }
             spans.append(span)
         }
@@ -178,11 +193,14 @@ extension WireSession {
         index: Int,
         session: RenderSession
     ) -> ComplicationProgram? {
-        if let made = locale.programs[index] { return made }
+        for entry in 0..<locale.programs.count where locale.programs[entry].zone == index {
+            return locale.programs[entry].program
+        }
         guard let formats = try? session.formats(for: ComplicationFormats.Key(locale: locale.locale, timeZone: zone.identifier))
         else { return nil }
         let made = ComplicationProgram(formats: formats, zone: zone, attributes: attributes)
-        locale.programs[index] = made
+        if locale.programs.count >= 64 { locale.programs.removeAll() }
+        locale.programs.append((index, made))
         if complicationPrograms.count >= 4096 { complicationPrograms.removeFirst(2048) }
         complicationPrograms.append(made)
         return made

@@ -101,8 +101,8 @@ public final class CompiledDateFormat: Sendable {
 
     // MARK: Formatting
 
-    /// Local time as the fields show it.
-    struct Fields {
+    /// Local time as the fields show it, worked out once for every format of the same zone.
+    public struct LocalTime: Sendable {
         var year: Int64
         var month: Int
         var day: Int
@@ -111,6 +111,11 @@ public final class CompiledDateFormat: Sendable {
         var minute: Int
         var second: Int
     }
+
+    typealias Fields = LocalTime
+
+    /// The local time of `date` in this format's zone, or `nil` outside the zone table.
+    public func localTime(_ date: Date) -> LocalTime? { fields(date) }
 
     /// Writes `date` at `output` (room for ``maximumLength`` bytes), each piece's range and field in
     /// `spans` (room for ``maximumSpans``) when given; the bytes and spans written, or `nil` for a
@@ -121,6 +126,16 @@ public final class CompiledDateFormat: Sendable {
         spans: UnsafeMutablePointer<Span>? = nil
     ) -> (bytes: Int, spans: Int)? {
         guard let fields = fields(date) else { return nil }
+        return write(fields, to: output, spans: spans)
+    }
+
+    /// ``write(_:to:spans:)-(Date,_,_)`` for a local time already worked out (by any format of the
+    /// same zone).
+    public func write(
+        _ fields: LocalTime,
+        to output: UnsafeMutablePointer<UInt8>,
+        spans: UnsafeMutablePointer<Span>? = nil
+    ) -> (bytes: Int, spans: Int) {
         var written = 0
         var spanCount = 0
         for elementIndex in 0..<elements.count {
@@ -242,6 +257,12 @@ public final class CompiledDateFormat: Sendable {
     /// `value` (not negative) in the locale's digits, zero-padded to `width`.
     @inline(__always)
     private func writeNumber(_ value: Int64, width: Int, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        // Hours, minutes, days and months: one or two digits.
+        if value < 100, width <= 2 {
+            if value < 10, width < 2 { return table.copy(digits[Int(value)], to: output) }
+            let tens = table.copy(digits[Int(value / 10)], to: output)
+            return tens + table.copy(digits[Int(value % 10)], to: output + tens)
+        }
         var reversed: (UInt64, UInt64) = (0, 0)
         return withUnsafeMutableBytes(of: &reversed) { buffer -> Int in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }

@@ -9,9 +9,30 @@ import _FoundationICU
 /// thread at a time.
 public final class DateFieldFormatter {
     /// A date field, named as Foundation's `AttributeScopes.FoundationAttributes.DateFieldAttribute`.
-    public enum Field: String, Hashable, Sendable {
+    public enum Field: String, Hashable, Sendable, CaseIterable {
         case era, year, quarter, month, weekOfYear, weekOfMonth, day, dayOfYear, weekday
         case amPM, hour, minute, second, secondFraction, timeZone
+
+        /// The field's place in ``allCases``, for tables indexed by field.
+        public var ordinal: Int {
+            switch self {
+            case .era: 0
+            case .year: 1
+            case .quarter: 2
+            case .month: 3
+            case .weekOfYear: 4
+            case .weekOfMonth: 5
+            case .day: 6
+            case .dayOfYear: 7
+            case .weekday: 8
+            case .amPM: 9
+            case .hour: 10
+            case .minute: 11
+            case .second: 12
+            case .secondFraction: 13
+            case .timeZone: 14
+            }
+        }
     }
 
     /// A piece of formatted text and the field it shows, if any (separators have none).
