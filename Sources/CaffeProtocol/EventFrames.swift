@@ -85,7 +85,9 @@ public struct EventFrames {
         frame: ZMQMessage,
         limits: CaffeProtocolLimits = .standard
     ) throws(CaffeProtocolError) -> Body {
-        try Body.decode(frame: frame, role: "event body", limit: limits.maxBodyBytes, limits: limits)
+        try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in
+            try decodeBody(type, bytes: bytes, limits: limits)
+        }
     }
 
     /// Decodes a body given as bytes (a frame's, in place) as `type`.

@@ -13,7 +13,9 @@ extension SwiftProtobuf.Message {
         limits: CaffeProtocolLimits
     ) throws(CaffeProtocolError) -> Self {
         let result = frame.withUnsafeBytes { buffer -> Result<Self, CaffeProtocolError> in
-            Result { () throws(CaffeProtocolError) in try decode(bytes: buffer, role: role, limit: limit, limits: limits) }
+            Result { () throws(CaffeProtocolError) in
+                try decode(bytes: buffer, role: role, limit: limit, limits: limits)
+            }
         }
         return try result.get()
     }

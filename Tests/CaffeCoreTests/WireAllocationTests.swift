@@ -22,13 +22,12 @@ struct WireAllocationTests {
         var requests: [[UInt8]] = []
         for market in CoreFixture.markets {
             for hourCycle in ["", "h12", "h23"] {
-                var request = Caffe_V1_ComplicationRequest()
-                request.requestID = "r"
-                request.userID = "u-\(market.locale)"
-                request.locale = market.locale
-                request.timeZone = market.timeZone
-                request.hourCycle = hourCycle
-                request.nextFreeCoffee = CoreFixture.timestamp("2026-03-29T00:50:00Z")
+                let request = CoreFixture.request(
+                    locale: market.locale,
+                    timeZone: market.timeZone,
+                    hourCycle: hourCycle,
+                    at: CoreFixture.timestamp("2026-03-29T00:50:00Z")
+                )
                 requests.append(try request.serializedBytes())
             }
         }

@@ -40,7 +40,10 @@ struct WireRenderingTests {
             confirmation: try Caffe_V1_Confirmation(serializedBytes: Array(outputs.confirmation)),
             receipt: try Caffe_V1_Receipt(serializedBytes: Array(outputs.receipt))
         )
-        let golden = try String(contentsOf: CoreFixture.goldens.appendingPathComponent("\(name).\(locale).txt"), encoding: .utf8)
+        let golden = try String(
+            contentsOf: CoreFixture.goldens.appendingPathComponent("\(name).\(locale).txt"),
+            encoding: .utf8
+        )
         #expect(GoldenText.render(decoded) == golden)
         #expect(session.wireStatistics.wireRenders == 1 && session.wireStatistics.messageRenders == 0)
     }
@@ -105,12 +108,26 @@ struct WireRenderingTests {
         }
         // A malformed body is the decoder's error, as before.
         let garbage: [UInt8] = [0x0A, 0xFF]
-        #expect(throws: CaffeProtocolError.self) { try garbage.withUnsafeBytes { _ = try comparison.wire.renderOrder(bytes: $0) } }
+        #expect(throws: CaffeProtocolError.self) {
+            try garbage.withUnsafeBytes { _ = try comparison.wire.renderOrder(bytes: $0) }
+        }
         // The identity is checked before anything is rendered.
         let body = try Self.withLine(item: "caviar").serializedBytes() as [UInt8]
         #expect(throws: OrderRejection.self) {
-            try body.withUnsafeBytes { _ = try comparison.wire.renderOrder(bytes: $0) { $0.hasOrderID("A-1042") ? "refused" : nil } }
+            try body.withUnsafeBytes {
+                _ = try comparison.wire.renderOrder(bytes: $0) { $0.hasOrderID("A-1042") ? "refused" : nil }
+            }
         }
+    }
+
+    @Test("a locale whose list does not compile renders the message way and is named")
+    func listLeftToICU() throws {
+        let comparison = Comparison()
+        var malayalam = CoreFixture.order()
+        malayalam.customer.locale = "ml-IN"
+        try comparison.check(malayalam, "ml-IN")
+        #expect(comparison.wire.wireStatistics.messageRenders == 1)
+        #expect(comparison.wire.wireFallbacks == ["ml-IN list"])
     }
 
     static func withLine(item: String) -> Caffe_V1_OrderEvent {
@@ -125,22 +142,22 @@ struct WireComplicationTests {
         let wire = CoreFixture.core.makeSession()
         let messages = CoreFixture.core.makeSession()
         var random = SplitMix64(seed: 7)
-        let locales = CoreFixture.markets.map { ($0.locale, $0.timeZone) } + [
-            ("zh-Hant-TW", "Asia/Taipei"), ("ko-KR", "Asia/Seoul"), ("hi-IN", "Asia/Calcutta"), ("he-IL", "Asia/Jerusalem"),
-            ("en-AU", "Australia/Lord_Howe"), ("th-TH", "Asia/Bangkok"), ("ar-SA-u-nu-latn", "Asia/Riyadh"),
-        ]
+        let locales =
+            CoreFixture.markets.map { ($0.locale, $0.timeZone) } + [
+                ("zh-Hant-TW", "Asia/Taipei"), ("ko-KR", "Asia/Seoul"), ("hi-IN", "Asia/Calcutta"),
+                ("he-IL", "Asia/Jerusalem"),
+                ("en-AU", "Australia/Lord_Howe"), ("th-TH", "Asia/Bangkok"), ("ar-SA-u-nu-latn", "Asia/Riyadh"),
+            ]
         for (locale, zone) in locales {
             for hourCycle in ["", "h11", "h12", "h23", "h24"] {
                 for _ in 0..<12 {
-                    var request = Caffe_V1_ComplicationRequest()
-                    request.requestID = "r-\(random.next(below: 1000))"
-                    request.userID = "u-\(locale)"
-                    request.locale = locale
-                    request.timeZone = zone
-                    request.hourCycle = hourCycle
-                    request.nextFreeCoffee = Google_Protobuf_Timestamp(
-                        seconds: Int64(1_767_225_600 + random.next(below: 63_000_000) / 60 * 60),
-                        nanos: 0
+                    let seconds = Int64(1_767_225_600 + random.next(below: 63_000_000) / 60 * 60)
+                    var request = CoreFixture.request(
+                        locale: locale,
+                        timeZone: zone,
+                        hourCycle: hourCycle,
+                        at: Google_Protobuf_Timestamp(seconds: seconds, nanos: 0),
+                        user: "u-\(locale)"
                     )
                     if random.next(below: 3) == 0 {
                         request.families = (0..<(1 + random.next(below: 3))).map { _ in
@@ -150,7 +167,10 @@ struct WireComplicationTests {
                     let body = try request.serializedBytes() as [UInt8]
                     let expected = try messages.complication(request).singlePassBytes()
                     let actual = try body.withUnsafeBytes { try wire.renderComplication(bytes: $0) }
-                    #expect(Array(actual.payload) == expected, "\(locale) \(zone) '\(hourCycle)' \(request.nextFreeCoffee)")
+                    #expect(
+                        Array(actual.payload) == expected,
+                        "\(locale) \(zone) '\(hourCycle)' \(request.nextFreeCoffee)"
+                    )
                     #expect(actual.userID == request.userID)
                 }
             }
@@ -160,18 +180,19 @@ struct WireComplicationTests {
 
     @Test func unusualRequestsGoTheMessageWay() throws {
         let session = CoreFixture.core.makeSession()
-        var request = Caffe_V1_ComplicationRequest()
-        request.requestID = "r"
-        request.userID = "u"
-        request.locale = "en-US"
-        request.timeZone = "Nowhere/Atlantis"
-        request.nextFreeCoffee = CoreFixture.timestamp("2026-12-31T23:45:00Z")
+        var request = CoreFixture.request(
+            locale: "en-US",
+            timeZone: "Nowhere/Atlantis",
+            at: CoreFixture.timestamp("2026-12-31T23:45:00Z")
+        )
         let defaulted = try request.serializedBytes() as [UInt8]
         let payload = try defaulted.withUnsafeBytes { try session.renderComplication(bytes: $0) }
         #expect(Array(payload.payload) == (try CoreFixture.core.makeSession().complication(request).singlePassBytes()))
         request.hourCycle = "h99"
         let refused = try request.serializedBytes() as [UInt8]
-        let error = #expect(throws: RenderError.self) { try refused.withUnsafeBytes { _ = try session.renderComplication(bytes: $0) } }
+        let error = #expect(throws: RenderError.self) {
+            try refused.withUnsafeBytes { _ = try session.renderComplication(bytes: $0) }
+        }
         #expect(error?.code == .invalidHourCycle)
         #expect(session.wireStatistics.messageRenders == 1)
     }

@@ -86,7 +86,9 @@ struct WireViewTests {
         let unpacked: [UInt8] = [0x0A, 0x01, 0x72, 0x38, 0x05, 0x38, 0x06]
         #expect(unpacked.withUnsafeBytes { ComplicationRequestView.read($0, families: &families) } != nil)
         #expect(families == [5, 6])
-        #expect(try Caffe_V1_ComplicationRequest(serializedBytes: unpacked).families == [.circularSmall, .graphicCorner])
+        #expect(
+            try Caffe_V1_ComplicationRequest(serializedBytes: unpacked).families == [.circularSmall, .graphicCorner]
+        )
     }
 
     @Test func bufferWritesWhatProtobufWriterWrites() {

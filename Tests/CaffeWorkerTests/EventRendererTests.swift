@@ -68,8 +68,16 @@ struct EventRendererTests {
             let expected = try session.render(order)
             let topic = order.customer.locale.isEmpty ? expected.confirmation.locale : order.customer.locale
             let frames =
-                try EventFrames.encode(topic: CaffeTopic.confirmation(locale: topic), header: header, body: expected.confirmation)
-                + EventFrames.encode(topic: CaffeTopic.receipt(store: order.storeID), header: header, body: expected.receipt)
+                try EventFrames.encode(
+                    topic: CaffeTopic.confirmation(locale: topic),
+                    header: header,
+                    body: expected.confirmation
+                )
+                + EventFrames.encode(
+                    topic: CaffeTopic.receipt(store: order.storeID),
+                    header: header,
+                    body: expected.receipt
+                )
             #expect(Self.frames(rendered) == frames.map(\.bytes), "\(locale)")
         }
         var request = Caffe_V1_ComplicationRequest()

@@ -226,7 +226,11 @@ extension LocaleResources {
         ).substituting(RenderSession.placeholder, with: [description])
         return PreparedReceiptLine(
             styled: StyledOutput.styledText(document),
-            htmlRow: ReceiptHTML.lineRow(description: ReceiptHTML.inline(description), unitPrice: unit, linePrice: total),
+            htmlRow: ReceiptHTML.lineRow(
+                description: ReceiptHTML.inline(description),
+                unitPrice: unit,
+                linePrice: total
+            ),
             message: Caffe_V1_ReceiptLine(
                 description: description,
                 unitPrice: unitPrice,

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import RichText
 
 /// The receipt as an e-mail-ready HTML fragment: one `<article>` with the language and direction
@@ -13,28 +14,28 @@ public struct ReceiptHTML {
     /// The fixed markup between the receipt's texts, in the order it appears; the wire writer
     /// copies the same fragments.
     enum Fragment {
-        static let headerOpen = "<header>\n<h1>"
-        static let sloganOpen = "</h1>\n<p class=\"slogan\">"
-        static let headerClose = "</p>\n</header>\n"
-        static let numberOpen = "<p class=\"order-number\">"
-        static let placedAtOpen = "</p>\n<p class=\"placed-at\"><time datetime=\""
-        static let placedAtText = "\">"
-        static let placedAtClose = "</time></p>\n"
-        static let linesOpen = "<table class=\"lines\">\n"
-        static let tableClose = "</table>\n"
-        static let totalsOpen = "<table class=\"totals\">\n"
-        static let row = "<tr>"
-        static let totalRow = "<tr class=\"total\">"
-        static let labelOpen = "<th scope=\"row\">"
-        static let amountOpen = "</th><td>"
-        static let rowClose = "</td></tr>\n"
-        static let ingredientsOpen = "<p class=\"ingredients\">"
-        static let paragraphClose = "</p>\n"
-        static let thanksOpen = "<p class=\"thanks\">"
-        static let articleClose = "</article>\n"
-        static let descriptionOpen = "<tr><td class=\"description\">"
-        static let unitPriceOpen = "</td><td class=\"unit-price\">"
-        static let linePriceOpen = "</td><td class=\"line-price\">"
+        static let headerOpen: StaticString = "<header>\n<h1>"
+        static let sloganOpen: StaticString = "</h1>\n<p class=\"slogan\">"
+        static let headerClose: StaticString = "</p>\n</header>\n"
+        static let numberOpen: StaticString = "<p class=\"order-number\">"
+        static let placedAtOpen: StaticString = "</p>\n<p class=\"placed-at\"><time datetime=\""
+        static let placedAtText: StaticString = "\">"
+        static let placedAtClose: StaticString = "</time></p>\n"
+        static let linesOpen: StaticString = "<table class=\"lines\">\n"
+        static let tableClose: StaticString = "</table>\n"
+        static let totalsOpen: StaticString = "<table class=\"totals\">\n"
+        static let row: StaticString = "<tr>"
+        static let totalRow: StaticString = "<tr class=\"total\">"
+        static let labelOpen: StaticString = "<th scope=\"row\">"
+        static let amountOpen: StaticString = "</th><td>"
+        static let rowClose: StaticString = "</td></tr>\n"
+        static let ingredientsOpen: StaticString = "<p class=\"ingredients\">"
+        static let paragraphClose: StaticString = "</p>\n"
+        static let thanksOpen: StaticString = "<p class=\"thanks\">"
+        static let articleClose: StaticString = "</article>\n"
+        static let descriptionOpen: StaticString = "<tr><td class=\"description\">"
+        static let unitPriceOpen: StaticString = "</td><td class=\"unit-price\">"
+        static let linePriceOpen: StaticString = "</td><td class=\"line-price\">"
 
         /// The article's opening tag, with the language and direction set.
         static func articleOpen(locale: String, rightToLeft: Bool) -> String {
@@ -50,16 +51,16 @@ public struct ReceiptHTML {
     /// The store's name, the slogan, the order number and when it was placed, each given as
     /// ``inline(_:)`` HTML.
     public mutating func header(store: String, slogan: String, number: String, placedAt: String, at date: Date) {
-        html += Fragment.headerOpen + store + Fragment.sloganOpen + slogan + Fragment.headerClose
-        html += Fragment.numberOpen + number + Fragment.placedAtOpen + Self.timestamp(date) + Fragment.placedAtText
-        html += placedAt + Fragment.placedAtClose
+        html += "\(Fragment.headerOpen)\(store)\(Fragment.sloganOpen)\(slogan)\(Fragment.headerClose)"
+        html += "\(Fragment.numberOpen)\(number)\(Fragment.placedAtOpen)\(Self.timestamp(date))\(Fragment.placedAtText)"
+        html += "\(placedAt)\(Fragment.placedAtClose)"
     }
 
     /// One row of the lines table: the description as ``inline(_:)`` HTML, the prices as text.
     /// Rows depend only on the line, so callers may keep them.
     public static func lineRow(description: String, unitPrice: String, linePrice: String) -> String {
-        Fragment.descriptionOpen + description + Fragment.unitPriceOpen + HTMLRenderer.escape(unitPrice)
-            + Fragment.linePriceOpen + HTMLRenderer.escape(linePrice) + Fragment.rowClose
+        "\(Fragment.descriptionOpen)\(description)\(Fragment.unitPriceOpen)\(HTMLRenderer.escape(unitPrice))"
+            + "\(Fragment.linePriceOpen)\(HTMLRenderer.escape(linePrice))\(Fragment.rowClose)"
     }
 
     /// Appends a row made by ``lineRow(description:unitPrice:linePrice:)``.
@@ -69,22 +70,21 @@ public struct ReceiptHTML {
 
     /// One row of the totals table: the label as ``inline(_:)`` HTML, the amount as text.
     public mutating func total(label: String, amount: String, isTotal: Bool) {
-        totals += isTotal ? Fragment.totalRow : Fragment.row
-        totals += Fragment.labelOpen + label + Fragment.amountOpen + HTMLRenderer.escape(amount) + Fragment.rowClose
+        totals += "\(isTotal ? Fragment.totalRow : Fragment.row)\(Fragment.labelOpen)\(label)\(Fragment.amountOpen)"
+        totals += "\(HTMLRenderer.escape(amount))\(Fragment.rowClose)"
     }
 
     /// The two tables, then the ingredient sentences and the thank-you note, as ``inline(_:)`` HTML.
     public mutating func closing(ingredients: [String], thanks: String) {
-        html += Fragment.linesOpen + lines + Fragment.tableClose
-        html += Fragment.totalsOpen + totals + Fragment.tableClose
+        html +=
+            "\(Fragment.linesOpen)\(lines)\(Fragment.tableClose)\(Fragment.totalsOpen)\(totals)\(Fragment.tableClose)"
         for sentence in ingredients {
-            html += Fragment.ingredientsOpen + sentence + Fragment.paragraphClose
+            html += "\(Fragment.ingredientsOpen)\(sentence)\(Fragment.paragraphClose)"
         }
-        html += Fragment.thanksOpen + thanks + Fragment.paragraphClose
+        html += "\(Fragment.thanksOpen)\(thanks)\(Fragment.paragraphClose)"
     }
 
-    public func finish() -> String { html + Fragment.articleClose }
-
+    public func finish() -> String { html + "\(Fragment.articleClose)" }
 
     /// A document as escaped inline HTML, presentation attributes as `data-` attributes.
     public static func inline(_ document: RichDocument) -> String {
@@ -107,47 +107,28 @@ public struct ReceiptHTML {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CompiledDateFormat.civil(daysSince1970: days)
         var written = 0
         // The year as Swift prints it: no padding, a minus sign when negative.
         if year < 0 {
             output[written] = UInt8(ascii: "-")
             written += 1
         }
-        var digits: (UInt64, UInt64) = (0, 0)
-        var count = 0
-        var rest = year.magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0 && count < 16
+        let digits = DecimalDigits(year.magnitude)
+        var position = digits.count - 1
+        while position >= 0 {
+            output[written] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digits[position])
+            written += 1
+            position -= 1
         }
-        withUnsafeBytes(of: digits) { buffer in
-            while count > 0 {
-                count -= 1
-                output[written] = UInt8(ascii: "0") + buffer[count]
-                written += 1
-            }
-        }
-        let fields: (Int64, Int64, Int64, Int64, Int64) = (
-            month, day, Int64(secondOfDay / 3600), Int64(secondOfDay % 3600 / 60), Int64(secondOfDay % 60)
+        let fields: (Int, Int, Int, Int, Int) = (
+            month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60
         )
         // "-MM-DDTHH:MM:SSZ": each field two digits after its separator.
         let separators: StaticString = "--T::"
         withUnsafeBytes(of: fields) { values in
             for index in 0..<5 {
-                let value = values.load(fromByteOffset: index * 8, as: Int64.self)
+                let value = values.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self)
                 output[written] = separators.utf8Start[index]
                 output[written + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
                 output[written + 2] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)

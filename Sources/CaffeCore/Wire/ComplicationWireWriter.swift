@@ -150,13 +150,19 @@ extension WireSession {
                     let piece = dateSpans[index]
                     let attribute = piece.field.map { program.fieldAttributes[$0.ordinal] } ?? AttributeTable.none
                     spans.append(
-                        TextSpan(start: base + Int(piece.start), count: Int(piece.end - piece.start), attribute: attribute)
+                        TextSpan(
+                            start: base + Int(piece.start),
+                            count: Int(piece.end - piece.start),
+                            attribute: attribute
+                        )
                     )
                 }
                 if compiled.hasSingleScalarCharacters {
                     width = DisplayWidth.columns(utf8: UnsafeBufferPointer(start: base, count: Int(span.count)))
                 } else {
-                    width = DisplayWidth.of(String(decoding: UnsafeBufferPointer(start: base, count: Int(span.count)), as: UTF8.self))
+                    width = DisplayWidth.of(
+                        String(decoding: UnsafeBufferPointer(start: base, count: Int(span.count)), as: UTF8.self)
+                    )
                 }
                 return (start..<spans.count, width)
             }
@@ -196,7 +202,10 @@ extension WireSession {
         for entry in 0..<locale.programs.count where locale.programs[entry].zone == index {
             return locale.programs[entry].program
         }
-        guard let formats = try? session.formats(for: ComplicationFormats.Key(locale: locale.locale, timeZone: zone.identifier))
+        guard
+            let formats = try? session.formats(
+                for: ComplicationFormats.Key(locale: locale.locale, timeZone: zone.identifier)
+            )
         else { return nil }
         let made = ComplicationProgram(formats: formats, zone: zone, attributes: attributes)
         if locale.programs.count >= 64 { locale.programs.removeAll() }

@@ -88,9 +88,24 @@ final class OrderProgram {
     /// The formats of this locale that did not compile, as "locale kind pattern".
     private(set) var fallbacks: [String] = []
 
+    /// The dates an order shows.
+    enum OrderDate: Int {
+        /// The receipt's date and time.
+        case placedAt
+        /// The pickup time.
+        case pickup
+
+        var skeleton: String {
+            switch self {
+            case .placedAt: RenderSession.OrderSkeleton.placedAt
+            case .pickup: RenderSession.OrderSkeleton.pickup
+            }
+        }
+    }
+
+    /// A date format per zone (its index in the session) and order date.
     struct DateKey: Hashable {
-        var zone: Int
-        var skeleton: String
+        var zoneAndDate: Int
     }
 
     struct ReceiptLineKey: Hashable {
@@ -149,12 +164,12 @@ final class OrderProgram {
 
         typealias Fragment = ReceiptHTML.Fragment
         htmlHead = maker.arena.bytes(
-            Fragment.articleOpen(locale: locale, rightToLeft: resources.isRightToLeft) + Fragment.headerOpen
-                + resources.storeHeader.html + Fragment.sloganOpen + resources.slogan.html + Fragment.headerClose
-                + Fragment.numberOpen
+            Fragment.articleOpen(locale: locale, rightToLeft: resources.isRightToLeft)
+                + "\(Fragment.headerOpen)\(resources.storeHeader.html)\(Fragment.sloganOpen)\(resources.slogan.html)"
+                + "\(Fragment.headerClose)\(Fragment.numberOpen)"
         )
         htmlTail = maker.arena.bytes(
-            Fragment.thanksOpen + resources.thankYou.html + Fragment.paragraphClose + Fragment.articleClose
+            "\(Fragment.thanksOpen)\(resources.thankYou.html)\(Fragment.paragraphClose)\(Fragment.articleClose)"
         )
     }
 
@@ -170,7 +185,10 @@ final class OrderProgram {
         guard let text = try resources.slotText(key, termOfAddress: term, cache: &cache) else {
             throw RenderError(.renderFailed, "'\(key)' has agreement spans")
         }
-        return Slot(spans: maker.spans(text.styled(String(hole)), hole: hole), html: maker.htmlPieces(text.html(String(hole)), hole: hole))
+        return Slot(
+            spans: maker.spans(text.styled(String(hole)), hole: hole),
+            html: maker.htmlPieces(text.html(String(hole)), hole: hole)
+        )
     }
 
     /// "%1$@: %2$@" with `label` in its first slot and a hole in its second.
@@ -197,7 +215,9 @@ final class OrderProgram {
 
     /// The greeting of a customer called `name` (bytes of the frame), for a template with
     /// agreement spans: rendered once per name and term.
-    func greeting(name: UnsafeRawBufferPointer, term: Int, cache: inout AgreementCache) throws(RenderError) -> [TextSpan] {
+    func greeting(name: UnsafeRawBufferPointer, term: Int, cache: inout AgreementCache) throws(RenderError)
+        -> [TextSpan]
+    {
         if let made = greetings.value(name, tag: UInt8(term)) { return made }
         let text = String(decoding: name, as: UTF8.self)
         let document = try resources.document(
@@ -257,19 +277,18 @@ final class OrderProgram {
 
     // MARK: Per line, item, store, currency and zone
 
+    /// What an order line's texts depend on.
+    struct LineRequest {
+        var line: PricedOrder.Line
+        /// The term of address, as its wire number.
+        var term: Int
+    }
+
     /// An order line, rendered and agreed once per (quantity, size, item, term).
-    func line(
-        _ key: UInt64,
-        item: Menu.Item,
-        size: Menu.Size,
-        quantity: UInt32,
-        term: Int,
-        cache: inout AgreementCache
-    ) throws(RenderError) -> Line {
+    func line(_ key: UInt64, _ request: LineRequest, cache: inout AgreementCache) throws(RenderError) -> Line {
         if let made = lines[key] { return made }
-        let money = Money.zero(fractionDigits: 0)
-        let line = PricedOrder.Line(item: item, size: size, quantity: quantity, unitPrice: money, linePrice: money)
-        let document = try resources.orderLine(line, termOfAddress: Self.terms[term], cache: &cache)
+        let term = request.term
+        let document = try resources.orderLine(request.line, termOfAddress: Self.terms[term], cache: &cache)
         let sentence = try self.sentence(term: term, cache: &cache)
         let styled = StyledOutput.styledText(document)
         let lineLength = styled.plain.utf8.count
@@ -291,22 +310,17 @@ final class OrderProgram {
     /// A receipt line, made once per order line and currency.
     func receiptLine(
         _ key: ReceiptLineKey,
-        item: Menu.Item,
-        size: Menu.Size,
-        quantity: UInt32,
-        term: Int,
-        unitPrice: Money,
-        linePrice: Money,
+        _ request: LineRequest,
         currency: Currency,
         cache: inout AgreementCache
     ) throws(RenderError) -> ReceiptLine {
         if let made = receiptLines[key] { return made }
-        let line = PricedOrder.Line(item: item, size: size, quantity: quantity, unitPrice: unitPrice, linePrice: linePrice)
-        let description = try resources.orderLine(line, termOfAddress: Self.terms[term], cache: &cache)
+        let line = request.line
+        let description = try resources.orderLine(line, termOfAddress: Self.terms[request.term], cache: &cache)
         let prepared = try resources.receiptLine(
             description: description,
-            unitPrice: unitPrice,
-            linePrice: linePrice,
+            unitPrice: line.unitPrice,
+            linePrice: line.linePrice,
             currency: currency,
             cache: &cache
         )
@@ -330,7 +344,9 @@ final class OrderProgram {
     }
 
     /// "Tax (8.625%)" and its labelled slot, per store.
-    func tax(_ store: Menu.Store, index: Int, cache: inout AgreementCache) throws(RenderError) -> (label: Prepared, slot: Slot) {
+    func tax(_ store: Menu.Store, index: Int, cache: inout AgreementCache) throws(RenderError) -> (
+        label: Prepared, slot: Slot
+    ) {
         if let made = taxes[index] { return made }
         let rate = resources.percent.string(decimal: store.taxRateText)
         let label = PreparedText(try resources.document(CatalogKeys.tax, [.string(rate)], cache: &cache))
@@ -366,10 +382,10 @@ final class OrderProgram {
         return made
     }
 
-    func dateFormat(zone: ZoneTransitions, index: Int, skeleton: String) throws(RenderError) -> DateFormat {
-        let key = DateKey(zone: index, skeleton: skeleton)
+    func dateFormat(zone: ZoneTransitions, index: Int, date: OrderDate) throws(RenderError) -> DateFormat {
+        let key = DateKey(zoneAndDate: index << 1 | date.rawValue)
         if let made = dates[key] { return made }
-        let formatter = try resources.date(timeZone: zone.identifier, skeleton: skeleton)
+        let formatter = try resources.date(timeZone: zone.identifier, skeleton: date.skeleton)
         let made = DateFormat(compiled: formatter.compiled(zone: zone), icu: formatter)
         if made.compiled == nil { fallbacks.append("\(locale) date \(formatter.pattern)") }
         dates[key] = made

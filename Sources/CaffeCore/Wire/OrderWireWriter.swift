@@ -13,6 +13,8 @@ struct WireOrder {
 }
 
 extension WireSession {
+    private typealias Fragment = ReceiptHTML.Fragment
+
     /// Checks, prices and writes `order` (its frame is `body`) as a `Confirmation` then a `Receipt`
     /// into ``output``; `nil` when anything is out of the ordinary — a missing or unknown field, a
     /// default to apply, an amount to refuse, a locale whose texts do not compile — and the
@@ -207,14 +209,7 @@ extension WireSession {
         profiles.removeAll(keepingCapacity: true)
         for lineIndex in 0..<priced.count {
             let line = priced[lineIndex]
-            let entry = try program.line(
-                Self.lineKey(line, term: term),
-                item: menu.menu.items[line.item],
-                size: menu.menu.sizes[line.size],
-                quantity: line.quantity,
-                term: term,
-                cache: &cache
-            )
+            let entry = try program.line(Self.lineKey(line, term: term), request(line, term: term), cache: &cache)
             lineEntries.append(entry)
             profiles.append(entry.profile)
         }
@@ -231,7 +226,9 @@ extension WireSession {
         for index in 0..<laidOut {
             switch listPieces[index] {
             case .literal(let piece):
-                spans.append(TextSpan(start: list.table.base + Int(piece.offset), count: Int(piece.count), attribute: 0))
+                spans.append(
+                    TextSpan(start: list.table.base + Int(piece.offset), count: Int(piece.count), attribute: 0)
+                )
             case .item(let item): appendSpans(lineEntries[item].spans)
             }
         }
@@ -241,7 +238,7 @@ extension WireSession {
         let itemCount = try program.itemCount(quantity)
         var pickupRange = 0..<0
         if let pickupAt = order.pickupAt {
-            let format = try program.dateFormat(zone: zone, index: zoneIndex, skeleton: RenderSession.OrderSkeleton.pickup)
+            let format = try program.dateFormat(zone: zone, index: zoneIndex, date: .pickup)
             let start = spans.count
             guard fill(try program.pickup(term: term).spans, with: date(pickupAt, format)) else { return false }
             pickupRange = start..<spans.count
@@ -310,11 +307,7 @@ extension WireSession {
         cache: inout AgreementCache
     ) throws(RenderError) -> Bool {
         let amounts = try program.amountFormat(currency, index: currencyIndex)
-        let placedFormat = try program.dateFormat(
-            zone: zone,
-            index: zoneIndex,
-            skeleton: RenderSession.OrderSkeleton.placedAt
-        )
+        let placedFormat = try program.dateFormat(zone: zone, index: zoneIndex, date: .placedAt)
         guard let placed = date(placedAt, placedFormat), let number = scratch.copy(bytes(order.orderID), attribute: 0)
         else { return false }
         let tax = try program.tax(store, index: storeIndex, cache: &cache)
@@ -322,13 +315,16 @@ extension WireSession {
         html.removeAll()
         html.append(program.htmlHead)
         appendHTML(program.orderNumber.html, value: number)
-        html.append(fragments.placedAtOpen)
+        html.append(Fragment.placedAtOpen)
         html.write(maximum: ReceiptHTML.timestampLength) { output in
-            ReceiptHTML.writeTimestamp(Google_Protobuf_Timestamp(seconds: placedAt.seconds, nanos: placedAt.nanos).date, to: output)
+            ReceiptHTML.writeTimestamp(
+                Google_Protobuf_Timestamp(seconds: placedAt.seconds, nanos: placedAt.nanos).date,
+                to: output
+            )
         }
-        html.append(fragments.placedAtText)
+        html.append(Fragment.placedAtText)
         appendEscaped(placed)
-        html.append(fragments.placedAtClose)
+        html.append(Fragment.placedAtClose)
 
         // Text: store, slogan, number, date, then each line.
         let textStart = spans.count
@@ -343,17 +339,12 @@ extension WireSession {
         writeReference(order, bytes: bytes)
         output.appendString(2, program.localization)
         output.appendString(3, bytes(order.currencyCode))
-        html.append(fragments.linesOpen)
+        html.append(Fragment.linesOpen)
         for lineIndex in 0..<priced.count {
             let line = priced[lineIndex]
             let entry = try program.receiptLine(
                 OrderProgram.ReceiptLineKey(line: Self.lineKey(line, term: term), currency: currencyIndex),
-                item: menu.menu.items[line.item],
-                size: menu.menu.sizes[line.size],
-                quantity: line.quantity,
-                term: term,
-                unitPrice: line.unitPrice,
-                linePrice: line.linePrice,
+                request(line, term: term),
                 currency: currency,
                 cache: &cache
             )
@@ -364,18 +355,18 @@ extension WireSession {
             output.append(entry.message)
             output.endMessage(message)
         }
-        html.append(fragments.tableClose)
-        html.append(fragments.totalsOpen)
+        html.append(Fragment.tableClose)
+        html.append(Fragment.totalsOpen)
         func total(_ label: OrderProgram.Prepared, _ slot: OrderProgram.Slot, _ value: Money, isTotal: Bool) -> Bool {
             guard let amount = amount(value, amounts) else { return false }
             spans.append(newline)
             guard fill(slot.spans, with: amount) else { return false }
-            html.append(isTotal ? fragments.totalRow : fragments.row)
-            html.append(fragments.labelOpen)
+            html.append(isTotal ? Fragment.totalRow : Fragment.row)
+            html.append(Fragment.labelOpen)
             html.append(label.html)
-            html.append(fragments.amountOpen)
+            html.append(Fragment.amountOpen)
             appendEscaped(amount)
-            html.append(fragments.rowClose)
+            html.append(Fragment.rowClose)
             return true
         }
         guard total(program.subtotalLabel, program.subtotal, totals.subtotal, isTotal: false),
@@ -383,7 +374,7 @@ extension WireSession {
             !totals.hasTip || total(program.tipLabel, program.tip, totals.tip, isTotal: false),
             total(program.totalLabel, program.total, totals.total, isTotal: true)
         else { return false }
-        html.append(fragments.tableClose)
+        html.append(Fragment.tableClose)
 
         // Each food's ingredients once, in the order the lines name them.
         for index in 0..<priced.count where menu.isFood[priced[index].item] && priced[index].quantity > 0 {
@@ -392,9 +383,9 @@ extension WireSession {
             let sentence = try program.ingredients(menu.menu.items[line.item], index: line.item, cache: &cache)
             spans.append(newline)
             appendSpans(sentence.spans)
-            html.append(fragments.ingredientsOpen)
+            html.append(Fragment.ingredientsOpen)
             html.append(sentence.html)
-            html.append(fragments.paragraphClose)
+            html.append(Fragment.paragraphClose)
         }
         spans.append(newline)
         appendSpans(program.thanks.spans)
@@ -419,6 +410,20 @@ extension WireSession {
     }
 
     // MARK: Pieces
+
+    /// What a priced line's texts are made from.
+    private func request(_ line: PricedLine, term: Int) -> OrderProgram.LineRequest {
+        OrderProgram.LineRequest(
+            line: PricedOrder.Line(
+                item: menu.menu.items[line.item],
+                size: menu.menu.sizes[line.size],
+                quantity: line.quantity,
+                unitPrice: line.unitPrice,
+                linePrice: line.linePrice
+            ),
+            term: term
+        )
+    }
 
     /// Key of a line's texts: quantity, size, item and term of address.
     static func lineKey(_ line: PricedLine, term: Int) -> UInt64 {

@@ -108,12 +108,19 @@ extension RenderSession {
             func bytes(_ slice: WireReader.Slice) -> UnsafeRawBufferPointer {
                 UnsafeRawBufferPointer(start: base + Int(slice.offset), count: Int(slice.count))
             }
-            let identity = OrderIdentity(sourceID: bytes(order.sourceID), sequence: order.sequence, orderID: bytes(order.orderID))
+            let identity = OrderIdentity(
+                sourceID: bytes(order.sourceID),
+                sequence: order.sequence,
+                orderID: bytes(order.orderID)
+            )
             if let detail = check(identity) { throw OrderRejection(description: detail) }
             if let written = wire.writeOrder(order, body: body, session: self) {
                 wire.statistics.wireRenders += 1
                 return RenderedOrderBytes(
-                    confirmation: wire.output.bytes(from: written.confirmation.lowerBound, to: written.confirmation.upperBound),
+                    confirmation: wire.output.bytes(
+                        from: written.confirmation.lowerBound,
+                        to: written.confirmation.upperBound
+                    ),
                     receipt: wire.output.bytes(from: written.receipt.lowerBound, to: written.receipt.upperBound),
                     localization: written.program.localization,
                     customerLocale: written.program.locale,
@@ -174,11 +181,15 @@ extension RenderSession {
         limits: CaffeProtocolLimits = .standard
     ) throws -> RenderedComplicationBytes {
         let wire = self.wire
-        if body.count <= limits.maxBodyBytes, let request = ComplicationRequestView.read(body, families: &wire.families),
+        if body.count <= limits.maxBodyBytes,
+            let request = ComplicationRequestView.read(body, families: &wire.families),
             let written = wire.writeComplication(request, body: body, session: self), let base = body.baseAddress
         {
             wire.statistics.wireRenders += 1
-            let user = UnsafeRawBufferPointer(start: base + Int(request.userID.offset), count: Int(request.userID.count))
+            let user = UnsafeRawBufferPointer(
+                start: base + Int(request.userID.offset),
+                count: Int(request.userID.count)
+            )
             return RenderedComplicationBytes(
                 payload: wire.output.bytes(from: written.payload.lowerBound, to: written.payload.upperBound),
                 locale: written.locale,
@@ -190,7 +201,11 @@ extension RenderSession {
         wire.statistics.messageRenders += 1
         wire.output.removeAll()
         payload.singlePassBytes(capacity: 1024).withUnsafeBytes { wire.output.append($0) }
-        return RenderedComplicationBytes(payload: wire.output.bytes(from: 0), locale: payload.locale, userID: request.userID)
+        return RenderedComplicationBytes(
+            payload: wire.output.bytes(from: 0),
+            locale: payload.locale,
+            userID: request.userID
+        )
     }
 
     /// The formats this session's programs use that did not compile and stay with ICU, as

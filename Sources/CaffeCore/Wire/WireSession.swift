@@ -40,7 +40,10 @@ final class WireSession {
     @exclusivity(unchecked) var priced: [PricedLine] = []
     @exclusivity(unchecked) var families: [Int32] = []
     /// A complication's date pieces, and its levels as rendered (spans and display width).
-    @exclusivity(unchecked) var dateSpans = [CompiledDateFormat.Span](repeating: CompiledDateFormat.Span(start: 0, end: 0, field: nil), count: 64)
+    @exclusivity(unchecked) var dateSpans = [CompiledDateFormat.Span](
+        repeating: CompiledDateFormat.Span(start: 0, end: 0, field: nil),
+        count: 64
+    )
     @exclusivity(unchecked) var levels = [(spans: Range<Int>, width: Int)?](repeating: nil, count: 8)
     /// Per request locale (bytes) and hour cycle (tag): the locale with its cycle, `nil` when not
     /// well formed.
@@ -60,7 +63,6 @@ final class WireSession {
     let zones = ByteKeyedTable<Int?>(capacity: 1024)
     private(set) var zoneList: [ZoneTransitions] = []
     let newline: TextSpan
-    let fragments: HTMLFragments
     /// The most tip a currency with `i` minor-unit digits accepts, in minor units (`nil`: the
     /// configured maximum does not fit; tips then render the message way).
     let maximumTips: [Int64?]
@@ -80,7 +82,6 @@ final class WireSession {
         writer = StyledTextWriter(attributes: attributes)
         menu = WireMenu(menu: core.menu)
         newline = arena.span("\n", AttributeTable.none)
-        fragments = HTMLFragments(arena: arena)
         maximumTips = (0...Money.maximumFractionDigits).map { digits in
             var scaled = core.defaults.maximumTip
             for _ in 0..<digits { scaled *= 10 }
@@ -141,47 +142,17 @@ final class WireSession {
     func date(_ timestamp: WireTimestamp, _ format: OrderProgram.DateFormat) -> TextSpan? {
         let date = Google_Protobuf_Timestamp(seconds: timestamp.seconds, nanos: timestamp.nanos).date
         if let compiled = format.compiled,
-            let span = scratch.write(maximum: compiled.maximumLength, attribute: AttributeTable.none, { output in
-                compiled.write(date, to: output)?.bytes
-            })
+            let span = scratch.write(
+                maximum: compiled.maximumLength,
+                attribute: AttributeTable.none,
+                { output in
+                    compiled.write(date, to: output)?.bytes
+                }
+            )
         {
             return span
         }
         let text = icu { format.icu.string(date) }
         return scratch.copy(text, attribute: AttributeTable.none)
-    }
-}
-
-/// The receipt's fixed HTML, stored once as bytes.
-struct HTMLFragments {
-    typealias Fragment = ReceiptHTML.Fragment
-    let placedAtOpen: UnsafeRawBufferPointer
-    let placedAtText: UnsafeRawBufferPointer
-    let placedAtClose: UnsafeRawBufferPointer
-    let linesOpen: UnsafeRawBufferPointer
-    let tableClose: UnsafeRawBufferPointer
-    let totalsOpen: UnsafeRawBufferPointer
-    let row: UnsafeRawBufferPointer
-    let totalRow: UnsafeRawBufferPointer
-    let labelOpen: UnsafeRawBufferPointer
-    let amountOpen: UnsafeRawBufferPointer
-    let rowClose: UnsafeRawBufferPointer
-    let ingredientsOpen: UnsafeRawBufferPointer
-    let paragraphClose: UnsafeRawBufferPointer
-
-    init(arena: ConstantArena) {
-        placedAtOpen = arena.bytes(Fragment.placedAtOpen)
-        placedAtText = arena.bytes(Fragment.placedAtText)
-        placedAtClose = arena.bytes(Fragment.placedAtClose)
-        linesOpen = arena.bytes(Fragment.linesOpen)
-        tableClose = arena.bytes(Fragment.tableClose)
-        totalsOpen = arena.bytes(Fragment.totalsOpen)
-        row = arena.bytes(Fragment.row)
-        totalRow = arena.bytes(Fragment.totalRow)
-        labelOpen = arena.bytes(Fragment.labelOpen)
-        amountOpen = arena.bytes(Fragment.amountOpen)
-        rowClose = arena.bytes(Fragment.rowClose)
-        ingredientsOpen = arena.bytes(Fragment.ingredientsOpen)
-        paragraphClose = arena.bytes(Fragment.paragraphClose)
     }
 }

@@ -19,13 +19,9 @@ public struct ComplicationRequestView: Sendable {
         }
         var reader = WireReader(base: base, from: 0, to: body.count)
         var request = ComplicationRequestView()
-        var seen: UInt8 = 0
+        var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.readKey(), number <= 7 else { return nil }
-            if number != 7 {
-                guard seen & (1 << number) == 0 else { return nil }
-                seen |= 1 << number
-            }
+            guard let (number, wireType) = reader.nextField(maximum: 7, seen: &seen, repeated: 7) else { return nil }
             switch (number, wireType) {
             case (1...5, 2):
                 guard let text = reader.readString() else { return nil }

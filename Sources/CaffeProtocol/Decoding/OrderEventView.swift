@@ -47,12 +47,7 @@ public struct OrderEventView: Sendable {
         var order = OrderEventView()
         var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.readKey(), number <= 10 else { return nil }
-            // Repeated lines aside, a field seen twice would merge or replace: SwiftProtobuf's job.
-            if number != 8 {
-                guard seen & (1 << number) == 0 else { return nil }
-                seen |= 1 << number
-            }
+            guard let (number, wireType) = reader.nextField(maximum: 10, seen: &seen, repeated: 8) else { return nil }
             switch (number, wireType) {
             case (3, 0):
                 guard let value = reader.readVarint() else { return nil }
@@ -91,12 +86,9 @@ public struct OrderEventView: Sendable {
     private mutating func readCustomer(_ reader: WireReader) -> Bool {
         var reader = reader
         hasCustomer = true
-        var seen: UInt8 = 0
+        var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.readKey(), number <= 5, seen & (1 << number) == 0 else {
-                return false
-            }
-            seen |= 1 << number
+            guard let (number, wireType) = reader.nextField(maximum: 5, seen: &seen) else { return false }
             if number == 5 {
                 guard wireType == 0, let value = reader.readVarint() else { return false }
                 termOfAddress = Int32(truncatingIfNeeded: value)
@@ -116,12 +108,9 @@ public struct OrderEventView: Sendable {
     private static func readLine(_ reader: WireReader) -> Line? {
         var reader = reader
         var line = Line(itemID: .empty, size: .empty, quantity: 0)
-        var seen: UInt8 = 0
+        var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.readKey(), number <= 3, seen & (1 << number) == 0 else {
-                return nil
-            }
-            seen |= 1 << number
+            guard let (number, wireType) = reader.nextField(maximum: 3, seen: &seen) else { return nil }
             if number == 3 {
                 guard wireType == 0, let value = reader.readVarint() else { return nil }
                 line.quantity = value

@@ -52,6 +52,19 @@ public struct WireReader {
         return (Int(key >> 3), UInt8(key & 7))
     }
 
+    /// The next field of a message whose fields are numbered 1...`maximum`, each at most once but
+    /// for `repeated` (0: none): `nil` for anything else, a field seen twice included (merging or
+    /// replacing it is SwiftProtobuf's job).
+    @inline(__always)
+    mutating func nextField(maximum: Int, seen: inout UInt32, repeated: Int = 0) -> (number: Int, wireType: UInt8)? {
+        guard let (number, wireType) = readKey(), number <= maximum else { return nil }
+        if number != repeated {
+            guard seen & (1 << number) == 0 else { return nil }
+            seen |= 1 << number
+        }
+        return (number, wireType)
+    }
+
     /// A length-delimited field's bytes.
     @inline(__always)
     mutating func readSlice() -> Slice? {
@@ -130,12 +143,11 @@ public struct WireTimestamp: Hashable, Sendable {
     static func read(_ reader: WireReader) -> WireTimestamp? {
         var reader = reader
         var timestamp = WireTimestamp(seconds: 0, nanos: 0)
-        var seen: UInt8 = 0
+        var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.readKey(), wireType == 0, number <= 2, seen & (1 << number) == 0,
+            guard let (number, wireType) = reader.nextField(maximum: 2, seen: &seen), wireType == 0,
                 let value = reader.readVarint()
             else { return nil }
-            seen |= 1 << number
             if number == 1 {
                 timestamp.seconds = Int64(bitPattern: value)
             } else {

@@ -69,6 +69,12 @@ public final class WireBuffer {
         append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
+    /// Appends fixed text (markup a writer puts between values).
+    @inline(__always)
+    public func append(_ text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
     /// Appends a string's UTF-8.
     public func append(_ text: String) {
         var text = text
@@ -87,14 +93,21 @@ public final class WireBuffer {
     @inline(__always)
     public func appendVarint(_ value: UInt64) {
         reserve(10)
+        count += Self.writeVarint(value, to: base + count)
+    }
+
+    /// Writes `value` as a base-128 varint at `output`; its length.
+    @inline(__always)
+    static func writeVarint(_ value: UInt64, to output: UnsafeMutablePointer<UInt8>) -> Int {
         var value = value
+        var written = 0
         while value >= 0x80 {
-            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
-            count += 1
+            output[written] = UInt8(truncatingIfNeeded: value) | 0x80
+            written += 1
             value >>= 7
         }
-        base[count] = UInt8(value)
-        count += 1
+        output[written] = UInt8(value)
+        return written + 1
     }
 
     /// The key of field `number` with wire type 0 (varint) or 2 (length-delimited).
@@ -153,24 +166,12 @@ public final class WireBuffer {
     }
 
     private func widen(_ lengthAt: Int, length: Int) {
-        var size = 1
-        var rest = length >> 7
-        while rest > 0 {
-            size += 1
-            rest >>= 7
-        }
+        let size = Self.varintSize(UInt64(length))
         reserve(size - 1)
         let body = base + lengthAt + 1
         // Overlapping regions: a memmove.
         UnsafeMutableRawPointer(body + size - 1).copyMemory(from: body, byteCount: length)
-        var value = UInt64(length)
-        var index = lengthAt
-        while value >= 0x80 {
-            base[index] = UInt8(truncatingIfNeeded: value) | 0x80
-            index += 1
-            value >>= 7
-        }
-        base[index] = UInt8(value)
+        _ = Self.writeVarint(UInt64(length), to: base + lengthAt)
         count += size - 1
     }
 

@@ -160,7 +160,11 @@ public final class CompiledDateFormat: Sendable {
             case .hour11:
                 written += writeNumber(Int64(fields.hour % 12), width: element.width, to: output + written)
             case .hour24FromOne:
-                written += writeNumber(Int64(fields.hour == 0 ? 24 : fields.hour), width: element.width, to: output + written)
+                written += writeNumber(
+                    Int64(fields.hour == 0 ? 24 : fields.hour),
+                    width: element.width,
+                    to: output + written
+                )
             case .minute:
                 written += writeNumber(Int64(fields.minute), width: element.width, to: output + written)
             case .second:
@@ -242,7 +246,7 @@ public final class CompiledDateFormat: Sendable {
     }
 
     /// The Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
+    public static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -263,26 +267,13 @@ public final class CompiledDateFormat: Sendable {
             let tens = table.copy(digits[Int(value / 10)], to: output)
             return tens + table.copy(digits[Int(value % 10)], to: output + tens)
         }
-        var reversed: (UInt64, UInt64) = (0, 0)
-        return withUnsafeMutableBytes(of: &reversed) { buffer -> Int in
-            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
-            var rest = value.magnitude
-            var count = 0
-            repeat {
-                base[count] = UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0 && count < 16
-            while count < width && count < 16 {
-                base[count] = 0
-                count += 1
-            }
-            var written = 0
-            while count > 0 {
-                count -= 1
-                written += table.copy(digits[Int(base[count])], to: output + written)
-            }
-            return written
+        let number = DecimalDigits(value.magnitude, minimumCount: width)
+        var written = 0
+        var position = number.count - 1
+        while position >= 0 {
+            written += table.copy(digits[number[position]], to: output + written)
+            position -= 1
         }
+        return written
     }
 }

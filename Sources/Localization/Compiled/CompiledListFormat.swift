@@ -206,7 +206,11 @@ public final class CompiledListFormat: Sendable {
         guard count > 0 else { return 0 }
         var written = item(0, profiles, into: pieces, at: 0)
         if count == 2 {
-            written += literal(two[variant(before: profiles[0], after: profiles[1], count: two.count)], into: pieces, at: written)
+            written += literal(
+                two[variant(before: profiles[0], after: profiles[1], count: two.count)],
+                into: pieces,
+                at: written
+            )
             return written + item(1, profiles, into: pieces, at: written)
         }
         for index in 1..<count {

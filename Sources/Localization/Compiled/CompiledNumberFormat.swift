@@ -69,46 +69,31 @@ public struct CompiledNumberFormat: Sendable {
     /// `scale` must be at most ``maximumFractionDigits`` (a currency's amounts always are).
     public func write(minorUnits: Int64, scale: Int, to output: UnsafeMutablePointer<UInt8>) -> Int {
         // The digits, least significant first, with zeros up to one integer digit.
-        var reversed: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &reversed) { buffer -> Int in
-            guard let digitsBase = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
-            var magnitude = minorUnits.magnitude
-            var count = 0
-            repeat {
-                digitsBase[count] = UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            while count <= scale {
-                digitsBase[count] = 0
-                count += 1
+        let digitsOfValue = DecimalDigits(minorUnits.magnitude, minimumCount: scale + 1)
+        var fractionCount = scale
+        while fractionCount > minimumFractionDigits, digitsOfValue[scale - fractionCount] == 0 { fractionCount -= 1 }
+        let affixes = minorUnits < 0 ? negative : positive
+        var written = table.copy(affixes.prefix, to: output)
+        // Integer digits left to right; position counted from the right, 0 for the ones digit.
+        let integerCount = digitsOfValue.count - scale
+        let groups = primaryGroup > 0 && integerCount - primaryGroup >= minimumGrouping
+        var position = integerCount - 1
+        while position >= 0 {
+            written += table.copy(digits[digitsOfValue[scale + position]], to: output + written)
+            if groups, position >= primaryGroup, (position - primaryGroup) % secondaryGroup == 0 {
+                written += table.copy(groupingSeparator, to: output + written)
             }
-            var fractionCount = scale
-            while fractionCount > minimumFractionDigits, digitsBase[scale - fractionCount] == 0 { fractionCount -= 1 }
-            let affixes = minorUnits < 0 ? negative : positive
-            var written = table.copy(affixes.prefix, to: output)
-            // Integer digits left to right; position counted from the right, 0 for the ones digit.
-            let integerCount = count - scale
-            let groups = primaryGroup > 0 && integerCount - primaryGroup >= minimumGrouping
-            var position = integerCount - 1
-            while position >= 0 {
-                written += table.copy(digits[Int(digitsBase[scale + position])], to: output + written)
-                if groups, position >= primaryGroup, (position - primaryGroup) % secondaryGroup == 0 {
-                    written += table.copy(groupingSeparator, to: output + written)
-                }
-                position -= 1
-            }
-            if fractionCount > 0 {
-                written += table.copy(decimalSeparator, to: output + written)
-                var index = scale - 1
-                while index >= scale - fractionCount {
-                    written += table.copy(digits[Int(digitsBase[index])], to: output + written)
-                    index -= 1
-                }
-            }
-            written += table.copy(affixes.suffix, to: output + written)
-            return written
+            position -= 1
         }
+        if fractionCount > 0 {
+            written += table.copy(decimalSeparator, to: output + written)
+            var index = scale - 1
+            while index >= scale - fractionCount {
+                written += table.copy(digits[digitsOfValue[index]], to: output + written)
+                index -= 1
+            }
+        }
+        return written + table.copy(affixes.suffix, to: output + written)
     }
 
     /// Writes a number given as plain decimal text (`-?digits(.digits)?`, ASCII), multiplied and

@@ -48,7 +48,9 @@ struct CompiledDateFormatTests {
                 mismatches += 1
                 if mismatches <= 3 {
                     let date = Date(timeIntervalSince1970: seconds)
-                    Issue.record("\(name) at \(date): compiled \(compiled.string(date) ?? "-"), ICU \(icu.string(date))")
+                    Issue.record(
+                        "\(name) at \(date): compiled \(compiled.string(date) ?? "-"), ICU \(icu.string(date))"
+                    )
                 }
             }
             // The fields too, once every 61 minutes (every minute of the hour over time).
@@ -106,9 +108,11 @@ struct CompiledDateFormatTests {
 
     @Test func patternsAndQuotes() throws {
         let tokens = try #require(DatePatternToken.parse("EEE 'klo' H.mm 'o''clock'"))
-        #expect(tokens.map { $0.letter.map { "\($0)\($0 == "E" ? "×3" : "")" } ?? $0.text } == [
-            "E×3", " klo ", "H", ".", "m", " o'clock",
-        ])
+        #expect(
+            tokens.map { $0.letter.map { "\($0)\($0 == "E" ? "×3" : "")" } ?? $0.text } == [
+                "E×3", " klo ", "H", ".", "m", " o'clock",
+            ]
+        )
         #expect(DatePatternToken.parse("h 'unterminated") == nil)
         // A zone name is not compiled: ICU keeps formatting it.
         let named = try DateFieldFormatter(locale: "en-US", timeZone: "America/Los_Angeles", skeleton: "jmz")

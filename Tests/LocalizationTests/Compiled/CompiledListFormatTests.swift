@@ -32,7 +32,10 @@ struct CompiledListFormatTests {
             }
         }
         // Malayalam and Tigrinya put text after the last item ("… എന്നിവ"): ICU keeps those.
-        #expect(Set(fallbacks).isSubset(of: ["ml", "ml-IN", "ti", "ti-ER", "ti-ET"]), "ICU lays out these: \(fallbacks)")
+        #expect(
+            Set(fallbacks).isSubset(of: ["ml", "ml-IN", "ti", "ti-ER", "ti-ET"]),
+            "ICU lays out these: \(fallbacks)"
+        )
     }
 
     @Test func languageRules() throws {
@@ -65,7 +68,10 @@ struct CompiledListFormatTests {
 
     static func merged(_ compiled: CompiledListFormat, _ texts: [String]) -> [String] {
         let profiles = texts.map(compiled.profile)
-        var pieces = [CompiledListFormat.Piece](repeating: .item(0), count: CompiledListFormat.maximumPieces(items: texts.count))
+        var pieces = [CompiledListFormat.Piece](
+            repeating: .item(0),
+            count: CompiledListFormat.maximumPieces(items: texts.count)
+        )
         let count = profiles.withUnsafeBufferPointer { profileBuffer in
             pieces.withUnsafeMutableBufferPointer { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }

@@ -124,7 +124,9 @@ struct CompiledNumberFormatTests {
 
     @Test func indianGroupingNativeDigitsAndBidiMarks() throws {
         let rupees = try #require(try Self.compiled("ne-NP", "NPR"))
-        #expect(rupees.string(minorUnits: -1_234_567_890, scale: 2) == "-\u{928}\u{947}\u{930}\u{942}\u{A0}१,२३,४५,६७८.९०")
+        #expect(
+            rupees.string(minorUnits: -1_234_567_890, scale: 2) == "-\u{928}\u{947}\u{930}\u{942}\u{A0}१,२३,४५,६७८.९०"
+        )
         let pounds = try #require(try Self.compiled("ar-EG", "EGP"))
         #expect(pounds.string(minorUnits: -123_450, scale: 2) == "\u{61C}-\u{200F}١٬٢٣٤٫٥٠\u{A0}ج.م.\u{200F}")
         let euros = try #require(try Self.compiled("es-ES", "EUR"))
@@ -236,9 +238,10 @@ struct DecimalCounter {
         }
     }
 
-    func withText<R>(_ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+    /// Calls `body` with the text and its length (the buffer is never empty).
+    func withText<R>(_ body: (UnsafePointer<CChar>, Int) -> R?) -> R? {
         buffer.withUnsafeBufferPointer { pointer in
-            guard let base = pointer.baseAddress else { return body(pointer.baseAddress!, 0) }
+            guard let base = pointer.baseAddress else { return nil }
             return body(base + start, 40 - start)
         }
     }

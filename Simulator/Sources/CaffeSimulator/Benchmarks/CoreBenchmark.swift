@@ -192,7 +192,8 @@ public struct CoreBenchmark: Sendable {
             coreFormattingNanosecondsPerOrder: coreFormatting.rounded(),
             icuFloorNanosecondsPerOrder: floor.rounded(),
             outputBytesPerOrder: (verified.outputBytesPerOrder * 10).rounded() / 10,
-            icuTimeShare: coreNanoseconds > 0 ? (icuNanoseconds / Double(coreNanoseconds) * 10_000).rounded() / 10_000 : 0,
+            icuTimeShare: coreNanoseconds > 0
+                ? (icuNanoseconds / Double(coreNanoseconds) * 10_000).rounded() / 10_000 : 0,
             messagePathRenders: after.messageRenders - before.messageRenders,
             icuFallbacks: session.wireFallbacks
         )
@@ -243,8 +244,11 @@ public struct CoreBenchmark: Sendable {
             let outputs = try body.withUnsafeBytes { try session.renderComplication(bytes: $0) }
             let payload = Array(outputs.payload)
             let expected = try baseline.complication(request)
-            if let difference = Difference.first("payload", try Caffe_V1_ComplicationPayload(serializedBytes: payload), expected)
-            {
+            if let difference = Difference.first(
+                "payload",
+                try Caffe_V1_ComplicationPayload(serializedBytes: payload),
+                expected
+            ) {
                 throw CatalogBenchmark.Failure(
                     description: "complication \(request.requestID) (\(request.locale), \(request.timeZone), "
                         + "hour cycle '\(request.hourCycle)'): \(difference)"

@@ -108,7 +108,9 @@ final class FormattingCalls {
     private func core(_ index: Int) -> Int {
         switch calls[index] {
         case .currency(let formatter, let compiled, let amount):
-            if let compiled { return compiled.write(minorUnits: amount.minorUnits, scale: amount.fractionDigits, to: output) }
+            if let compiled {
+                return compiled.write(minorUnits: amount.minorUnits, scale: amount.fractionDigits, to: output)
+            }
             return copy(formatter.string(decimal: amount.wireText))
         case .percent(let formatter, let compiled, let rate):
             if let compiled, let written = rate.withUnsafeBytes({ compiled.write(decimal: $0, to: output) }) {
@@ -125,7 +127,9 @@ final class FormattingCalls {
     }
 
     /// The list laid out and written: literals and items copied in order.
-    private func layout(_ list: CompiledListFormat, _ items: [[UInt8]], _ profiles: [CompiledListFormat.ItemProfile]) -> Int {
+    private func layout(_ list: CompiledListFormat, _ items: [[UInt8]], _ profiles: [CompiledListFormat.ItemProfile])
+        -> Int
+    {
         let count = profiles.withUnsafeBufferPointer { profileBuffer in
             pieces.withUnsafeMutableBufferPointer { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
@@ -159,14 +163,18 @@ final class FormattingCalls {
         let expected: String
         switch call {
         case .currency(let formatter, _, let amount): expected = formatter.string(decimal: amount.wireText)
-        case .percent(let formatter, _, let rate): expected = formatter.string(decimal: String(decoding: rate, as: UTF8.self))
-        case .list(let formatter, _, let items, _): expected = formatter.string(items.map { String(decoding: $0, as: UTF8.self) })
+        case .percent(let formatter, _, let rate):
+            expected = formatter.string(decimal: String(decoding: rate, as: UTF8.self))
+        case .list(let formatter, _, let items, _):
+            expected = formatter.string(items.map { String(decoding: $0, as: UTF8.self) })
         case .date(let formatter, _, let date): expected = formatter.string(date)
         }
         calls.append(call)
         let written = core(calls.count - 1)
         guard String(decoding: UnsafeBufferPointer(start: output, count: written), as: UTF8.self) == expected else {
-            throw CatalogBenchmark.Failure(description: "a compiled format wrote something else than ICU's '\(expected)'")
+            throw CatalogBenchmark.Failure(
+                description: "a compiled format wrote something else than ICU's '\(expected)'"
+            )
         }
         coreBytesPerPass += written
         floorUnitsPerPass += expected.utf16.count
@@ -248,7 +256,9 @@ final class FormattingCalls {
         return made
     }
 
-    private func date(_ locale: String, _ timeZone: String, _ skeleton: String) throws -> (DateFieldFormatter, CompiledDateFormat?) {
+    private func date(_ locale: String, _ timeZone: String, _ skeleton: String) throws -> (
+        DateFieldFormatter, CompiledDateFormat?
+    ) {
         let key = locale + "/" + timeZone + "/" + skeleton
         if let made = dates[key] { return made }
         let formatter = try DateFieldFormatter(locale: locale, timeZone: timeZone, skeleton: skeleton)
