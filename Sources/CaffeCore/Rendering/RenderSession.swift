@@ -26,7 +26,18 @@ public final class RenderSession {
     private var checkedLocales: [String: Bool] = [:]
     var agreementCache = AgreementCache()
     /// Buffers and compiled programs for rendering from bytes to bytes, made on first use.
-    private(set) lazy var wire = WireSession(core: core)
+    private var wireState: WireSession?
+
+    /// The wire state, started over when its arena has grown past ``WireSession/arenaLimit`` (the
+    /// caches have started over many times, leaving their old texts behind).
+    var wire: WireSession {
+        if let state = wireState, state.arena.bytesAllocated <= WireSession.arenaLimit { return state }
+        let statistics = wireState?.statistics ?? WireStatistics()
+        let made = WireSession(core: core)
+        made.statistics = statistics
+        wireState = made
+        return made
+    }
 
     /// Where a rendered list item or order line goes inside a larger string.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"

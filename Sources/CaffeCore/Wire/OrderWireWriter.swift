@@ -73,8 +73,11 @@ extension WireSession {
         output.removeAll()
         spans.removeAll(keepingCapacity: true)
         do {
-            var cache = session.agreementCache
-            defer { session.agreementCache = cache }
+            // The session's agreement cache, moved out so a miss mutates it in place (a copy
+            // would copy every cached result).
+            var cache = AgreementCache(capacity: 1)
+            swap(&cache, &session.agreementCache)
+            defer { swap(&cache, &session.agreementCache) }
             let confirmationStart = output.count
             guard
                 try writeConfirmation(

@@ -33,6 +33,9 @@ final class ConstantArena {
     private var current: UnsafeMutablePointer<UInt8>?
     private var used = 0
     private let chunkSize = 64 * 1024
+    /// Bytes taken from the system so far (caches that start over leave their old texts here, so
+    /// the session starts a new arena past a limit).
+    private(set) var bytesAllocated = 0
 
     deinit {
         for chunk in chunks { chunk.deallocate() }
@@ -43,6 +46,7 @@ final class ConstantArena {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return nil }
         if current == nil || used + bytes.count > chunkSize {
             let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: max(chunkSize, bytes.count))
+            bytesAllocated += max(chunkSize, bytes.count)
             chunks.append(chunk)
             current = chunk
             used = 0

@@ -23,6 +23,9 @@ public struct WireStatistics: Sendable, Equatable {
 /// locale. Owned by one ``RenderSession``; grows while it meets new locales, lines and names, then
 /// allocates nothing.
 final class WireSession {
+    /// How many bytes of kept texts a session holds before it starts over (32 MiB).
+    static let arenaLimit = 32 << 20
+
     let arena = ConstantArena()
     let attributes: AttributeTable
     let maker: SpanMaker
