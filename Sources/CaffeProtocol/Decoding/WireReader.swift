@@ -134,6 +134,7 @@ public struct WireTimestamp: Hashable, Sendable {
     public var seconds: Int64
     public var nanos: Int32
 
+    /// A timestamp of `seconds` since 1970 (UTC) and `nanos` more.
     public init(seconds: Int64, nanos: Int32) {
         self.seconds = seconds
         self.nanos = nanos

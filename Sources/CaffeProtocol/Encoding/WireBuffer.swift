@@ -15,6 +15,7 @@ public final class WireBuffer {
     /// Bytes the buffer holds before it must grow.
     @exclusivity(unchecked) public private(set) var capacity: Int
 
+    /// A buffer with room for `capacity` bytes before it first grows.
     public init(capacity: Int = 16_384) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
@@ -49,6 +50,7 @@ public final class WireBuffer {
 
     // MARK: Raw bytes
 
+    /// Appends one byte.
     @inline(__always)
     public func append(_ byte: UInt8) {
         reserve(1)
@@ -56,6 +58,7 @@ public final class WireBuffer {
         count += 1
     }
 
+    /// Appends `length` bytes from `bytes`.
     @inline(__always)
     public func append(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         guard length > 0 else { return }
@@ -64,6 +67,7 @@ public final class WireBuffer {
         count += length
     }
 
+    /// Appends the bytes of `bytes`.
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -90,6 +94,7 @@ public final class WireBuffer {
 
     // MARK: Protobuf
 
+    /// Appends `value` as a base-128 varint.
     @inline(__always)
     public func appendVarint(_ value: UInt64) {
         reserve(10)

@@ -17,6 +17,7 @@ public final class ByteTable: @unchecked Sendable {
         private var bytes: [UInt8] = []
         private var known: [[UInt8]: Piece] = [:]
 
+        /// An empty builder.
         public init() {}
 
         /// The piece holding `text`, added unless an equal text is already there.
@@ -32,6 +33,7 @@ public final class ByteTable: @unchecked Sendable {
         /// The piece holding `text`'s UTF-8.
         public mutating func add(_ text: String) -> Piece { add(Array(text.utf8)) }
 
+        /// The table of everything added.
         public func build() -> ByteTable { ByteTable(bytes) }
     }
 
