@@ -178,6 +178,7 @@ public struct LoadRun {
         // What the replay server may hand out: updated once per loop, not per message.
         var markedSent: UInt64 = 0
         var announcedSent: UInt64 = 0
+        var lastHeartbeat = 0.0
         var lastProgress = 0.0
         var lastSent = 0.0
         var lastOutput = 0.0
@@ -303,6 +304,19 @@ public struct LoadRun {
             if markedSent != announcedSent {
                 server?.markSent(source: source, through: markedSent)
                 announcedSent = markedSent
+            }
+            // A heartbeat every half second lets a worker find a lost end of the stream.
+            if let server, markedSent > 0, now - lastHeartbeat >= 0.5 {
+                lastHeartbeat = now
+                var header = Caffe_V1_EventHeader()
+                header.sourceID = source
+                header.metadata["replay_endpoint"] = server.endpoint
+                var beat = Caffe_V1_Heartbeat()
+                beat.lastSequence = markedSent
+                _ = try? sender.send(
+                    multipart: try EventFrames.encode(topic: "heartbeat.\(source)", header: header, body: beat),
+                    timeout: .zero
+                )
             }
             // Read what came back.
             var read = 0
