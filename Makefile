@@ -7,7 +7,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 APT_PACKAGES := libzmq3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: demo test build bench deps release protos lint clean help
+.PHONY: demo test build bench deps release protos lint clean help chaos report-screenshot
 
 help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
@@ -15,6 +15,8 @@ help:
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated from the .proto files"
 	@echo "make lint    check formatting with swift format"
+	@echo "make chaos   kill, stop, starve and attack real workers; print the reliability table"
+	@echo "make report-screenshot  a load report rendered in headless Chromium (.build/report/*.png)"
 
 deps:
 	@missing=""; \
@@ -48,6 +50,12 @@ bench: release
 	.build/release/caffe-sim bench agreement
 	.build/release/caffe-sim bench core
 	.build/release/caffe-sim bench worker
+
+chaos: release
+	.build/release/caffe-sim chaos
+
+report-screenshot: deps
+	Scripts/report-screenshot.sh
 
 protos: deps
 	Scripts/generate-protos.sh

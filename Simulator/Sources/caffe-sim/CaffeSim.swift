@@ -301,6 +301,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The worker's output: push (as the relay and the peers) or acked.")
         var workerOutput = "push"
 
+        @Option(help: "Write the soak's HTML report (latency, rates, the worker's CPU and memory) here.")
+        var soakReport: String?
+
         func validate() throws {
             guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
             guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
@@ -343,6 +346,7 @@ struct Bench: AsyncParsableCommand {
             configuration.cpuSeconds = cpuSeconds
             configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
             configuration.workerOutput = workerOutput
+            configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
             configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -51,6 +51,8 @@ public struct PipelineBenchmark {
         public var simulatorExecutable: URL?
         /// The worker's output: `push` (as the relay and the peers) or `acked`.
         public var workerOutput = "push"
+        /// Where to write the soak's HTML report (with the worker's CPU and memory), if anywhere.
+        public var soakReport: URL?
         /// Seconds of the run at half the worker's sustained rate (latency and memory).
         public var soakSeconds = 600.0
         public var seed: UInt64 = 1
@@ -292,13 +294,20 @@ public struct PipelineBenchmark {
         var memory: [Double] = []
         let soak = try worker.withRunning { process in
             memory.append(process.residentMegabytes)
-            return try load(rate: half, seconds: configuration.soakSeconds, worker, menu: menu, context: context) {
-                line in
+            return try load(
+                rate: half,
+                seconds: configuration.soakSeconds,
+                worker,
+                menu: menu,
+                context: context,
+                watch: process.process.processIdentifier
+            ) { line in
                 let rss = process.residentMegabytes
                 memory.append(rss)
                 progress(line + String(format: "  rss %.1f MB", rss))
             }
         }
+        if let url = configuration.soakReport { try Data(soak.html.utf8).write(to: url) }
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
@@ -486,9 +495,11 @@ public struct PipelineBenchmark {
         _ subject: Subject,
         menu: Menu,
         context: ZMQContext,
+        watch: Int32? = nil,
         progress: (String) -> Void
     ) throws -> LoadReport {
         var load = LoadRun.Configuration()
+        load.watchProcess = watch
         load.profile = .constant(rate: rate)
         load.duration = seconds
         load.count = Int(rate * seconds) + 1
