@@ -196,8 +196,11 @@ struct JournalTests {
         let reply = try ResponseFrames(parsing: try #require(try client.receiveMultipart(timeout: .seconds(5))))
         #expect(reply.header.requestID == "gap-1" && reply.status.code == .ok)
         let response = try reply.decodeBody(as: Caffe_V1_ReplayResponse.self)
-        #expect(response.events.map(\.sequence) == [19, 20] && response.unavailable == [21, 22])
-        #expect(response.events.first == (try Caffe_V1_OrderEvent(serializedBytes: entries[18].record.body)))
+        // The events come back as they were sent: their frames, the replay endpoint in the header.
+        let headers = try response.frames.map { try Caffe_V1_EventHeader(serializedBytes: $0.header) }
+        #expect(headers.map(\.sequence) == [19, 20] && response.unavailable == [21, 22])
+        #expect(headers.allSatisfy { $0.metadata["replay_endpoint"] == server.endpoint })
+        #expect(response.frames.first?.body == entries[18].record.body)
         client.close(linger: .zero)
     }
 }

@@ -1,9 +1,10 @@
 import CaffeProtocol
 import Foundation
+import SwiftProtobuf
 import ZeroMQ
 
 /// Sends a ``ReplayPlan`` on a socket, each record at its offset from the start (anchored: no
-/// drift), remembering every order it sends in a ``ReplayServer`` when one is given.
+/// drift), its frames made before the run; a ``ReplayServer`` answers gaps from the same frames.
 public struct JournalPlayer {
     public struct Report: Codable, Sendable {
         public var sent: Int
@@ -29,15 +30,31 @@ public struct JournalPlayer {
         self.entries = entries
     }
 
-    /// Sends every step on `socket`; orders go into `server` first, so a gap can be filled.
+    /// Sends every step on `socket`. Every step's frames are made before the run (the loop only
+    /// waits and sends), and `server`, when given, answers replay requests from the same frames.
     public func play(
         on socket: ZMQSocket,
         server: ReplayServer? = nil,
         clock: ContinuousClock = ContinuousClock()
     ) throws -> Report {
+        let prepared = try plan.steps.map { try plan.frames(for: $0, in: entries, metadata: metadata).frames }
+        if let server {
+            var events: [String: [UInt64: Caffe_V1_ReplayedEvent]] = [:]
+            for frames in prepared {
+                guard frames.count == 3, let header = try? Caffe_V1_EventHeader(serializedBytes: frames[1]),
+                    header.sequence > 0
+                else { continue }
+                var event = Caffe_V1_ReplayedEvent()
+                event.topic = String(decoding: frames[0], as: UTF8.self)
+                event.header = Data(frames[1])
+                event.body = Data(frames[2])
+                events[header.sourceID, default: [:]][header.sequence] = event
+            }
+            server.serve(prepared: events)
+        }
         let start = clock.now
         var late = Duration.zero
-        for step in plan.steps {
+        for (index, step) in plan.steps.enumerated() {
             let due = start + step.offset
             let now = clock.now
             if due > now {
@@ -45,9 +62,10 @@ public struct JournalPlayer {
             } else {
                 late = Swift.max(late, now - due)
             }
-            let (frames, order) = try plan.frames(for: step, in: entries, metadata: metadata)
-            if let order { server?.remember(order) }
-            try socket.send(multipart: frames)
+            let frames = prepared[index]
+            for (position, frame) in frames.enumerated() {
+                try socket.send(frame, more: position < frames.count - 1)
+            }
         }
         return Report(
             sent: plan.steps.count,
