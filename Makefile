@@ -36,9 +36,11 @@ demo: deps
 	$(SWIFT) build -c release --product caffe-sim
 	.build/release/caffe-sim demo
 
+# One test at a time: many tests block a thread on real worker processes for seconds, and on a
+# 2-core machine Swift's cooperative pool has two threads, which async tests beside them need.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 release: deps
 	$(SWIFT) build -c release

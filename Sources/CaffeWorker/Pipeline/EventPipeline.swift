@@ -197,7 +197,7 @@ private struct PipelineState {
         intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
         renderer = EventRenderer(cores: parts.cores, limits: settings.limits)
         ledger = CheckpointLedger(resumingFrom: parts.resumed.sources)
-        counts = ThreadCounts(shard: parts.metrics.makeShard("pipeline"))
+        counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
         replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
         polls = PollSet(
             input: sockets.input,
@@ -236,8 +236,10 @@ private struct PipelineState {
                 checkpointIfDue(at: now)
                 if stop.drain, isIdle, output.isSettled { break }
                 updateGauges()
+                counts.publishIfRequested()
                 counts.publish()
                 try wait(draining: stop.drain)
+                counts.publishIfRequested()
             }
         } catch {
             logger.error("event pipeline stopped", metadata: ["error": "\(error)"])

@@ -80,7 +80,7 @@ final class RPCFrontend: Service {
 
     private func serve() {
         let frontend = socket.value
-        var counts = ThreadCounts(shard: metrics.makeShard("rpc"))
+        var counts = ThreadCounts("rpc", in: metrics)
         var renderer = EventRenderer(cores: cores, limits: settings.limits)
         var waiting = FIFO<Waiting>()
         var stats: (at: ContinuousClock.Instant, response: Caffe_V1_StatsResponse)?
@@ -147,7 +147,7 @@ final class RPCFrontend: Service {
                     return answer(request, .ok, cached.response)
                 }
                 counts.publish(force: true)
-                let total = metrics.counts
+                let total = metrics.freshCounts()
                 var response = Caffe_V1_StatsResponse()
                 response.counters = total.snapshot
                 response.gauges = [
