@@ -201,3 +201,64 @@ struct JournalTests {
         client.close(linger: .zero)
     }
 }
+
+@Suite("Journal player heartbeats")
+struct JournalPlayerHeartbeatTests {
+    @Test("a quiet stretch and the end of the stream send the source's last sequence")
+    func heartbeats() throws {
+        let url = JournalTests.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try JournalTests.generate(.init(seed: 5, orders: 3), to: url)
+        let entries = try Journal.read(url).entries
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let receiver = try context.socket(.pull)
+        let endpoint = try receiver.bind("tcp://127.0.0.1:*")
+        let sender = try context.socket(.push)
+        try sender.connect(endpoint)
+        var player = JournalPlayer(plan: ReplayPlan(entries: entries, options: ReplayPlan.Options()), entries: entries)
+        player.metadata = ["replay_endpoint": "tcp://127.0.0.1:1"]
+        player.heartbeatInterval = .milliseconds(20)
+        player.linger = .milliseconds(70)
+        let report = try player.play(on: sender, server: nil)
+        #expect(report.sent == 3)
+        var events: [(topic: String, header: Caffe_V1_EventHeader, last: UInt64?)] = []
+        while let frames = try receiver.receiveMultipart(timeout: .milliseconds(200)) {
+            let event = try EventFrames(parsing: frames)
+            let last = try? event.decodeBody(as: Caffe_V1_Heartbeat.self).lastSequence
+            events.append((event.topic, event.header, last))
+        }
+        let orders = events.filter { $0.header.bodyType == Caffe_V1_OrderEvent.protoMessageName }
+        let beats = events.filter { $0.header.bodyType == Caffe_V1_Heartbeat.protoMessageName }
+        #expect(orders.map(\.header.sequence) == [1, 2, 3])
+        // At least the one after the last record and those of the linger; each names the last
+        // sequence sent before it, carries no sequence of its own and travels on "order.".
+        #expect(beats.count >= 3)
+        #expect(beats.last?.last == 3)
+        #expect(beats.allSatisfy { $0.topic == "order." && $0.header.sequence == 0 && $0.header.sourceID == "sim-1" })
+        #expect(beats.allSatisfy { $0.header.metadata["replay_endpoint"] == "tcp://127.0.0.1:1" })
+        var seen: UInt64 = 0
+        for event in events {
+            if let last = event.last { #expect(last == seen) } else { seen = event.header.sequence }
+        }
+    }
+
+    @Test("no heartbeat unless asked")
+    func off() throws {
+        let url = JournalTests.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try JournalTests.generate(.init(seed: 5, orders: 2), to: url)
+        let entries = try Journal.read(url).entries
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let receiver = try context.socket(.pull)
+        let sender = try context.socket(.push)
+        try sender.connect(try receiver.bind("tcp://127.0.0.1:*"))
+        var options = ReplayPlan.Options()
+        options.speed = .factor(1000)
+        _ = try JournalPlayer(plan: ReplayPlan(entries: entries, options: options), entries: entries).play(on: sender)
+        var count = 0
+        while try receiver.receiveMultipart(timeout: .milliseconds(100)) != nil { count += 1 }
+        #expect(count == 2)
+    }
+}
