@@ -11,11 +11,12 @@ CLIENT_VENV := .build/python-client
 CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
-.PHONY: demo test build bench deps release protos lint clean help python-test
+.PHONY: demo test build bench deps release protos lint clean help python-test multihost
 
 help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
 	@echo "make test    run every test (Swift, then the Python client's against a real worker)"
+	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
 	@echo "make lint    check formatting with swift format"
@@ -67,6 +68,12 @@ bench: release
 	.build/release/caffe-sim bench agreement
 	.build/release/caffe-sim bench core
 	.build/release/caffe-sim bench worker
+
+# Five hosts (source, proxy, two workers, consumer) in network namespaces; needs root.
+multihost: deps $(CLIENT_STAMP)
+	$(SWIFT) build --product caffe
+	$(SWIFT) build --product caffe-sim
+	$(CLIENT_VENV)/bin/python deploy/multihost/multihost.py --bin .build/debug
 
 protos: deps
 	Scripts/generate-protos.sh
