@@ -158,16 +158,10 @@ struct JournalTests {
 
     @Test("a player sends a journal and its replay server fills a gap from it")
     func playAndServe() throws {
-        let url = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: url) }
-        try Self.generate(.init(seed: 5, orders: 20), to: url)
-        let entries = try Journal.read(url).entries
+        let entries = try Self.entries(seed: 5, orders: 20)
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let receiver = try context.socket(.pull)
-        let endpoint = try receiver.bind("tcp://127.0.0.1:*")
-        let sender = try context.socket(.push)
-        try sender.connect(endpoint)
+        let (receiver, sender) = try Self.loopback(context)
         let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
         defer { server.stop() }
         var options = ReplayPlan.Options()
@@ -202,31 +196,53 @@ struct JournalTests {
     }
 }
 
+extension JournalTests {
+    /// The records of a generated journal.
+    static func entries(seed: UInt64, orders: Int) throws -> [Journal.Entry] {
+        let url = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try generate(.init(seed: seed, orders: orders), to: url)
+        return try Journal.read(url).entries
+    }
+
+    /// A PULL bound on loopback and a PUSH connected to it.
+    static func loopback(_ context: ZMQContext) throws -> (receiver: ZMQSocket, sender: ZMQSocket) {
+        let receiver = try context.socket(.pull)
+        let sender = try context.socket(.push)
+        try sender.connect(try receiver.bind("tcp://127.0.0.1:*"))
+        return (receiver, sender)
+    }
+}
+
 @Suite("Journal player heartbeats")
 struct JournalPlayerHeartbeatTests {
-    @Test("a quiet stretch and the end of the stream send the source's last sequence")
-    func heartbeats() throws {
-        let url = JournalTests.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: url) }
-        try JournalTests.generate(.init(seed: 5, orders: 3), to: url)
-        let entries = try Journal.read(url).entries
+    /// What a player set up by `configure` sends for a journal of `orders` orders: each event's
+    /// topic, header and, for heartbeats, last sequence.
+    func played(
+        orders: Int,
+        _ configure: (inout JournalPlayer) -> Void
+    ) throws -> [(topic: String, header: Caffe_V1_EventHeader, last: UInt64?)] {
+        let entries = try JournalTests.entries(seed: 5, orders: orders)
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let receiver = try context.socket(.pull)
-        let endpoint = try receiver.bind("tcp://127.0.0.1:*")
-        let sender = try context.socket(.push)
-        try sender.connect(endpoint)
+        let (receiver, sender) = try JournalTests.loopback(context)
         var player = JournalPlayer(plan: ReplayPlan(entries: entries, options: ReplayPlan.Options()), entries: entries)
-        player.metadata = ["replay_endpoint": "tcp://127.0.0.1:1"]
-        player.heartbeatInterval = .milliseconds(20)
-        player.linger = .milliseconds(70)
-        let report = try player.play(on: sender, server: nil)
-        #expect(report.sent == 3)
+        configure(&player)
+        #expect(try player.play(on: sender, server: nil).sent == orders)
         var events: [(topic: String, header: Caffe_V1_EventHeader, last: UInt64?)] = []
         while let frames = try receiver.receiveMultipart(timeout: .milliseconds(200)) {
             let event = try EventFrames(parsing: frames)
-            let last = try? event.decodeBody(as: Caffe_V1_Heartbeat.self).lastSequence
-            events.append((event.topic, event.header, last))
+            events.append((event.topic, event.header, try? event.decodeBody(as: Caffe_V1_Heartbeat.self).lastSequence))
+        }
+        return events
+    }
+
+    @Test("a quiet stretch and the end of the stream send the source's last sequence")
+    func heartbeats() throws {
+        let events = try played(orders: 3) { player in
+            player.metadata = ["replay_endpoint": "tcp://127.0.0.1:1"]
+            player.heartbeatInterval = .milliseconds(20)
+            player.linger = .milliseconds(70)
         }
         let orders = events.filter { $0.header.bodyType == Caffe_V1_OrderEvent.protoMessageName }
         let beats = events.filter { $0.header.bodyType == Caffe_V1_Heartbeat.protoMessageName }
@@ -245,20 +261,11 @@ struct JournalPlayerHeartbeatTests {
 
     @Test("no heartbeat unless asked")
     func off() throws {
-        let url = JournalTests.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: url) }
-        try JournalTests.generate(.init(seed: 5, orders: 2), to: url)
-        let entries = try Journal.read(url).entries
-        let context = try ZMQContext()
-        defer { context.shutdown() }
-        let receiver = try context.socket(.pull)
-        let sender = try context.socket(.push)
-        try sender.connect(try receiver.bind("tcp://127.0.0.1:*"))
-        var options = ReplayPlan.Options()
-        options.speed = .factor(1000)
-        _ = try JournalPlayer(plan: ReplayPlan(entries: entries, options: options), entries: entries).play(on: sender)
-        var count = 0
-        while try receiver.receiveMultipart(timeout: .milliseconds(100)) != nil { count += 1 }
-        #expect(count == 2)
+        let events = try played(orders: 2) { _ in }
+        #expect(
+            events.map(\.header.bodyType) == [
+                Caffe_V1_OrderEvent.protoMessageName, Caffe_V1_OrderEvent.protoMessageName,
+            ]
+        )
     }
 }

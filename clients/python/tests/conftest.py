@@ -31,29 +31,17 @@ def caffe_binary() -> Path:
 
 @dataclass
 class RunningWorker:
-    """A ``caffe worker`` process and the endpoints it bound."""
+    """A ``caffe worker`` process and the endpoints it bound (``tcp://127.0.0.1:<port>``;
+    ``metrics`` is ``host:port``)."""
 
     process: subprocess.Popen
-    endpoints: dict[str, str]
+    input: str
+    output: str
+    rpc: str
+    metrics: str
     checkpoint: Path
     log: Path
     overrides: list[str] = field(default_factory=list)
-
-    @property
-    def input(self) -> str:
-        return self.endpoints["input"]
-
-    @property
-    def output(self) -> str:
-        return self.endpoints["output"]
-
-    @property
-    def rpc(self) -> str:
-        return self.endpoints["rpc"]
-
-    @property
-    def metrics(self) -> str:
-        return self.endpoints["metrics"]
 
     def log_lines(self) -> list[dict]:
         lines = []
@@ -117,13 +105,16 @@ def start_worker(folder: Path, *overrides: str, name: str = "worker", wait: floa
             except json.JSONDecodeError:
                 continue
             if entry.get("message") == "worker serving":
-                endpoints = {
-                    "input": _endpoint(entry["input"]),
-                    "output": _endpoint(entry["output"]),
-                    "rpc": _endpoint(entry["rpc"]),
-                    "metrics": entry["metrics"].removeprefix("http://").removesuffix("/metrics"),
-                }
-                return RunningWorker(process, endpoints, checkpoint, log, list(overrides))
+                return RunningWorker(
+                    process,
+                    input=_endpoint(entry["input"]),
+                    output=_endpoint(entry["output"]),
+                    rpc=_endpoint(entry["rpc"]),
+                    metrics=entry["metrics"].removeprefix("http://").removesuffix("/metrics"),
+                    checkpoint=checkpoint,
+                    log=log,
+                    overrides=list(overrides),
+                )
         if process.poll() is not None:
             raise RuntimeError(f"caffe worker exited with {process.returncode}: {log.read_text()}")
         time.sleep(0.05)
