@@ -4,6 +4,8 @@ heartbeats, replay)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from caffe_client import Publisher, ReplayServer, Subscriber, topics
@@ -198,10 +200,13 @@ def test_a_gap_is_filled_from_the_sources_replay_endpoint(link):
 def test_a_heartbeat_reveals_the_lost_end_of_a_stream(link):
     publisher, subscriber = link
     source = publisher.source_id
+    publisher.heartbeat_interval = 0.5
     publisher.publish_order(small_order(f"{source}-1"))
+    assert not publisher.tick()  # something was sent within the interval
     lose(publisher, "order.store-mx-cdmx", small_order(f"{source}-2"), order_id=f"{source}-2")
     collect(subscriber, 2)
-    publisher.heartbeat()
+    time.sleep(0.5)
+    assert publisher.tick()  # quiet for the interval: a heartbeat saying 2 was sent
     events = collect(subscriber, 2)
     assert [(event.header.sequence, event.header.metadata["replayed"]) for event in events] == [(2, "true")] * 2
 
