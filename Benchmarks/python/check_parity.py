@@ -35,7 +35,7 @@ from google.protobuf import json_format  # noqa: E402
 
 from caffe_peer.backends import make_backend  # noqa: E402
 from caffe_peer.menu import RenderError  # noqa: E402
-from caffe_peer.proto.caffe.v1 import order_pb2  # noqa: E402
+from caffe_client.proto.caffe.v1 import order_pb2  # noqa: E402
 from caffe_peer.render import Core  # noqa: E402
 
 

@@ -304,6 +304,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Write the soak's HTML report (latency, rates, the worker's CPU and memory) here.")
         var soakReport: String?
 
+        @Flag(help: "Only the CPU figures at the paced rates (no search, peers or soak).")
+        var cpuOnly = false
+
         func validate() throws {
             guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
             guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
@@ -347,6 +350,7 @@ struct Bench: AsyncParsableCommand {
             configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
             configuration.workerOutput = workerOutput
             configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
+            configuration.cpuOnly = cpuOnly
             configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -53,6 +53,8 @@ public struct PipelineBenchmark {
         public var workerOutput = "push"
         /// Where to write the soak's HTML report (with the worker's CPU and memory), if anywhere.
         public var soakReport: URL?
+        /// Only the CPU figures: no search, no peers, no soak.
+        public var cpuOnly = false
         /// Seconds of the run at half the worker's sustained rate (latency and memory).
         public var soakSeconds = 600.0
         public var seed: UInt64 = 1
@@ -222,6 +224,23 @@ public struct PipelineBenchmark {
             )
         }
 
+        var budget: [String: Double] = [:]
+        for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
+        if configuration.cpuOnly {
+            return Report(
+                maxSustainedOrdersPerSecond: 0, halfRate: 0, p50MillisecondsAtHalf: 0, p99MillisecondsAtHalf: 0,
+                p999MillisecondsAtHalf: 0, lost: 0, duplicates: 0, peerPyICUOrdersPerSecond: nil,
+                peerBabelOrdersPerSecond: nil, ratioVsPyICU: nil, maxSustainedStrictOrdersPerSecond: 0,
+                peerPyICUStrictOrdersPerSecond: nil, peerBabelStrictOrdersPerSecond: nil, strictRatioVsPyICU: nil,
+                workerCPU: workerCPU, relayFloorCPU: relayCPU, renderCPU: renderCPU, generatorCPU: generatorCPU,
+                peerPyICUCPU: nil, peerBabelCPU: nil, cpuBudget: budget, workerOutput: configuration.workerOutput,
+                rssMegabytesStart: 0, rssMegabytesAfterOneMinute: nil, rssMegabytesEnd: 0, rssMegabytesMax: 0,
+                soakSeconds: 0, stepSeconds: configuration.stepSeconds,
+                renderThreads: configuration.renderThreads > 0
+                    ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
+                peerProcesses: configuration.peerProcesses, probes: []
+            )
+        }
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
         var workerProbes = ProbeCache()
         let workerStrict = try sustainedRate(
@@ -311,8 +330,6 @@ public struct PipelineBenchmark {
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
-        var budget: [String: Double] = [:]
-        for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
         return Report(
             maxSustainedOrdersPerSecond: workerRate,
             halfRate: half,
