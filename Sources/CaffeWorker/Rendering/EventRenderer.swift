@@ -48,7 +48,7 @@ struct EventRenderer {
                 let order = try decode(Caffe_V1_OrderEvent.self, from: event)
                 if let disagreement = Self.disagreement(header, order) { return dead(.invalid, disagreement) }
                 let rendered = try session.render(order)
-                let locale = order.customer.locale.isEmpty ? rendered.confirmation.locale : order.customer.locale
+                let locale = Self.topicLocale(order.customer.locale, used: rendered.confirmation.locale)
                 let outputs = [
                     try Self.output(CaffeTopic.confirmation(locale: locale), header, rendered.confirmation),
                     try Self.output(CaffeTopic.receipt(store: order.storeID), header, rendered.receipt),
@@ -98,6 +98,20 @@ struct EventRenderer {
         from event: InputEvent
     ) throws(CaffeProtocolError) -> Body {
         try EventFrames.decodeBody(type, frame: event.body, limits: limits)
+    }
+
+    /// The locale in a confirmation's topic: the customer's as sent when it is a plausible tag
+    /// (letters, digits, `-` and `_`, at most 35 bytes, BCP 47's practical limit), else the
+    /// localization actually used: a topic built from anything a client sends could exceed what
+    /// receivers accept.
+    static func topicLocale(_ requested: String, used: String) -> String {
+        let plausible =
+            !requested.isEmpty && requested.utf8.count <= 35
+            && requested.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                    || byte == 0x2d || byte == 0x5f
+            }
+        return plausible ? requested : used
     }
 
     /// Why an order's body contradicts its header, if it does: both name the event, and an event

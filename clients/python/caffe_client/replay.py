@@ -140,10 +140,12 @@ class ReplayServer:
                 reply = self._answer(frames)
                 if reply is not None:
                     try:
+                        # Counted before the reply leaves, so a caller holding the reply sees it counted.
+                        self.requests_served += 1
                         router.send_multipart(reply, zmq.NOBLOCK)
                     except zmq.Again:  # the worker is not reading; it will ask again
+                        self.requests_served -= 1
                         continue
-                    self.requests_served += 1
         finally:
             router.close(linger=0)
 
