@@ -42,14 +42,23 @@ public final class WorkerMetrics: Sendable {
     /// (waiting at most `timeout`): what a Stats answer or a scrape reports is then at least
     /// everything those threads had done when it was asked, whether they were busy or asleep.
     func freshCounts(timeout: Duration = .milliseconds(50)) -> WorkerCounts {
-        let generation = requested.add(1, ordering: .acquiringAndReleasing).newValue
-        let waiting = shards.withLock { $0.filter { $0.wakeup != nil } }
-        for shard in waiting { shard.wakeup?.signal() }
+        let generation = requestFreshCounts()
         let deadline = ContinuousClock.now + timeout
-        while waiting.contains(where: { $0.answeredGeneration < generation }), ContinuousClock.now < deadline {
-            usleep(200)
-        }
+        while !hasFreshCounts(generation), ContinuousClock.now < deadline { usleep(200) }
         return counts
+    }
+
+    /// Asks every thread with a loop to publish what it has now; returns the request's generation,
+    /// for ``hasFreshCounts(_:)``. For a reader that must not wait (the RPC thread).
+    func requestFreshCounts() -> UInt64 {
+        let generation = requested.add(1, ordering: .acquiringAndReleasing).newValue
+        for shard in shards.withLock({ $0 }) { shard.wakeup?.signal() }
+        return generation
+    }
+
+    /// Whether every thread with a loop has published since request `generation`.
+    func hasFreshCounts(_ generation: UInt64) -> Bool {
+        shards.withLock { $0 }.allSatisfy { $0.wakeup == nil || $0.answeredGeneration >= generation }
     }
 
     /// Every shard's counts added up.
