@@ -213,6 +213,8 @@ let package = Package(
             name: "CaffeWorkerTests",
             dependencies: [
                 "CaffeWorker",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CaffeCore",
                 "CaffeProtocol",
                 "CaffeTestKit",

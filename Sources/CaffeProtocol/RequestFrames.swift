@@ -71,6 +71,15 @@ public struct RequestFrames {
         try reply(status: status, bodyFrame: body.frame(), metadata: metadata)
     }
 
+    /// The frames of a reply whose body is already encoded (a cached answer).
+    public func reply(
+        status: RPCStatus,
+        encodedBody: [UInt8],
+        metadata: [String: String] = [:]
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        try reply(status: status, bodyFrame: makeFrame(encodedBody), metadata: metadata)
+    }
+
     /// The frames of a reply without a body (an error status, or a method that returns nothing).
     public func reply(status: RPCStatus, metadata: [String: String] = [:]) throws(CaffeProtocolError) -> [ZMQMessage] {
         try reply(status: status, bodyFrame: ZMQMessage(), metadata: metadata)
@@ -105,15 +114,26 @@ public struct RequestFrames {
 }
 
 extension RequestFrames {
-    /// A reply to frames that are not a readable request, so the sender is not left waiting:
-    /// routed back to the sender (the frames before the first empty one, or only the first when
-    /// there is no empty frame: the id the ROUTER itself prepended), carrying the request id when
-    /// the header frame still yields one (empty otherwise). `nil` when there is no routing id.
+    /// A reply to frames that are not a readable request, so the sender is not left waiting. The
+    /// routing ids are found by shape: before the delimiter where a well-formed request has it
+    /// (third frame from the end), or where a request missing its body has it (second from the
+    /// end); otherwise only the first frame, the id the ROUTER itself prepended (a client that
+    /// sent no delimiter). The reply carries the request id when the header frame still yields
+    /// one (empty otherwise). `nil` when there is no routing id.
     public static func errorReply(to frames: [ZMQMessage], status: RPCStatus) -> [ZMQMessage]? {
         guard let first = frames.first, !first.isEmpty else { return nil }
-        let delimiter = frames.firstIndex { $0.isEmpty }
-        let routing = delimiter.map { Array(frames[..<$0]) } ?? [first]
-        let headerIndex = (delimiter ?? 0) + 1
+        let routing: [ZMQMessage]
+        let headerIndex: Int
+        if frames.count >= 4, frames[frames.count - 3].isEmpty {
+            routing = Array(frames[..<(frames.count - 3)])
+            headerIndex = frames.count - 2
+        } else if frames.count >= 3, frames[frames.count - 2].isEmpty {
+            routing = Array(frames[..<(frames.count - 2)])
+            headerIndex = frames.count - 1
+        } else {
+            routing = [first]
+            headerIndex = 1
+        }
         var requestID = ""
         if headerIndex < frames.count, frames[headerIndex].count <= CaffeProtocolLimits.standard.maxHeaderBytes,
             let header = try? Caffe_V1_RequestHeader(serializedBytes: frames[headerIndex].bytes)

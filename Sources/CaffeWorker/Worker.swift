@@ -41,6 +41,8 @@ public final class Worker: Service {
     let cores: CoreBox
     let status = WorkerStatus()
     private let context: ZMQContext
+    /// Whether the context is the worker's own (shut down when it stops).
+    private let ownsContext: Bool
     private let resumed: Checkpoint
     private let security: WorkerSecurity?
     private let reloads: MetricShard
@@ -50,11 +52,15 @@ public final class Worker: Service {
 
     /// Prepares a worker; reads the checkpoint (a missing file is a first start) and, with CURVE
     /// configured, starts the ZAP authenticator.
+    ///
+    /// - Parameter context: the ZeroMQ context to open sockets in; by default the worker's own.
+    ///   Tests pass theirs to talk to the worker over `inproc://`.
     public init(
         configuration: WorkerConfiguration,
         core: RenderingCore,
         logger: Logger,
-        metrics: WorkerMetrics = WorkerMetrics()
+        metrics: WorkerMetrics = WorkerMetrics(),
+        context: ZMQContext? = nil
     ) throws(WorkerError) {
         self.configuration = configuration
         self.logger = logger
@@ -64,8 +70,9 @@ public final class Worker: Service {
         do {
             let url = configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
             resumed = try url.map(Checkpoint.read) ?? Checkpoint()
-            context = try ZMQContext()
-            security = try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: context) : nil
+            self.context = try context ?? ZMQContext()
+            ownsContext = context == nil
+            security = try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: self.context) : nil
         } catch {
             throw WorkerError("\(error)")
         }
@@ -111,7 +118,7 @@ public final class Worker: Service {
             status.set(serving: false)
             announceReady()
             security?.stop()
-            context.shutdown()
+            if ownsContext { context.shutdown() }
         }
         let stages = try openStages()
         let group = ServiceGroup(
@@ -335,7 +342,7 @@ public final class Worker: Service {
             let connected = endpoints.filter { $0.mode == .connect }.map(\.description)
             return (boundEndpoints(role).map { "@" + $0 } + connected).joined(separator: ",")
         }
-        logger.info(
+        logger.notice(
             "worker serving",
             metadata: [
                 "input": "\(configuration.input.kind.rawValue) \(describe("input", configuration.input.endpoints))",

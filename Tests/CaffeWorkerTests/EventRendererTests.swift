@@ -58,6 +58,15 @@ struct EventRendererTests {
         rendered.outputs.flatMap { $0.frames.map(\.bytes) }
     }
 
+    @Test func confirmationTopicsCarryOnlyPlausibleLocaleTags() {
+        #expect(EventRenderer.topicLocale("es-MX", used: "es") == "es-MX")
+        #expect(EventRenderer.topicLocale("zh_Hant_TW", used: "zh-Hant") == "zh_Hant_TW")
+        #expect(EventRenderer.topicLocale("", used: "en") == "en")
+        #expect(EventRenderer.topicLocale("not a locale", used: "en") == "en")
+        #expect(EventRenderer.topicLocale(String(repeating: "a", count: 36), used: "en") == "en")
+        #expect(EventRenderer.topicLocale("es.MX", used: "es") == "es")
+    }
+
     @Test func ordersAndComplicationsAreTheMessagesEncoded() throws {
         let renderer = EventRenderer(cores: CoreBox(Self.core), limits: .standard)
         let session = Self.core.makeSession()
@@ -66,7 +75,7 @@ struct EventRendererTests {
             let header = EventFrames.header(for: order)
             let rendered = renderer.render(try Self.event(order, header: header))
             let expected = try session.render(order)
-            let topic = order.customer.locale.isEmpty ? expected.confirmation.locale : order.customer.locale
+            let topic = EventRenderer.topicLocale(order.customer.locale, used: expected.confirmation.locale)
             let frames =
                 try EventFrames.encode(
                     topic: CaffeTopic.confirmation(locale: topic),

@@ -176,10 +176,28 @@ struct WorkerServiceTests {
         try client.send(CaffeMethod.healthCheck, id: "friend", body: Grpc_Health_V1_HealthCheckRequest())
         let reply = try #require(try client.replies(1)["friend"])
         #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
-        let metrics = try httpGet(metricsAddress, "/metrics").body
-        let refused = metrics.split(separator: "\n").first { $0.hasPrefix("caffe_worker_handshake_failures_total ") }
-        #expect(refused.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 >= 1, "\(metrics)")
+        func refusals() throws -> Int {
+            let metrics = try httpGet(metricsAddress, "/metrics").body
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("caffe_worker_handshake_failures_total ") }
+            return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        }
+        #expect(try refusals() >= 1)
         intruder.socket.close(linger: .milliseconds(0))
+        // Every way of failing the handshake is counted, not only a key the allow-list refuses.
+        let wrongServerKey = try ZMQCurveKeyPair.generate()
+        let attempts: [(String, (ZMQSocket) throws -> Void)] = [
+            ("no CURVE", { _ in }),
+            ("a wrong server key", { try $0.makeCurveClient(keys: allowed, serverKey: wrongServerKey.publicKey) }),
+            ("the server role", { try $0.makeCurveServer(keys: stranger) }),
+        ]
+        for (name, configure) in attempts {
+            let before = try refusals()
+            let attacker = try RPCClient(context: context, endpoint: worker.rpcEndpoint, configure: configure)
+            try attacker.send(CaffeMethod.healthCheck, id: name, body: Grpc_Health_V1_HealthCheckRequest())
+            #expect(try attacker.replies(1, timeout: .milliseconds(500)).isEmpty, "\(name) was answered")
+            attacker.socket.close(linger: .milliseconds(0))
+            #expect(try refusals() > before, "\(name) was not counted")
+        }
         #expect(worker.terminate() == 0)
     }
 

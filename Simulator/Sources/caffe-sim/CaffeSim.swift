@@ -2,6 +2,7 @@ import ArgumentParser
 import CaffeCore
 import CaffeSimulator
 import Foundation
+import ZeroMQ
 
 /// `caffe-sim`: the Caffe simulator. Parses arguments and hands over to `CaffeSimulator`.
 @main
@@ -11,9 +12,85 @@ struct CaffeSim: AsyncParsableCommand {
         abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
         subcommands: [
             Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
-            Bench.self,
+            Bench.self, Chaos.self, RelayCommand.self,
         ]
     )
+}
+
+/// `caffe-sim chaos`: the reliability suite against real worker processes.
+struct Chaos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Kill, stop, starve and attack real caffe workers; print sent / delivered / lost / duplicated.",
+        discussion: """
+            Rows: \(ChaosSuite.rowNames.joined(separator: ", ")). Exit status 1 when any row lost an order.
+            """
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Orders per row.")
+    var orders = 3000
+
+    @Option(help: "Orders per second the source sends.")
+    var rate = 1500.0
+
+    @Option(help: "kill -9 cycles in the kill rows.")
+    var kills = 10
+
+    @Option(help: "Rows to run, comma-separated (default: all).")
+    var rows: String?
+
+    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+    var config = "config"
+
+    @Option(help: "The caffe executable (default: the one next to caffe-sim).")
+    var caffe: String?
+
+    func run() throws {
+        guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
+            throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")
+        }
+        var configuration = ChaosSuite.Configuration(
+            executable: executable,
+            configurationDirectory: URL(fileURLWithPath: config)
+        )
+        configuration.orders = orders
+        configuration.rate = rate
+        configuration.kills = kills
+        configuration.rows = rows.map { $0.split(separator: ",").map(String.init) } ?? []
+        let results = try ChaosSuite(configuration: configuration).run { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            print(ChaosSuite.table(results))
+        }
+        if results.contains(where: { $0.lost > 0 }) { throw ExitCode(1) }
+    }
+}
+
+/// `caffe-sim relay`: the no-work relay `bench pipeline` measures as the worker's floor.
+struct RelayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relay",
+        abstract: "Relay events PULL -> PUSH doing nothing else (the floor bench pipeline measures).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "Where events come from (connected).")
+    var input: String
+
+    @Option(help: "Where outputs go (connected).")
+    var output: String
+
+    func run() throws {
+        let context = try ZMQContext()
+        try Relay.run(context: context, input: input, output: output)
+    }
 }
 
 struct Demo: AsyncParsableCommand {
@@ -219,7 +296,26 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
         var caffe: String?
 
+        @Option(help: "Seconds of load at each paced rate of the CPU measurement.")
+        var cpuSeconds = 10.0
+
+        @Option(help: "The paced rates, comma-separated, at which CPU per order is measured.")
+        var cpuRates = "1000,4250,10000"
+
+        @Option(help: "The worker's output: push (as the relay and the peers) or acked.")
+        var workerOutput = "push"
+
+        @Option(help: "Write the soak's HTML report (latency, rates, the worker's CPU and memory) here.")
+        var soakReport: String?
+
+        @Flag(help: "Only the CPU figures at the paced rates (no search, peers or soak).")
+        var cpuOnly = false
+
         func validate() throws {
+            guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
+            guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
+                throw ValidationError("--cpu-seconds must be at least 4 and --cpu-rates numbers")
+            }
             guard step > 0, startRate > 0, maxP99Ms > 0 else {
                 throw ValidationError("--step, --start-rate and --max-p99-ms must be greater than 0")
             }
@@ -254,6 +350,12 @@ struct Bench: AsyncParsableCommand {
             configuration.maxP99Milliseconds = maxP99Ms
             configuration.startRate = startRate
             configuration.seed = seed
+            configuration.cpuSeconds = cpuSeconds
+            configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
+            configuration.workerOutput = workerOutput
+            configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
+            configuration.cpuOnly = cpuOnly
+            configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }

@@ -49,8 +49,14 @@ struct Load: ParsableCommand {
     @Option(help: "Where outputs come from.")
     var output = ">tcp://127.0.0.1:5561"
 
-    @Option(help: "sub or pull.")
+    @Option(help: "sub, pull, or acked (a DEALER acknowledging the worker's acknowledged output).")
     var outputKind = "sub"
+
+    @Option(help: "The window granted to the worker (--output-kind acked).")
+    var window: UInt32 = 1000
+
+    @Option(help: "A process (the worker) whose CPU and memory the report follows, with its children.")
+    var watchPid: Int32?
 
     @Option(help: "The worker's RPC endpoint (--traffic rpc).")
     var rpc = ">tcp://127.0.0.1:5562"
@@ -102,6 +108,8 @@ struct Load: ParsableCommand {
         configuration.inputKind = inputKind
         configuration.outputEndpoint = output
         configuration.outputKind = outputKind
+        configuration.window = window
+        configuration.watchProcess = watchPid
         configuration.rpcEndpoint = rpc
         configuration.timeout = timeout
         configuration.warmup = warmup

@@ -50,7 +50,7 @@ struct EventRenderer {
                 let rendered = try event.body.withUnsafeBytes { body in
                     try session.renderOrder(bytes: body, limits: limits) { Self.disagreement(header, $0) }
                 }
-                let locale = rendered.customerLocale.isEmpty ? rendered.localization : rendered.customerLocale
+                let locale = Self.topicLocale(rendered.customerLocale, used: rendered.localization)
                 let outputs = [
                     try Self.output(
                         CaffeTopic.confirmation(locale: locale),
@@ -113,6 +113,20 @@ struct EventRenderer {
         } catch {
             return dead(.renderFailed, "\(error)")
         }
+    }
+
+    /// The locale in a confirmation's topic: the customer's as sent when it is a plausible tag
+    /// (letters, digits, `-` and `_`, at most 35 bytes, BCP 47's practical limit), else the
+    /// localization actually used: a topic built from anything a client sends could exceed what
+    /// receivers accept.
+    static func topicLocale(_ requested: String, used: String) -> String {
+        let plausible =
+            !requested.isEmpty && requested.utf8.count <= 35
+            && requested.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                    || byte == 0x2d || byte == 0x5f
+            }
+        return plausible ? requested : used
     }
 
     /// Why an order's body contradicts its header, if it does: both name the event, and an event

@@ -89,7 +89,8 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Orders for the tests: `id` `O-<sequence>`, source `src`, locales and stores in turn.
+/// Orders for the tests: `id` `O-<sequence>` (`O-<source>-<sequence>` for other sources), source
+/// `src`, locales and stores in turn.
 enum TestOrders {
     static let shapes: [(locale: String, store: String, currency: String, zone: String)] = [
         ("en-US", "store-us-sfo", "USD", "America/Los_Angeles"),
@@ -101,7 +102,7 @@ enum TestOrders {
     static func order(_ sequence: UInt64, source: String = "src") -> Caffe_V1_OrderEvent {
         let shape = shapes[Int(sequence) % shapes.count]
         var event = Caffe_V1_OrderEvent()
-        event.orderID = "O-\(sequence)"
+        event.orderID = source == "src" ? "O-\(sequence)" : "O-\(source)-\(sequence)"
         event.sourceID = source
         event.sequence = sequence
         event.placedAt = Google_Protobuf_Timestamp(seconds: 1_795_000_000 + Int64(sequence))

@@ -1,5 +1,6 @@
 import CaffeCore
 import Foundation
+import Synchronization
 import ZeroMQ
 
 /// The whole pipeline under `caffe-sim load` on this machine: the highest rate a `caffe worker`
@@ -37,8 +38,23 @@ public struct PipelineBenchmark {
         public var maxRate = 400_000.0
         /// The search stops when the failing rate is within this fraction of the sustained one.
         public var resolution = 0.05
-        /// The p99 latency a sustained probe stays under.
+        /// The p99 latency a probe stays under to count as sustained by the lenient criterion.
         public var maxP99Milliseconds = 100.0
+        /// The p99 latency of the strict criterion (with ≥ 99 % of the target rate achieved).
+        public var strictP99Milliseconds = 5.0
+        /// The paced rates at which CPU per order is measured.
+        public var cpuRates: [Double] = [1000, 4250, 10_000]
+        /// Seconds of load at each paced rate (the first ``warmupSeconds`` and the last second
+        /// are left out of the CPU window).
+        public var cpuSeconds = 10.0
+        /// The `caffe-sim` executable, for the relay floor (`caffe-sim relay`).
+        public var simulatorExecutable: URL?
+        /// The worker's output: `push` (as the relay and the peers) or `acked`.
+        public var workerOutput = "push"
+        /// Where to write the soak's HTML report (with the worker's CPU and memory), if anywhere.
+        public var soakReport: URL?
+        /// Only the CPU figures: no search, no peers, no soak.
+        public var cpuOnly = false
         /// Seconds of the run at half the worker's sustained rate (latency and memory).
         public var soakSeconds = 600.0
         public var seed: UInt64 = 1
@@ -65,9 +81,12 @@ public struct PipelineBenchmark {
         public var deadLettered: Int
         public var p99Milliseconds: Double
         public var sustained: Bool
+        /// Sustained by the strict criterion (≥ 99 % achieved, p99 under 5 ms).
+        public var sustainedStrict: Bool
 
         enum CodingKeys: String, CodingKey {
             case subject, lost, duplicates, sustained
+            case sustainedStrict = "sustained_p99_5ms"
             case targetRate = "target_rate"
             case achievedRate = "achieved_rate"
             case deadLettered = "dead_lettered"
@@ -87,6 +106,21 @@ public struct PipelineBenchmark {
         public var peerPyICUOrdersPerSecond: Double?
         public var peerBabelOrdersPerSecond: Double?
         public var ratioVsPyICU: Double?
+        /// The highest rate with 0 lost, 0 duplicates, ≥ 99 % achieved and p99 under 5 ms.
+        public var maxSustainedStrictOrdersPerSecond: Double
+        public var peerPyICUStrictOrdersPerSecond: Double?
+        public var peerBabelStrictOrdersPerSecond: Double?
+        public var strictRatioVsPyICU: Double?
+        /// CPU µs per order at each paced rate (keys: the rate), read from `/proc`.
+        public var workerCPU: [String: Double]
+        public var relayFloorCPU: [String: Double]
+        public var renderCPU: [String: Double]
+        public var generatorCPU: [String: Double]
+        public var peerPyICUCPU: [String: Double]?
+        public var peerBabelCPU: [String: Double]?
+        /// The floor + the render cost + 15 µs: what the worker's CPU per order should stay under.
+        public var cpuBudget: [String: Double]
+        public var workerOutput: String
         public var rssMegabytesStart: Double
         /// Resident memory a minute into the run (allocator arenas and caches at their working
         /// size), when the run lasts that long: the end figure is compared with it.
@@ -109,6 +143,18 @@ public struct PipelineBenchmark {
             case peerPyICUOrdersPerSecond = "peer_pyicu_orders_per_s"
             case peerBabelOrdersPerSecond = "peer_babel_orders_per_s"
             case ratioVsPyICU = "ratio_vs_pyicu"
+            case maxSustainedStrictOrdersPerSecond = "max_sustained_p99_5ms_orders_per_s"
+            case peerPyICUStrictOrdersPerSecond = "peer_pyicu_max_sustained_p99_5ms_orders_per_s"
+            case peerBabelStrictOrdersPerSecond = "peer_babel_max_sustained_p99_5ms_orders_per_s"
+            case strictRatioVsPyICU = "ratio_p99_5ms_vs_pyicu"
+            case workerCPU = "worker_cpu_us_per_order"
+            case relayFloorCPU = "relay_floor_cpu_us_per_order"
+            case renderCPU = "render_cpu_us_per_order"
+            case generatorCPU = "generator_cpu_us_per_order"
+            case peerPyICUCPU = "peer_pyicu_cpu_us_per_order"
+            case peerBabelCPU = "peer_babel_cpu_us_per_order"
+            case cpuBudget = "cpu_budget_us_per_order"
+            case workerOutput = "worker_output"
             case rssMegabytesStart = "rss_mb_start"
             case rssMegabytesAfterOneMinute = "rss_mb_1min"
             case rssMegabytesEnd = "rss_mb_end"
@@ -140,11 +186,89 @@ public struct PipelineBenchmark {
         let context = try ZMQContext()
         defer { context.shutdown() }
         let endpoints = try Endpoints(context: context)
-
-        var probes: [Probe] = []
         let worker = workerSubject(endpoints, folder: folder)
+        var probes: [Probe] = []
+
+        // CPU per order at paced rates: the relay floor, the in-process render, the worker.
+        progress("CPU per order at \(configuration.cpuRates.map { "\(Int($0))/s" }.joined(separator: ", "))")
+        let relay = try relaySubject(endpoints, folder: folder)
+        var relayCPU: [String: Double] = [:]
+        var workerCPU: [String: Double] = [:]
+        var generatorCPU: [String: Double] = [:]
+        var renderCPU: [String: Double] = [:]
+        let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
+        let markets = Self.parityMarkets.compactMap { entry in
+            Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
+        }
+        var generator = try OrderGenerator(
+            menu: menu,
+            configuration: .init(seed: configuration.seed, markets: markets)
+        )
+        let sample = generator.next(1000)
+        for rate in configuration.cpuRates {
+            let key = Self.key(rate)
+            let floor = try cpuPerOrder(of: relay, rate: rate, menu: menu, context: context)
+            relayCPU[key] = floor.subject
+            renderCPU[key] = try PacedRenderCost.microseconds(
+                core: core,
+                orders: sample,
+                rate: rate,
+                seconds: min(configuration.cpuSeconds, 5)
+            )
+            let measured = try cpuPerOrder(of: worker, rate: rate, menu: menu, context: context)
+            workerCPU[key] = measured.subject
+            generatorCPU[key] = measured.generator
+            progress(
+                String(
+                    format: "  %6.0f/s: worker %.1f µs/order, relay floor %.1f, render %.1f, generator %.1f",
+                    rate,
+                    measured.subject,
+                    floor.subject,
+                    renderCPU[key] ?? 0,
+                    measured.generator
+                )
+            )
+        }
+
+        var budget: [String: Double] = [:]
+        for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
+        if configuration.cpuOnly {
+            return Report(
+                maxSustainedOrdersPerSecond: 0, halfRate: 0, p50MillisecondsAtHalf: 0, p99MillisecondsAtHalf: 0,
+                p999MillisecondsAtHalf: 0, lost: 0, duplicates: 0, peerPyICUOrdersPerSecond: nil,
+                peerBabelOrdersPerSecond: nil, ratioVsPyICU: nil, maxSustainedStrictOrdersPerSecond: 0,
+                peerPyICUStrictOrdersPerSecond: nil, peerBabelStrictOrdersPerSecond: nil, strictRatioVsPyICU: nil,
+                workerCPU: workerCPU, relayFloorCPU: relayCPU, renderCPU: renderCPU, generatorCPU: generatorCPU,
+                peerPyICUCPU: nil, peerBabelCPU: nil, cpuBudget: budget, workerOutput: configuration.workerOutput,
+                rssMegabytesStart: 0, rssMegabytesAfterOneMinute: nil, rssMegabytesEnd: 0, rssMegabytesMax: 0,
+                soakSeconds: 0, stepSeconds: configuration.stepSeconds,
+                renderThreads: configuration.renderThreads > 0
+                    ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
+                peerProcesses: configuration.peerProcesses, probes: []
+            )
+        }
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
-        let workerRate = try sustainedRate(of: worker, menu: menu, context: context, probes: &probes, progress)
+        var workerProbes = ProbeCache()
+        let workerStrict = try sustainedRate(
+            of: worker,
+            strict: true,
+            from: configuration.startRate,
+            cache: &workerProbes,
+            menu: menu,
+            context: context,
+            probes: &probes,
+            progress
+        )
+        let workerRate = try sustainedRate(
+            of: worker,
+            strict: false,
+            from: max(workerStrict, configuration.startRate),
+            cache: &workerProbes,
+            menu: menu,
+            context: context,
+            probes: &probes,
+            progress
+        )
         guard workerRate > 0 else {
             throw Failure(
                 description: "the worker did not sustain even \(Int(configuration.startRate)) orders/s "
@@ -152,34 +276,63 @@ public struct PipelineBenchmark {
             )
         }
 
-        var peerRates: [PeerBackend: Double] = [:]
+        var peerRates: [PeerBackend: (strict: Double, lenient: Double)] = [:]
+        var peerCPU: [PeerBackend: [String: Double]] = [:]
         if !configuration.peers.isEmpty {
             let python = try preparePeers(progress)
             for backend in configuration.peers {
-                progress("searching the \(backend.rawValue) peer's sustained rate")
+                progress("measuring the \(backend.rawValue) peer")
                 let subject = peerSubject(backend, endpoints, python: python, folder: folder)
-                peerRates[backend] = try sustainedRate(
+                var cpu: [String: Double] = [:]
+                for rate in configuration.cpuRates {
+                    cpu[Self.key(rate)] = try cpuPerOrder(of: subject, rate: rate, menu: menu, context: context).subject
+                }
+                peerCPU[backend] = cpu
+                var cache = ProbeCache()
+                let strict = try sustainedRate(
                     of: subject,
+                    strict: true,
+                    from: min(configuration.startRate, 1000),
+                    cache: &cache,
                     menu: menu,
                     context: context,
                     probes: &probes,
                     progress
                 )
+                let lenient = try sustainedRate(
+                    of: subject,
+                    strict: false,
+                    from: max(strict, min(configuration.startRate, 1000)),
+                    cache: &cache,
+                    menu: menu,
+                    context: context,
+                    probes: &probes,
+                    progress
+                )
+                peerRates[backend] = (strict, lenient)
             }
         }
 
-        let half = (workerRate / 2).rounded()
+        // Latency and memory at half the strict rate (half the lenient one if none was strict).
+        let half = ((workerStrict > 0 ? workerStrict : workerRate) / 2).rounded()
         progress("running the worker at \(Int(half)) orders/s for \(Int(configuration.soakSeconds)) s")
         var memory: [Double] = []
         let soak = try worker.withRunning { process in
             memory.append(process.residentMegabytes)
-            return try load(rate: half, seconds: configuration.soakSeconds, endpoints, menu: menu, context: context) {
-                line in
+            return try load(
+                rate: half,
+                seconds: configuration.soakSeconds,
+                worker,
+                menu: menu,
+                context: context,
+                watch: process.process.processIdentifier
+            ) { line in
                 let rss = process.residentMegabytes
                 memory.append(rss)
                 progress(line + String(format: "  rss %.1f MB", rss))
             }
         }
+        if let url = configuration.soakReport { try Data(soak.html.utf8).write(to: url) }
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
@@ -191,9 +344,21 @@ public struct PipelineBenchmark {
             p999MillisecondsAtHalf: soak.p999Milliseconds,
             lost: soak.lost,
             duplicates: soak.duplicates,
-            peerPyICUOrdersPerSecond: pyicu,
-            peerBabelOrdersPerSecond: peerRates[.babel],
-            ratioVsPyICU: pyicu.flatMap { $0 > 0 ? workerRate / $0 : nil },
+            peerPyICUOrdersPerSecond: pyicu?.lenient,
+            peerBabelOrdersPerSecond: peerRates[.babel]?.lenient,
+            ratioVsPyICU: pyicu.flatMap { $0.lenient > 0 ? workerRate / $0.lenient : nil },
+            maxSustainedStrictOrdersPerSecond: workerStrict,
+            peerPyICUStrictOrdersPerSecond: pyicu?.strict,
+            peerBabelStrictOrdersPerSecond: peerRates[.babel]?.strict,
+            strictRatioVsPyICU: pyicu.flatMap { $0.strict > 0 ? workerStrict / $0.strict : nil },
+            workerCPU: workerCPU,
+            relayFloorCPU: relayCPU,
+            renderCPU: renderCPU,
+            generatorCPU: generatorCPU,
+            peerPyICUCPU: peerCPU[.pyicu],
+            peerBabelCPU: peerCPU[.babel],
+            cpuBudget: budget,
+            workerOutput: configuration.workerOutput,
             rssMegabytesStart: memory.isEmpty ? 0 : memory[max(0, settledIndex)],
             // memory[0] is taken before the load, then one sample a second.
             rssMegabytesAfterOneMinute: memory.count > 61 ? memory[60] : nil,
@@ -208,29 +373,86 @@ public struct PipelineBenchmark {
         )
     }
 
+    /// The markets every subject renders byte for byte alike (`Benchmarks/python/check_parity.py`
+    /// holds the peers to it): the Swift core agrees French and German phrases, which the Python
+    /// peers have no grammar for, so fr-FR and de-DE are left out of the comparison.
+    public static let parityMarkets: [(locale: String, weight: Int)] = [
+        ("en-US", 1), ("es-ES", 1), ("es-MX", 1), ("ja-JP", 1), ("ar-EG", 1),
+    ]
+
+    /// A paced rate as a JSON key: `"4250"`.
+    static func key(_ rate: Double) -> String { String(Int(rate)) }
+
+    // MARK: - CPU per order
+
+    /// CPU µs per order of `subject` (its whole process tree) and of this process (the
+    /// generator) over a paced run at `rate`, leaving out the warm-up and the last second.
+    private func cpuPerOrder(
+        of subject: Subject,
+        rate: Double,
+        menu: Menu,
+        context: ZMQContext
+    ) throws -> (subject: Double, generator: Double) {
+        let window = (start: configuration.warmupSeconds, end: max(configuration.warmupSeconds + 1, configuration.cpuSeconds - 1))
+        return try subject.withRunning { process in
+            let samples = Mutex<[(subject: Double, generator: Double)]>([])
+            let pid = process.process.processIdentifier
+            let sampler = Thread {
+                let start = ContinuousClock.now
+                for offset in [window.start, window.end] {
+                    let wait = ContinuousClock.now.duration(to: start + .seconds(offset))
+                    if wait > .zero { Thread.sleep(forTimeInterval: Self.seconds(wait)) }
+                    let figure = (ProcessCPU.seconds(ofTree: pid), ProcessCPU.ownSeconds)
+                    samples.withLock { $0.append(figure) }
+                }
+            }
+            sampler.start()
+            let report = try load(rate: rate, seconds: configuration.cpuSeconds, subject, menu: menu, context: context) { _ in }
+            while samples.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.05) }
+            let taken = samples.withLock { $0 }
+            guard report.lost == 0 else {
+                throw Failure(description: "\(subject.name) lost \(report.lost) orders at \(Int(rate))/s while measuring CPU")
+            }
+            let orders = rate * (window.end - window.start)
+            return (
+                (taken[1].subject - taken[0].subject) / orders * 1e6,
+                (taken[1].generator - taken[0].generator) / orders * 1e6
+            )
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     // MARK: - Search
 
-    /// Doubles the rate until a probe fails, then bisects until the failing rate is within
-    /// ``Configuration/resolution`` of the sustained one. Zero when even the start rate fails.
+    /// Probes already run for one subject, by rate.
+    struct ProbeCache {
+        var results: [Double: Probe] = [:]
+    }
+
+    /// The highest rate `subject` sustains by the strict or the lenient criterion: doubles from
+    /// `start` until a probe fails, then bisects to ``Configuration/resolution``. Zero when even
+    /// the start rate fails. Probes are cached by rate, so the second search reuses the first's.
     private func sustainedRate(
         of subject: Subject,
+        strict: Bool,
+        from start: Double,
+        cache: inout ProbeCache,
         menu: Menu,
         context: ZMQContext,
         probes: inout [Probe],
         _ progress: (String) -> Void
     ) throws -> Double {
         func probe(_ rate: Double) throws -> Bool {
+            if let known = cache.results[rate] { return strict ? known.sustainedStrict : known.sustained }
             let report = try subject.withRunning { _ in
-                try load(
-                    rate: rate,
-                    seconds: configuration.stepSeconds,
-                    subject.endpoints,
-                    menu: menu,
-                    context: context
-                ) {
-                    _ in
-                }
+                try load(rate: rate, seconds: configuration.stepSeconds, subject, menu: menu, context: context) { _ in }
             }
+            let clean =
+                report.lost == 0 && report.duplicates == 0 && report.deadLettered == 0 && report.unexpected == 0
+                && report.unsent == 0
             let result = Probe(
                 subject: subject.name,
                 targetRate: rate,
@@ -239,27 +461,29 @@ public struct PipelineBenchmark {
                 duplicates: report.duplicates,
                 deadLettered: report.deadLettered,
                 p99Milliseconds: report.p99Milliseconds,
-                sustained: report.lost == 0 && report.duplicates == 0 && report.deadLettered == 0
-                    && report.unexpected == 0 && report.unsent == 0 && report.achievedRate >= 0.98 * rate
-                    && report.p99Milliseconds < configuration.maxP99Milliseconds
+                sustained: clean && report.achievedRate >= 0.98 * rate
+                    && report.p99Milliseconds < configuration.maxP99Milliseconds,
+                sustainedStrict: clean && report.achievedRate >= 0.99 * rate
+                    && report.p99Milliseconds < configuration.strictP99Milliseconds
             )
+            cache.results[rate] = result
             probes.append(result)
             progress(
                 String(
-                    format: "  %@ %6.0f/s: achieved %6.0f/s, lost %d, duplicates %d, p99 %.1f ms -> %@",
+                    format: "  %@ %6.0f/s: achieved %6.0f/s, lost %d, duplicates %d, p99 %.2f ms -> %@",
                     subject.name,
                     rate,
                     report.achievedRate,
                     report.lost,
                     report.duplicates,
                     report.p99Milliseconds,
-                    result.sustained ? "sustained" : "not sustained"
+                    result.sustainedStrict ? "sustained (p99 < 5 ms)" : result.sustained ? "sustained" : "not sustained"
                 )
             )
-            return result.sustained
+            return strict ? result.sustainedStrict : result.sustained
         }
         return try Self.search(
-            from: configuration.startRate,
+            from: start,
             below: configuration.maxRate,
             resolution: configuration.resolution,
             probe: probe
@@ -294,26 +518,29 @@ public struct PipelineBenchmark {
         return good
     }
 
-    /// One open-loop constant-rate run against whatever listens on the subject's endpoints.
+    /// One open-loop constant-rate run against `subject`.
     private func load(
         rate: Double,
         seconds: Double,
-        _ endpoints: Endpoints,
+        _ subject: Subject,
         menu: Menu,
         context: ZMQContext,
+        watch: Int32? = nil,
         progress: (String) -> Void
     ) throws -> LoadReport {
         var load = LoadRun.Configuration()
+        load.watchProcess = watch
         load.profile = .constant(rate: rate)
         load.duration = seconds
         load.count = Int(rate * seconds) + 1
         load.warmup = configuration.warmupSeconds
-        load.inputEndpoint = "@" + endpoints.input
+        load.inputEndpoint = "@" + subject.endpoints.input
         load.inputKind = "push"
-        load.outputEndpoint = "@" + endpoints.output
-        load.outputKind = "pull"
+        load.outputEndpoint = "@" + subject.endpoints.output
+        load.outputKind = subject.outputKind
         load.seed = configuration.seed
         load.replayEndpoint = ""
+        load.locales = Self.parityMarkets
         return try LoadRun(configuration: load, menu: menu).run(context: context, progress: progress)
     }
 
@@ -329,9 +556,25 @@ public struct PipelineBenchmark {
                 input: endpoints.input,
                 output: endpoints.output,
                 checkpoint: folder.appendingPathComponent("checkpoint"),
-                renderThreads: configuration.renderThreads
+                renderThreads: configuration.renderThreads,
+                outputKind: configuration.workerOutput
             ),
-            log: folder.appendingPathComponent("worker.log")
+            log: folder.appendingPathComponent("worker.log"),
+            outputKind: configuration.workerOutput == "acked" ? "acked" : "pull"
+        )
+    }
+
+    /// The floor: `caffe-sim relay` on the same sockets.
+    private func relaySubject(_ endpoints: Endpoints, folder: URL) throws -> Subject {
+        guard let executable = configuration.simulatorExecutable else {
+            throw Failure(description: "the relay floor needs the caffe-sim executable")
+        }
+        return Subject(
+            name: "relay",
+            endpoints: endpoints,
+            executable: executable,
+            arguments: ["relay", "--input", endpoints.input, "--output", endpoints.output],
+            log: folder.appendingPathComponent("relay.log")
         )
     }
 
@@ -400,6 +643,8 @@ struct Subject {
     var executable: URL
     var arguments: [String]
     var log: URL
+    /// How the load reads the subject's outputs: `pull`, or `acked` for the acknowledged output.
+    var outputKind = "pull"
 
     /// Starts the subject, gives it a moment to connect, runs `body`, and stops it (SIGTERM, then
     /// SIGKILL after 10 s).
@@ -461,15 +706,27 @@ struct RunningProcess {
 extension PipelineBenchmark {
     public static func summary(_ report: Report) -> String {
         func rate(_ value: Double?) -> String { value.map { String(format: "%.0f orders/s", $0) } ?? "not measured" }
+        func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "-" }
+        let rates = report.workerCPU.keys.sorted { (Double($0) ?? 0) < (Double($1) ?? 0) }
+        let cpuLines = rates.map { key in
+            func figure(_ table: [String: Double]?) -> String { table?[key].map { String(format: "%7.1f", $0) } ?? "      -" }
+            return "  \(key.padding(toLength: 7, withPad: " ", startingAt: 0))/s  worker \(figure(report.workerCPU))  "
+                + "relay floor \(figure(report.relayFloorCPU))  render \(figure(report.renderCPU))  "
+                + "budget \(figure(report.cpuBudget))  generator \(figure(report.generatorCPU))  "
+                + "pyicu \(figure(report.peerPyICUCPU))  babel \(figure(report.peerBabelCPU))"
+        }
         return """
-            caffe worker (\(report.renderThreads) render threads), PUSH -> worker -> PULL, with caffe-sim load on the same machine:
-              max sustained      \(rate(report.maxSustainedOrdersPerSecond))  (0 lost, 0 duplicates, p99 within bound, \(Int(report.stepSeconds)) s probes)
-              at half (\(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s): \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf)), lost \(report.lost), duplicates \(report.duplicates)
+            caffe worker (\(report.renderThreads) render threads), PUSH -> worker -> \(report.workerOutput == "acked" ? "DEALER (acknowledged)" : "PULL"), with caffe-sim load on the same machine:
+            CPU µs per order at paced rates (from /proc; budget = relay floor + render + 15):
+            \(cpuLines.joined(separator: "\n"))
+              max sustained, p99 < 5 ms     \(rate(report.maxSustainedStrictOrdersPerSecond))  (0 lost, 0 duplicates, ≥ 99 % achieved, \(Int(report.stepSeconds)) s probes)
+              max sustained, p99 < 100 ms   \(rate(report.maxSustainedOrdersPerSecond))
+              at \(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s: \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf)), lost \(report.lost), duplicates \(report.duplicates)
               resident memory    \(String(format: "%.1f MB after warm-up, ", report.rssMegabytesStart))\(report.rssMegabytesAfterOneMinute.map { String(format: "%.1f MB after 1 min, ", $0) } ?? "")\(String(format: "%.1f MB at the end, %.1f MB at most", report.rssMegabytesEnd, report.rssMegabytesMax))
-            Python peers (\(report.peerProcesses) processes each), same stream, same search:
-              pyzmq + PyICU      \(rate(report.peerPyICUOrdersPerSecond))
-              pyzmq + Babel      \(rate(report.peerBabelOrdersPerSecond))
-              worker / PyICU     \(report.ratioVsPyICU.map { String(format: "%.2f×", $0) } ?? "-")  (target ≥ 2×)
+            Python peers (\(report.peerProcesses) processes each), same stream, same searches:
+              pyzmq + PyICU      \(rate(report.peerPyICUStrictOrdersPerSecond)) with p99 < 5 ms, \(rate(report.peerPyICUOrdersPerSecond)) with p99 < 100 ms
+              pyzmq + Babel      \(rate(report.peerBabelStrictOrdersPerSecond)) with p99 < 5 ms, \(rate(report.peerBabelOrdersPerSecond)) with p99 < 100 ms
+              worker / PyICU     \(ratio(report.strictRatioVsPyICU)) (p99 < 5 ms), \(ratio(report.ratioVsPyICU)) (p99 < 100 ms)
             """
     }
 }

@@ -76,10 +76,11 @@ public struct WorkerBenchmark {
         input: String,
         output: String,
         checkpoint: URL,
-        renderThreads: Int
+        renderThreads: Int,
+        outputKind: String = "push"
     ) -> [String] {
         let settings = [
-            "input.kind=pull", "input.endpoints=>\(input)", "output.kind=push", "output.endpoints=>\(output)",
+            "input.kind=pull", "input.endpoints=>\(input)", "output.kind=\(outputKind)", "output.endpoints=>\(output)",
             "rpc.endpoint=", "metrics.address=", "checkpoint.path=\(checkpoint.path)", "log.level=warning",
             "render.threads=\(renderThreads)", "config_dir=\(configurationDirectory.path)",
         ]

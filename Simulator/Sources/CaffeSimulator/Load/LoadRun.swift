@@ -36,8 +36,10 @@ public struct LoadRun {
         public var inputKind = "pub"
         /// Where outputs come from: the default worker publishes on 5561.
         public var outputEndpoint = ">tcp://127.0.0.1:5561"
-        /// `sub` or `pull`.
+        /// `sub`, `pull`, or `acked` (a DEALER acknowledging the worker's acknowledged output).
         public var outputKind = "sub"
+        /// Acknowledged output: the window this consumer grants.
+        public var window: UInt32 = 1000
         public var rpcEndpoint = ">tcp://127.0.0.1:5562"
         /// How long after the last intended send an unsettled message counts as lost.
         public var timeout: Double = 5
@@ -50,6 +52,8 @@ public struct LoadRun {
         public var sourceID = ""
         /// Seconds at the start whose messages are left out of the latency figures (still counted).
         public var warmup: Double = 0
+        /// A process (with its children) whose CPU and resident memory the report follows, once a second.
+        public var watchProcess: Int32?
 
         public init() {}
     }
@@ -89,6 +93,7 @@ public struct LoadRun {
 
         // Sockets.
         let rpc = configuration.traffic == .rpc
+        var acknowledging: AcknowledgingConsumer?
         let sender: ZMQSocket
         let receiver: ZMQSocket
         if rpc {
@@ -100,10 +105,21 @@ public struct LoadRun {
             sender = try context.socket(configuration.inputKind == "push" ? .push : .xpub)
             try sender.set(.sendHighWaterMark, to: 100_000)
             try Self.attach(sender, configuration.inputEndpoint)
-            receiver = try context.socket(configuration.outputKind == "pull" ? .pull : .sub)
-            try receiver.set(.receiveHighWaterMark, to: 1_000_000)
-            if configuration.outputKind != "pull" { try receiver.subscribe("") }
-            try Self.attach(receiver, configuration.outputEndpoint)
+            if configuration.outputKind == "acked" {
+                var consumer = try AcknowledgingConsumer(
+                    context: context,
+                    endpoint: configuration.outputEndpoint,
+                    window: configuration.window
+                )
+                try consumer.announce()
+                receiver = consumer.socket
+                acknowledging = consumer
+            } else {
+                receiver = try context.socket(configuration.outputKind == "pull" ? .pull : .sub)
+                try receiver.set(.receiveHighWaterMark, to: 1_000_000)
+                if configuration.outputKind != "pull" { try receiver.subscribe("") }
+                try Self.attach(receiver, configuration.outputEndpoint)
+            }
         }
         defer {
             sender.close(linger: .milliseconds(0))
@@ -113,6 +129,27 @@ public struct LoadRun {
             try configuration.replayEndpoint.isEmpty || rpc
             ? nil : ReplayServer(context: context, endpoint: configuration.replayEndpoint)
         defer { server?.stop() }
+        // Orders are encoded before the run; the replay server answers from the same encoding.
+        let encoded: EncodedOrders? =
+            configuration.traffic == .orders
+            ? try EncodedOrders(
+                menu: menu,
+                seed: configuration.seed,
+                sourceID: source,
+                markets: markets,
+                replayEndpoint: server?.endpoint
+            ) : nil
+        if let encoded, let server {
+            server.serve(source: source) { encoded.replayed(sequence: $0) }
+        }
+        let sourceBytes = Array(source.utf8)
+        var topicBuffer: [UInt8] = []
+        var headerBuffer: [UInt8] = []
+        var bodyBuffer: [UInt8] = []
+        topicBuffer.reserveCapacity(256)
+        headerBuffer.reserveCapacity(1024)
+        bodyBuffer.reserveCapacity(4096)
+        let incoming = (0..<5).map { _ in ZMQMessage() }
         if !rpc && configuration.inputKind != "push" {
             // A PUB drops what it sends before the worker has subscribed: wait for the subscription.
             var subscribed = false
@@ -139,6 +176,14 @@ public struct LoadRun {
         }
         var next = 0
         var waiting: (frames: [ZMQMessage], id: UInt64, locale: String, expected: Int, order: Caffe_V1_OrderEvent?)?
+        var orderPending = false
+        // What the replay server may hand out: updated once per loop, not per message.
+        var markedSent: UInt64 = 0
+        var announcedSent: UInt64 = 0
+        var lastHeartbeat = 0.0
+        var resources: [LoadReport.ResourceSample] = []
+        var lastCPU = configuration.watchProcess.map { ProcessCPU.seconds(ofTree: $0) } ?? 0
+        var lastSample = 0.0
         var lastProgress = 0.0
         var lastSent = 0.0
         var lastOutput = 0.0
@@ -194,6 +239,47 @@ public struct LoadRun {
                 } else {
                     guard books.outstanding < configuration.concurrency else { break }
                 }
+                if let encoded {
+                    // Orders: the pre-encoded frames, patched; no message objects.
+                    let sequence = UInt64(next + 1)
+                    if !orderPending {
+                        encoded.frames(sequence: sequence, topic: &topicBuffer, header: &headerBuffer, body: &bodyBuffer)
+                    }
+                    let accepted = try topicBuffer.withUnsafeBytes { try sender.send($0, more: true, timeout: .zero) }
+                    guard accepted else {
+                        orderPending = true
+                        let since = blockedSince ?? now
+                        blockedSince = since
+                        if now - since > configuration.timeout {
+                            let seconds = String(format: "%g", configuration.timeout)
+                            guard books.sent > 0 else {
+                                throw LoadError(
+                                    "nothing could be sent to \(configuration.inputEndpoint) for \(seconds) s: is a worker connected?"
+                                )
+                            }
+                            unsent = total - next
+                            total = next
+                            orderPending = false
+                            progress("the input took nothing for \(seconds) s; \(unsent) messages not sent")
+                        }
+                        break
+                    }
+                    try headerBuffer.withUnsafeBytes { try sender.send($0, more: true) }
+                    try bodyBuffer.withUnsafeBytes { try sender.send($0, more: false) }
+                    orderPending = false
+                    blockedSince = nil
+                    books.sent(
+                        sequence,
+                        intended: open ? offsets[next] : now,
+                        locale: encoded.locale(of: sequence),
+                        expected: 2,
+                        at: now
+                    )
+                    lastSent = now
+                    next += 1
+                    markedSent = sequence
+                    continue
+                }
                 let item = try waiting ?? message(next)
                 guard try sender.send(multipart: item.frames, timeout: .zero) else {
                     waiting = item
@@ -216,14 +302,67 @@ public struct LoadRun {
                 }
                 blockedSince = nil
                 waiting = nil
-                books.sent(item.id, intended: open ? offsets[next] : now, locale: item.locale, expected: item.expected)
+                books.sent(
+                    item.id,
+                    intended: open ? offsets[next] : now,
+                    locale: item.locale,
+                    expected: item.expected,
+                    at: now
+                )
                 if let order = item.order { server?.remember(order) }
                 lastSent = now
                 next += 1
             }
+            if markedSent != announcedSent {
+                server?.markSent(source: source, through: markedSent)
+                announcedSent = markedSent
+            }
+            // A heartbeat every half second lets a worker find a lost end of the stream.
+            if let server, markedSent > 0, now - lastHeartbeat >= 0.5 {
+                lastHeartbeat = now
+                var header = Caffe_V1_EventHeader()
+                header.sourceID = source
+                header.metadata["replay_endpoint"] = server.endpoint
+                var beat = Caffe_V1_Heartbeat()
+                beat.lastSequence = markedSent
+                _ = try? sender.send(
+                    multipart: try EventFrames.encode(topic: "heartbeat.\(source)", header: header, body: beat),
+                    timeout: .zero
+                )
+            }
             // Read what came back.
             var read = 0
-            while read < 10_000, let frames = try receiver.tryReceiveMultipart() {
+            while !rpc, read < 10_000, try receiver.receive(into: incoming[0], timeout: .zero) {
+                // In place: the kind from the topic, the sequence from the header; no decoding.
+                read += 1
+                var count = 1
+                while incoming[count - 1].hasMore, count < incoming.count {
+                    _ = try receiver.receive(into: incoming[count])
+                    count += 1
+                }
+                while incoming[count - 1].hasMore { _ = try receiver.receive() }
+                var first = 0
+                if acknowledging != nil {
+                    guard acknowledging?.accept(tagFrame: incoming[0]) == true else { continue }
+                    first = 1
+                }
+                guard count - first == 3 else { continue }
+                let time = elapsed()
+                lastOutput = time
+                let kind = incoming[first].withUnsafeBytes { OutputScanner.Kind(topic: $0) }
+                guard
+                    let id = incoming[first + 1].withUnsafeBytes({
+                        OutputScanner.sequence(inHeader: $0, source: sourceBytes)
+                    })
+                else { continue }
+                if kind == .deadLetter {
+                    books.deadLetter(id, at: time)
+                } else {
+                    books.output(id, kind: kind.name, at: time)
+                }
+            }
+            try acknowledging?.acknowledgeIfDue()
+            while rpc, read < 10_000, let frames = try receiver.tryReceiveMultipart() {
                 read += 1
                 let time = elapsed()
                 lastOutput = time
@@ -236,7 +375,7 @@ public struct LoadRun {
                     }
                     let id = event.header.sequence
                     if event.topic == CaffeTopic.deadLetter {
-                        books.deadLetter(id)
+                        books.deadLetter(id, at: time)
                     } else {
                         books.output(id, kind: String(event.topic.prefix { $0 != "." }), at: time)
                     }
@@ -245,6 +384,18 @@ public struct LoadRun {
             let time = elapsed()
             if time - lastProgress >= 1 {
                 lastProgress = time
+                if let pid = configuration.watchProcess {
+                    let cpu = ProcessCPU.seconds(ofTree: pid)
+                    resources.append(
+                        LoadReport.ResourceSample(
+                            second: Int(time.rounded()),
+                            cpuPercent: resources.isEmpty ? 0 : (cpu - lastCPU) / (time - lastSample) * 100,
+                            residentMegabytes: ProcessCPU.residentMegabytes(ofTree: pid)
+                        )
+                    )
+                    lastCPU = cpu
+                    lastSample = time
+                }
                 progress(
                     String(
                         format:
@@ -276,8 +427,12 @@ public struct LoadRun {
             var wait = 0.1
             if next < total, waiting == nil {
                 wait = open ? max(0, offsets[next] - time) : (books.outstanding < configuration.concurrency ? 0 : 0.1)
-            } else if waiting != nil {
+            } else if waiting != nil || orderPending {
                 wait = 0.001
+            }
+            if let acknowledging {
+                let due = ContinuousClock.now.duration(to: acknowledging.nextDue)
+                wait = min(wait, max(0.0005, Double(due.components.seconds) + Double(due.components.attoseconds) / 1e18))
             }
             if wait > 0 { _ = try poller.poll(timeout: .milliseconds(Int32(min(100, max(1, wait * 1000))))) }
         }
@@ -288,7 +443,8 @@ public struct LoadRun {
             sendSeconds: lastSent,
             seconds: max(lastOutput, lastSent),
             replayRequests: server?.requestsServed ?? 0,
-            unsent: unsent
+            unsent: unsent,
+            resources: resources
         )
     }
 

@@ -10,6 +10,10 @@ public final class ReplayServer: Sendable {
     /// The endpoint bound (wildcard port resolved).
     public let endpoint: String
     private let store = Mutex<[String: [UInt64: Caffe_V1_OrderEvent]]>([:])
+    /// Sources whose events are made on demand rather than remembered, with what was sent of them.
+    private let generated = Mutex<[String: @Sendable (UInt64) -> Caffe_V1_ReplayedEvent]>([:])
+    private let sentThrough = Mutex<[String: UInt64]>([:])
+    private let prepared = Mutex<[String: [UInt64: Caffe_V1_ReplayedEvent]]>([:])
     private let served = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
     private let finished = DispatchSemaphore(value: 0)
@@ -25,6 +29,22 @@ public final class ReplayServer: Sendable {
         }
         thread.name = "caffe-sim-replay"
         thread.start()
+    }
+
+    /// Serves `source`'s events from `event`, which makes the event of a sequence (as its frames);
+    /// sequences above the highest ``markSent(source:through:)`` are unavailable.
+    public func serve(source: String, event: @escaping @Sendable (UInt64) -> Caffe_V1_ReplayedEvent) {
+        generated.withLock { $0[source] = event }
+    }
+
+    /// Everything of `source` up to `sequence` has been sent (and can be replayed).
+    public func markSent(source: String, through sequence: UInt64) {
+        sentThrough.withLock { $0[source] = sequence }
+    }
+
+    /// Serves these events, by source and sequence, exactly as they were (or will be) sent.
+    public func serve(prepared events: [String: [UInt64: Caffe_V1_ReplayedEvent]]) {
+        self.prepared.withLock { $0.merge(events) { $0.merging($1) { $1 } } }
     }
 
     /// Makes `order` available for replay.
@@ -48,9 +68,30 @@ public final class ReplayServer: Sendable {
     func response(to request: Caffe_V1_ReplayRequest) -> Caffe_V1_ReplayResponse {
         var response = Caffe_V1_ReplayResponse()
         guard request.fromSequence <= request.toSequence else { return response }
-        let events = store.withLock { $0[request.sourceID] ?? [:] }
         // At most one batch per reply; the worker asks again for the rest.
         let last = request.fromSequence + Swift.min(request.toSequence - request.fromSequence, Self.maxBatch - 1)
+        if let make = generated.withLock({ $0[request.sourceID] }) {
+            let sent = sentThrough.withLock { $0[request.sourceID] ?? 0 }
+            for sequence in request.fromSequence...last {
+                if sequence >= 1, sequence <= sent {
+                    response.frames.append(make(sequence))
+                } else {
+                    response.unavailable.append(sequence)
+                }
+            }
+            return response
+        }
+        if let frames = prepared.withLock({ $0[request.sourceID] }) {
+            for sequence in request.fromSequence...last {
+                if let event = frames[sequence] {
+                    response.frames.append(event)
+                } else {
+                    response.unavailable.append(sequence)
+                }
+            }
+            return response
+        }
+        let events = store.withLock { $0[request.sourceID] ?? [:] }
         for sequence in request.fromSequence...last {
             if let event = events[sequence] {
                 response.events.append(event)

@@ -1,0 +1,155 @@
+import CaffeProtocol
+import Foundation
+import SwiftProtobuf
+import Synchronization
+import ZeroMQ
+
+/// The chaos suite's consumer: binds where the worker's output connects (DEALER for the
+/// acknowledged output, SUB for PUB, PULL for PUSH), processes at most ``rate`` outputs a second
+/// (changeable while it runs: a slow consumer, then a fast one), acknowledges what it processed,
+/// and keeps the books a user would: the orders delivered, de-duplicated by order (the source's
+/// sequence), and how many outputs came again.
+public final class ChaosConsumer: @unchecked Sendable {
+    public enum Kind: String, Sendable {
+        case acked, pub, push
+    }
+
+    public let endpoint: String
+    public let kind: Kind
+    private let sourceBytes: [UInt8]
+    private let limit = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let books: Mutex<Books>
+    private let socket: SocketBox
+
+    struct Books {
+        /// Outputs seen per order (bit 0 confirmation, bit 1 receipt).
+        var seen: [UInt8]
+        var delivered = 0
+        var duplicates = 0
+        var deadLetters = 0
+        /// Dead letters of events that were not the source's (hostile ones).
+        var foreignDeadLetters = 0
+    }
+
+    /// `rate`: outputs per second processed (0: as fast as they come).
+    public init(context: ZMQContext, kind: Kind, source: String, count: Int, rate: Int) throws {
+        self.kind = kind
+        sourceBytes = Array(source.utf8)
+        books = Mutex(Books(seen: [UInt8](repeating: 0, count: count + 1)))
+        let socket: ZMQSocket
+        switch kind {
+        case .acked:
+            socket = try context.socket(.dealer)
+            try socket.set(.receiveHighWaterMark, to: 100)
+        case .pub:
+            socket = try context.socket(.sub)
+            try socket.subscribe("")
+            try socket.set(.receiveHighWaterMark, to: 100)
+        case .push:
+            socket = try context.socket(.pull)
+            try socket.set(.receiveHighWaterMark, to: 100)
+        }
+        endpoint = try socket.bind("tcp://127.0.0.1:*")
+        self.socket = SocketBox(socket)
+        limit.store(rate, ordering: .relaxed)
+    }
+
+    /// Changes the processing rate (0: unlimited).
+    public func setRate(_ rate: Int) { limit.store(rate, ordering: .relaxed) }
+
+    /// Orders with both outputs delivered, outputs that came again, dead letters of the source's
+    /// events, and dead letters of anything else.
+    public var tally: (delivered: Int, duplicates: Int, deadLetters: Int, foreignDeadLetters: Int) {
+        books.withLock { ($0.delivered, $0.duplicates, $0.deadLetters, $0.foreignDeadLetters) }
+    }
+
+    public func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "chaos-consumer"
+        thread.start()
+    }
+
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        finished.wait()
+        socket.socket.close(linger: .milliseconds(0))
+    }
+
+    private func run() {
+        let socket = socket.socket
+        var tagIncarnation: UInt64 = 0
+        var processed: UInt64 = 0
+        var acknowledged: UInt64 = 0
+        var lastFeedback = ContinuousClock.now - .seconds(10)
+        var nextSlot = ContinuousClock.now
+        func feedback(window: UInt32) {
+            var message = Caffe_V1_ConsumerFeedback()
+            message.incarnation = tagIncarnation
+            message.acknowledgedThrough = processed
+            message.window = window
+            if let bytes = try? message.serializedBytes() as [UInt8] { _ = try? socket.send(bytes, more: false, timeout: .zero) }
+            acknowledged = processed
+            lastFeedback = .now
+        }
+        while !stopping.load(ordering: .relaxed) {
+            let rate = limit.load(ordering: .relaxed)
+            let window: UInt32 = rate > 0 ? 20 : 1000
+            if kind == .acked, processed > acknowledged || ContinuousClock.now - lastFeedback > .milliseconds(250) {
+                feedback(window: window)
+            }
+            if rate > 0 {
+                let wait = ContinuousClock.now.duration(to: nextSlot)
+                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18) }
+            }
+            guard let frames = try? socket.receiveMultipart(timeout: .milliseconds(50)) else { continue }
+            if rate > 0 { nextSlot = max(nextSlot, .now - .milliseconds(100)) + .seconds(1.0 / Double(rate)) }
+            var event = frames[...]
+            if kind == .acked {
+                guard let tagFrame = event.first, let tag = try? Caffe_V1_DeliveryTag(serializedBytes: tagFrame.bytes)
+                else { continue }
+                if tag.incarnation != tagIncarnation {
+                    tagIncarnation = tag.incarnation
+                    processed = 0
+                    acknowledged = 0
+                }
+                processed = max(processed, tag.tag)
+                event = event.dropFirst()
+            }
+            guard event.count == 3 else { continue }
+            let topic = event[event.startIndex]
+            let header = event[event.startIndex + 1]
+            let kind = topic.withUnsafeBytes { OutputScanner.Kind(topic: $0) }
+            guard let sequence = header.withUnsafeBytes({ OutputScanner.sequence(inHeader: $0, source: sourceBytes) })
+            else {
+                if kind == .deadLetter { books.withLock { $0.foreignDeadLetters += 1 } }
+                continue
+            }
+            books.withLock { books in
+                guard sequence < UInt64(books.seen.count) else { return }
+                let index = Int(sequence)
+                let bit: UInt8 =
+                    switch kind {
+                    case .confirmation: 1
+                    case .receipt: 2
+                    case .deadLetter: 4
+                    default: 8
+                    }
+                if books.seen[index] & bit != 0 {
+                    books.duplicates += 1
+                    return
+                }
+                let before = books.seen[index]
+                books.seen[index] |= bit
+                if bit == 4 { books.deadLetters += 1 }
+                let complete: (UInt8) -> Bool = { $0 & 3 == 3 || $0 & 4 != 0 }
+                if !complete(before), complete(books.seen[index]) { books.delivered += 1 }
+            }
+        }
+    }
+}
+
