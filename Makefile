@@ -4,8 +4,16 @@
 # Both install what the machine is missing first (libzmq3-dev, via apt-get).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-APT_PACKAGES := libzmq3-dev pkg-config
+APT_PACKAGES := libzmq3-dev pkg-config python3-venv protobuf-compiler
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+PYTHON ?= python3
+CLIENT_VENV := .build/python-client
+CLIENT_STAMP := $(CLIENT_VENV)/.installed
+CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
+
+.PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot \
+	fuzz fuzz-smoke fuzz-build fuzz-seeds
+
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
 # more libFuzzer flags for the long run.
 FUZZ_SMOKE_SECONDS ?= 20
@@ -13,14 +21,15 @@ FUZZ_SECONDS ?= 600
 FUZZERS ?=
 FUZZ_FLAGS ?=
 
-.PHONY: demo test build bench deps release protos lint clean help fuzz fuzz-smoke fuzz-build fuzz-seeds
-
 help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
-	@echo "make test    run every test"
+	@echo "make test    run every test (Swift, then the Python client's against a real worker)"
+	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
-	@echo "make protos  regenerate Sources/CaffeProtocol/Generated from the .proto files"
+	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
 	@echo "make lint    check formatting with swift format"
+	@echo "make chaos   kill, stop, starve and attack real workers; print the reliability table"
+	@echo "make report-screenshot  a load report rendered in headless Chromium (.build/report/*.png)"
 	@echo "make fuzz-smoke   build the libFuzzer targets (Fuzz/) and run each for $(FUZZ_SMOKE_SECONDS) s (CI)"
 	@echo "make fuzz FUZZ_SECONDS=3600 [FUZZERS=fuzz-markdown]   the long run, one fuzzer at a time"
 
@@ -42,9 +51,26 @@ demo: deps
 	$(SWIFT) build -c release --product caffe-sim
 	.build/release/caffe-sim demo
 
+# One test at a time: many tests block a thread on real worker processes for seconds, and on a
+# 2-core machine Swift's cooperative pool has two threads, which async tests beside them need.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
+	$(MAKE) --no-print-directory python-test
+
+# The Python client (clients/python), installed with pip from the repository into its own
+# virtual environment, tested against the caffe binary the build above made.
+$(CLIENT_STAMP): clients/python/requirements-test.txt $(CLIENT_FILES)
+	@[ -x $(CLIENT_VENV)/bin/python ] || { echo "caffe: creating $(CLIENT_VENV)"; $(PYTHON) -m venv $(CLIENT_VENV); }
+	@$(CLIENT_VENV)/bin/python -m pip install -q --disable-pip-version-check -r clients/python/requirements-test.txt
+	@$(CLIENT_VENV)/bin/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation \
+		--force-reinstall ./clients/python
+	@touch $@
+
+python-test: deps $(CLIENT_STAMP)
+	clients/python/generate_protos.sh --check
+	cd clients/python && CAFFE_BIN=$(CURDIR)/.build/debug/caffe CAFFE_CLIENT_INSTALLED=1 \
+		$(CURDIR)/$(CLIENT_VENV)/bin/pytest -q -p no:cacheprovider
 
 release: deps
 	$(SWIFT) build -c release
@@ -57,8 +83,21 @@ bench: release
 	.build/release/caffe-sim bench core
 	.build/release/caffe-sim bench worker
 
+chaos: release
+	.build/release/caffe-sim chaos
+
+report-screenshot: deps
+	Scripts/report-screenshot.sh
+
+# Five hosts (source, proxy, two workers, consumer) in network namespaces; needs root.
+multihost: deps $(CLIENT_STAMP)
+	$(SWIFT) build --product caffe
+	$(SWIFT) build --product caffe-sim
+	$(CLIENT_VENV)/bin/python deploy/multihost/multihost.py --bin .build/debug
+
 protos: deps
 	Scripts/generate-protos.sh
+	clients/python/generate_protos.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Simulator Fuzz/Package.swift Fuzz/Sources

@@ -42,7 +42,9 @@ let package = Package(
             name: "ZeroMQTestKit",
             dependencies: ["ZeroMQ"]
         ),
-        .target(name: "CaffeTestKit"),
+        // Counts heap allocations per thread by standing in for malloc (tests only).
+        .target(name: "CMallocCounter"),
+        .target(name: "CaffeTestKit", dependencies: ["CMallocCounter"]),
 
         // MARK: Wire protocol
 
@@ -235,7 +237,7 @@ let package = Package(
 
 // Settings shared by every Swift target.
 for target in package.targets
-where target.type != .system && !["CTransportBaseline", "CICUFloor"].contains(target.name) {
+where target.type != .system && !["CTransportBaseline", "CICUFloor", "CMallocCounter"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

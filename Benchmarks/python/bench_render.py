@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE))
 from google.protobuf import json_format  # noqa: E402
 
 from caffe_peer.backends import make_backend  # noqa: E402
-from caffe_peer.proto.caffe.v1 import envelope_pb2, order_pb2  # noqa: E402
+from caffe_client.proto.caffe.v1 import envelope_pb2, order_pb2  # noqa: E402
 from caffe_peer.render import Core  # noqa: E402
 from caffe_peer.worker import EventRenderer  # noqa: E402
 from check_parity import REPO, generate_orders  # noqa: E402

@@ -35,16 +35,25 @@ from google.protobuf import json_format  # noqa: E402
 
 from caffe_peer.backends import make_backend  # noqa: E402
 from caffe_peer.menu import RenderError  # noqa: E402
-from caffe_peer.proto.caffe.v1 import order_pb2  # noqa: E402
+from caffe_client.proto.caffe.v1 import order_pb2  # noqa: E402
 from caffe_peer.render import Core  # noqa: E402
 
 
-def generate_orders(sim: str, config: Path, count: int, seed: int) -> list[dict]:
+# The markets the peers render exactly as the Swift core does. fr-FR and de-DE are left out: the
+# Swift core agrees French and German phrases (issue 23) and the peers have no grammar for them.
+# caffe-sim bench pipeline loads the same markets (PipelineBenchmark.parityMarkets).
+PARITY_LOCALES = "en-US:1,es-ES:1,es-MX:1,ja-JP:1,ar-EG:1"
+
+
+def generate_orders(sim: str, config: Path, count: int, seed: int, locales: str = PARITY_LOCALES) -> list[dict]:
     """``count`` orders from the load generator's order stream, as protobuf JSON."""
     with tempfile.TemporaryDirectory() as scratch:
         journal = Path(scratch) / "orders.journal"
         subprocess.run(
-            [sim, "generate", "-o", str(journal), "--orders", str(count), "--seed", str(seed), "--config", str(config)],
+            [
+                sim, "generate", "-o", str(journal), "--orders", str(count), "--seed", str(seed),
+                "--config", str(config), "--locales", locales,
+            ],
             check=True,
             capture_output=True,
         )

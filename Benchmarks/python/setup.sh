@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the Python peer workers: Debian packages PyICU builds against, a virtual environment at
-# <repo>/.build/python-peers, and the pinned requirements. Idempotent: a second run that finds
-# everything in place does nothing. Prints one line saying what it did.
+# <repo>/.build/python-peers, the pinned requirements and the repository's Python client
+# (clients/python). Idempotent: a second run that finds everything in place does nothing. Prints
+# one line saying what it did.
 #
 #   Benchmarks/python/setup.sh          # then: .build/python-peers/bin/python Benchmarks/python/peer.py --help
 set -euo pipefail
@@ -34,17 +35,21 @@ if [ ! -x "$venv/bin/python" ]; then
     done_steps+=("created $venv")
 fi
 
-wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
+# The requirements and the client's files: either changing reinstalls.
+client="$repo/clients/python"
+wanted="$( (cat "$requirements"; cd "$client" && find pyproject.toml caffe_client -type f -not -path '*/__pycache__/*' |
+    LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     log="$venv/pip-install.log"
     if ! { "$venv/bin/python" -m pip install -q --upgrade pip &&
-        "$venv/bin/python" -m pip install -q -r "$requirements"; } >"$log" 2>&1; then
+        "$venv/bin/python" -m pip install -q -r "$requirements" &&
+        "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation --force-reinstall "$client"; } >"$log" 2>&1; then
         echo "python peers: pip install failed; see $log" >&2
         tail -n 20 "$log" >&2
         exit 1
     fi
     echo "$wanted" >"$stamp"
-    done_steps+=("installed $(grep -cvE '^\s*(#|$)' "$requirements") pinned requirements")
+    done_steps+=("installed $(grep -cvE '^\s*(#|$)' "$requirements") pinned requirements and the client")
 fi
 
 if ((${#done_steps[@]})); then

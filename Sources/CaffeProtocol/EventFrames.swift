@@ -85,7 +85,18 @@ public struct EventFrames {
         frame: ZMQMessage,
         limits: CaffeProtocolLimits = .standard
     ) throws(CaffeProtocolError) -> Body {
-        try Body.decode(frame: frame, role: "event body", limit: limits.maxBodyBytes, limits: limits)
+        try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in
+            try decodeBody(type, bytes: bytes, limits: limits)
+        }
+    }
+
+    /// Decodes a body given as bytes (a frame's, in place) as `type`.
+    public static func decodeBody<Body: SwiftProtobuf.Message>(
+        _ type: Body.Type,
+        bytes: UnsafeRawBufferPointer,
+        limits: CaffeProtocolLimits = .standard
+    ) throws(CaffeProtocolError) -> Body {
+        try Body.decode(bytes: bytes, role: "event body", limit: limits.maxBodyBytes, limits: limits)
     }
 
     /// Decodes the body as `type`, checking that the header announced that type.
@@ -121,6 +132,19 @@ public struct EventFrames {
         var header = header
         header.bodyType = Body.protoMessageName
         return [try makeFrame(topic), try header.frame(), try body.frame(capacity: 1024)]
+    }
+
+    /// The frames of an output event whose body is already encoded (`bodyType` names its message);
+    /// sets the header's `body_type`. The bytes are copied into the frames.
+    public static func encode(
+        topic: String,
+        header: Caffe_V1_EventHeader,
+        bodyType: String,
+        body: UnsafeRawBufferPointer
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        var header = header
+        header.bodyType = bodyType
+        return [try makeFrame(topic), try header.frame(), try makeFrame(body)]
     }
 
     /// The header for an order event, carrying its identity.

@@ -12,26 +12,39 @@ extension SwiftProtobuf.Message {
         limit: Int,
         limits: CaffeProtocolLimits
     ) throws(CaffeProtocolError) -> Self {
-        guard frame.count <= limit else {
+        let result = frame.withUnsafeBytes { buffer -> Result<Self, CaffeProtocolError> in
+            Result { () throws(CaffeProtocolError) in
+                try decode(bytes: buffer, role: role, limit: limit, limits: limits)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Decodes bytes in place (no copy), within `limit` bytes.
+    static func decode(
+        bytes buffer: UnsafeRawBufferPointer,
+        role: String,
+        limit: Int,
+        limits: CaffeProtocolLimits
+    ) throws(CaffeProtocolError) -> Self {
+        guard buffer.count <= limit else {
             throw CaffeProtocolError(
                 code: .frameTooLarge,
-                message: "\(role) frame of \(frame.count) bytes exceeds the limit of \(limit)"
+                message: "\(role) frame of \(buffer.count) bytes exceeds the limit of \(limit)"
             )
         }
         var options = BinaryDecodingOptions()
         options.messageDepthLimit = limits.messageDepthLimit
-        let result = frame.withUnsafeBytes { buffer -> Result<Self, any Error> in
-            Result {
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return try Self(serializedBytes: [UInt8](), options: options)
-                }
-                let bytes = Data(
-                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
-                    count: buffer.count,
-                    deallocator: .none
-                )
-                return try Self(serializedBytes: bytes, options: options)
+        let result = Result<Self, any Error> {
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return try Self(serializedBytes: [UInt8](), options: options)
             }
+            let bytes = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
+                count: buffer.count,
+                deallocator: .none
+            )
+            return try Self(serializedBytes: bytes, options: options)
         }
         switch result {
         case .success(let message):

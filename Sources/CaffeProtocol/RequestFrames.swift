@@ -71,6 +71,15 @@ public struct RequestFrames {
         try reply(status: status, bodyFrame: body.frame(), metadata: metadata)
     }
 
+    /// The frames of a reply whose body is already encoded (a cached answer).
+    public func reply(
+        status: RPCStatus,
+        encodedBody: [UInt8],
+        metadata: [String: String] = [:]
+    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+        try reply(status: status, bodyFrame: makeFrame(encodedBody), metadata: metadata)
+    }
+
     /// The frames of a reply without a body (an error status, or a method that returns nothing).
     public func reply(status: RPCStatus, metadata: [String: String] = [:]) throws(CaffeProtocolError) -> [ZMQMessage] {
         try reply(status: status, bodyFrame: ZMQMessage(), metadata: metadata)

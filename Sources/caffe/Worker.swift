@@ -19,6 +19,8 @@ struct WorkerCommand: AsyncParsableCommand {
             variables, then --set key=value flags. See config/worker.yaml for every key.
             Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the catalog and menu.
             Exit status: 0 after a complete drain, 1 if draining timed out or the worker failed.
+            --check-config validates the configuration, catalog, menu and checkpoint and exits: \
+            0 when the worker could start with them, 1 naming the key that stops it.
             """
     )
 
@@ -31,18 +33,27 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Log level (the same as --set log.level=…): trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Flag(help: "Validate the configuration (file, CAFFE_* variables, --set), catalog, menu, checkpoint; exit.")
+    var checkConfig = false
+
     func run() async throws {
         let file =
             configFile.map { URL(fileURLWithPath: $0) }
             ?? ConfigurationDirectory.resolve().appendingPathComponent("worker.yaml")
+        let used = FileManager.default.fileExists(atPath: file.path) || configFile != nil ? file : nil
         let configuration: WorkerConfiguration
         do {
             configuration = try WorkerConfigurationLoader.load(
-                file: FileManager.default.fileExists(atPath: file.path) || configFile != nil ? file : nil,
+                file: used,
                 overrides: overrides + (logLevel.map { ["log.level=\($0)"] } ?? [])
             )
         } catch {
+            if checkConfig { try Self.refuse("\(error)") }
             throw ValidationError("configuration: \(error)")
+        }
+        if checkConfig {
+            try Self.check(configuration, file: used)
+            return
         }
         let level = Logger.Level(rawValue: configuration.log.level) ?? .info
         let format = configuration.log.format
@@ -78,6 +89,50 @@ struct WorkerCommand: AsyncParsableCommand {
         )
         try await group.run()
         if !worker.isDrained { throw ExitCode(1) }
+    }
+}
+
+extension WorkerCommand {
+    /// `--check-config`: what `run()` would load before opening a socket, loaded and reported.
+    /// Endpoints are checked as text (binding them would be starting).
+    static func check(_ configuration: WorkerConfiguration, file: URL?) throws {
+        do {
+            _ = try WorkerSetup.core(for: configuration)
+        } catch {
+            // CoreConfigurationError starts with the key at fault ("catalog: …", "menu: …").
+            let reason = "\(error)"
+            try refuse(reason.hasPrefix("catalog") || reason.hasPrefix("menu") ? reason : "menu: \(reason)")
+        }
+        let checkpoint = configuration.checkpoint.path
+        var resumed = "off"
+        if !checkpoint.isEmpty {
+            do {
+                let sources = try Checkpoint.read(URL(fileURLWithPath: checkpoint)).sources.count
+                resumed = FileManager.default.fileExists(atPath: checkpoint) ? "\(sources) sources" : "a first start"
+            } catch {
+                try refuse("checkpoint.path: \(error)")
+            }
+        }
+        let environment = WorkerConfigurationLoader.keys.filter {
+            ProcessInfo.processInfo.environment[WorkerConfigurationLoader.environmentVariable(for: $0)] != nil
+        }
+        let endpoints = { (list: [WorkerEndpoint]) in list.map(\.description).joined(separator: ",") }
+        print("caffe worker: configuration OK")
+        print("  file        \(file?.path ?? "none (defaults)")")
+        print("  environment \(environment.isEmpty ? "none" : environment.joined(separator: ", "))")
+        print("  input       \(configuration.input.kind.rawValue) \(endpoints(configuration.input.endpoints))")
+        print("  output      \(configuration.output.kind.rawValue) \(endpoints(configuration.output.endpoints))")
+        print("  rpc         \(configuration.rpc.endpoint?.description ?? "off")")
+        print("  metrics     \(configuration.metrics.address.isEmpty ? "off" : configuration.metrics.address)")
+        print("  checkpoint  \(checkpoint.isEmpty ? "off" : "\(checkpoint) (\(resumed))")")
+        let curve = configuration.curve.isEnabled ? "on" : "off"
+        print("  render      \(configuration.renderThreadCount) threads, curve \(curve)")
+    }
+
+    /// Prints why the configuration cannot be used and exits 1.
+    static func refuse(_ reason: String) throws -> Never {
+        FileHandle.standardError.write(Data("caffe worker: configuration refused: \(reason)\n".utf8))
+        throw ExitCode(1)
     }
 }
 

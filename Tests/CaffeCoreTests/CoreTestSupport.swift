@@ -44,6 +44,24 @@ enum CoreFixture {
         return Google_Protobuf_Timestamp(date: date)
     }
 
+    /// A complication request for a user of `locale` in `timeZone`.
+    static func request(
+        locale: String,
+        timeZone: String,
+        hourCycle: String = "",
+        at date: Google_Protobuf_Timestamp,
+        user: String = "u"
+    ) -> Caffe_V1_ComplicationRequest {
+        var request = Caffe_V1_ComplicationRequest()
+        request.requestID = "r"
+        request.userID = user
+        request.locale = locale
+        request.timeZone = timeZone
+        request.hourCycle = hourCycle
+        request.nextFreeCoffee = date
+        return request
+    }
+
     static func line(_ item: String, _ size: String, _ quantity: UInt32) -> Caffe_V1_OrderLine {
         var line = Caffe_V1_OrderLine()
         line.itemID = item

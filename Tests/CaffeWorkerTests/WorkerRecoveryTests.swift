@@ -170,10 +170,10 @@ struct WorkerRecoveryTests {
         )
         try worker.waitUntilServing()
         var subscribed = 0
-        while subscribed < 2, let frame = try publisher.receive(timeout: .seconds(10)), frame.bytes.first == 1 {
+        while subscribed < 3, let frame = try publisher.receive(timeout: .seconds(10)), frame.bytes.first == 1 {
             subscribed += 1
         }
-        #expect(subscribed == 2, "the worker subscribes to order. and complication-request.")
+        #expect(subscribed == 3, "the worker subscribes to order., complication-request. and heartbeat.")
         let total: UInt64 = 2000
         func publish(_ sequence: UInt64) throws {
             let order = TestOrders.order(sequence)

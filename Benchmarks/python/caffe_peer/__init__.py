@@ -3,7 +3,6 @@ receipts out over ZeroMQ) done the way a strong Python team would, as the benchm
 
 Modules:
 
-- :mod:`caffe_peer.wire` — frames, protobuf messages, dead letters
 - :mod:`caffe_peer.money` — decimal strings and exact minor-unit arithmetic
 - :mod:`caffe_peer.menu` — ``config/menu.json`` and pricing an order (with the Swift checks)
 - :mod:`caffe_peer.catalog` — the string catalogs, localization fallback, plural variants
@@ -11,5 +10,8 @@ Modules:
 - :mod:`caffe_peer.grammar` — agreement for the menu's terms (English, Spanish)
 - :mod:`caffe_peer.backends` — the formatting backends: PyICU and Babel
 - :mod:`caffe_peer.render` — confirmations and receipts
-- :mod:`caffe_peer.worker` — the ZeroMQ worker loop and its processes
+- :mod:`caffe_peer.worker` — the ZeroMQ worker loop and its processes, dead letters
+
+Frames, messages and topics come from the repository's Python client (``clients/python``,
+``caffe_client``), which ``setup.sh`` installs beside the pinned requirements.
 """

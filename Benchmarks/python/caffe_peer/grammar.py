@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .proto.caffe.v1 import order_pb2
+from caffe_client.proto.caffe.v1 import order_pb2
 
 FEMININE = order_pb2.TERM_OF_ADDRESS_FEMININE
 MASCULINE = order_pb2.TERM_OF_ADDRESS_MASCULINE

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from caffe_client.proto.caffe.v1 import order_pb2, rendering_pb2
+
 from . import money
-from .proto.caffe.v1 import order_pb2, rendering_pb2
 
 # Limits of the Swift core's ``CoreDefaults``.
 DEFAULT_LOCALE = "en-US"

@@ -16,13 +16,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from caffe_client.proto.caffe.v1 import order_pb2, rendering_pb2
+
 from . import markup, money
 from .backends import Backend, LocaleFormats
 from .catalog import DEFAULT_TABLE, Catalog, Plural
 from .grammar import Grammar, Piece, grammar_for
 from .markup import FSI, HOLE, NO_ATTRS, PDI, Elem, Node, Styled
 from .menu import Item, Menu, PricedLine, PricedOrder, RenderError, price
-from .proto.caffe.v1 import order_pb2, rendering_pb2
 
 # The catalog keys the core renders (the Swift ``CatalogKeys``).
 GREETING = "Welcome, %@!"

@@ -19,18 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import zmq
+from caffe_client import topics
+from caffe_client.frames import ProtocolError, decode, encode_event, now_timestamp, parse_event
+from caffe_client.messages import DeadLetter, DeadLetterReason, EventHeader, EventRef, OrderEvent, full_name
 
-from . import wire
 from .backends import make_backend
 from .menu import RenderError
-from .proto.caffe.v1 import order_pb2, rendering_pb2
 from .render import Core
 
 #: prctl(2) option: the signal a process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
 
-CONFIRMATION = rendering_pb2.Confirmation.DESCRIPTOR.full_name
-RECEIPT = rendering_pb2.Receipt.DESCRIPTOR.full_name
+ORDER_EVENT = full_name(OrderEvent)
+COMPLICATION_REQUEST = "caffe.v1.ComplicationRequest"
 
 
 @dataclass(slots=True)
@@ -54,58 +55,66 @@ class EventRenderer:
 
     def outputs(self, frames: list[bytes]) -> list[list[bytes]]:
         try:
-            event = wire.parse_event(frames)
-        except wire.ProtocolError as error:
-            return self._dead(rendering_pb2.DEAD_LETTER_REASON_MALFORMED, str(error), frames, None)
+            event = parse_event(frames)
+        except ProtocolError as error:
+            return self._dead(DeadLetterReason.DEAD_LETTER_REASON_MALFORMED, str(error), frames, None)
         header = event.header
-        ref = wire.event_ref(header)
+        ref = EventRef(source_id=header.source_id, sequence=header.sequence, order_id=header.order_id)
         try:
-            if header.body_type == wire.ORDER_EVENT:
-                order = wire.decode(order_pb2.OrderEvent, event.body, "event body")
+            if header.body_type == ORDER_EVENT:
+                order = decode(OrderEvent, event.body, "event body")
                 confirmation, receipt = self.core.render(order)
                 locale = order.customer.locale or confirmation.locale
-                header.body_type = CONFIRMATION
-                first = [
-                    b"confirmation." + locale.encode(),
-                    header.SerializeToString(),
-                    confirmation.SerializeToString(),
-                ]
-                header.body_type = RECEIPT
-                second = [
-                    b"receipt." + order.store_id.encode(),
-                    header.SerializeToString(),
-                    receipt.SerializeToString(),
-                ]
                 self.rendered += 1
-                return [first, second]
-            if header.body_type == wire.COMPLICATION_REQUEST:
+                return [
+                    encode_event(topics.confirmation(locale), header, confirmation),
+                    encode_event(topics.receipt(order.store_id), header, receipt),
+                ]
+            if header.body_type == COMPLICATION_REQUEST:
                 return self._dead(
-                    rendering_pb2.DEAD_LETTER_REASON_RENDER_FAILED,
+                    DeadLetterReason.DEAD_LETTER_REASON_RENDER_FAILED,
                     "complication requests are not rendered by the Python peer",
                     frames,
                     ref,
                 )
             return self._dead(
-                rendering_pb2.DEAD_LETTER_REASON_INVALID,
+                DeadLetterReason.DEAD_LETTER_REASON_INVALID,
                 f"body_type '{header.body_type}' is neither an order event nor a complication request",
                 frames,
                 ref,
             )
-        except wire.ProtocolError as error:
-            reason = (
-                rendering_pb2.DEAD_LETTER_REASON_MALFORMED
-                if error.code == "malformed"
-                else rendering_pb2.DEAD_LETTER_REASON_INVALID
-            )
+        except ProtocolError as error:
+            malformed = error.code == "malformed"
+            reason = DeadLetterReason.Value("DEAD_LETTER_REASON_MALFORMED" if malformed else "DEAD_LETTER_REASON_INVALID")
             return self._dead(reason, str(error), frames, ref)
         except RenderError as error:
             return self._dead(error.dead_letter_reason, str(error), frames, ref)
         except Exception as error:  # a bug here must not take the worker down
-            return self._dead(rendering_pb2.DEAD_LETTER_REASON_RENDER_FAILED, repr(error), frames, ref)
+            return self._dead(DeadLetterReason.DEAD_LETTER_REASON_RENDER_FAILED, repr(error), frames, ref)
 
-    def _dead(self, reason: int, detail: str, frames: list[bytes], ref) -> list[list[bytes]]:
+    def _dead(self, reason: int, detail: str, frames: list[bytes], ref: EventRef | None) -> list[list[bytes]]:
         self.dead_lettered += 1
-        return [wire.dead_letter(reason, detail, frames, ref)]
+        return [dead_letter(reason, detail, frames, ref)]
+
+
+def dead_letter(reason: int, detail: str, frames: list[bytes], ref: EventRef | None) -> list[bytes]:
+    """A dead-letter event for ``frames``, keeping their bytes as they arrived (the Swift
+    worker's ``EventRenderer.deadLetter``)."""
+    letter = DeadLetter(reason=reason, detail=detail)
+    if len(frames) == 3:
+        letter.topic = frames[0].decode("utf-8", "replace")
+        letter.original_header = frames[1]
+        letter.original_body = frames[2]
+    else:
+        letter.original_body = b"".join(frames)
+    header = EventHeader()
+    if ref is not None:
+        letter.ref.CopyFrom(ref)
+        header.source_id = ref.source_id
+        header.sequence = ref.sequence
+        header.order_id = ref.order_id
+    now_timestamp(letter.received_at)
+    return encode_event(topics.DEAD_LETTER, header, letter)
 
 
 def _say(line: str) -> None:

@@ -169,6 +169,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The folder holding menu.json and Localizations/.")
         var config = "config"
 
+        @Flag(help: "Time only the core, to profile it (perf record -g); baseline and floor figures are left out.")
+        var coreOnly = false
+
         func validate() throws {
             guard orders >= 1, complications >= 1, rounds >= 1 else {
                 throw ValidationError("--orders, --complications and --rounds must be positive")
@@ -182,7 +185,8 @@ struct Bench: AsyncParsableCommand {
                     orders: orders,
                     complications: complications,
                     rounds: rounds,
-                    seed: seed
+                    seed: seed,
+                    coreOnly: coreOnly
                 )
             )
             let report = try benchmark.run { line in
@@ -301,6 +305,12 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The worker's output: push (as the relay and the peers) or acked.")
         var workerOutput = "push"
 
+        @Option(help: "Write the soak's HTML report (latency, rates, the worker's CPU and memory) here.")
+        var soakReport: String?
+
+        @Flag(help: "Only the CPU figures at the paced rates (no search, peers or soak).")
+        var cpuOnly = false
+
         func validate() throws {
             guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
             guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
@@ -343,6 +353,8 @@ struct Bench: AsyncParsableCommand {
             configuration.cpuSeconds = cpuSeconds
             configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
             configuration.workerOutput = workerOutput
+            configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
+            configuration.cpuOnly = cpuOnly
             configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))

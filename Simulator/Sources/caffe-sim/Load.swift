@@ -55,6 +55,9 @@ struct Load: ParsableCommand {
     @Option(help: "The window granted to the worker (--output-kind acked).")
     var window: UInt32 = 1000
 
+    @Option(help: "A process (the worker) whose CPU and memory the report follows, with its children.")
+    var watchPid: Int32?
+
     @Option(help: "The worker's RPC endpoint (--traffic rpc).")
     var rpc = ">tcp://127.0.0.1:5562"
 
@@ -106,6 +109,7 @@ struct Load: ParsableCommand {
         configuration.outputEndpoint = output
         configuration.outputKind = outputKind
         configuration.window = window
+        configuration.watchProcess = watchPid
         configuration.rpcEndpoint = rpc
         configuration.timeout = timeout
         configuration.warmup = warmup

@@ -167,6 +167,12 @@ struct Replay: ParsableCommand {
     @Option(help: "Where to serve caffe.v1.Replay/Fetch (announced in every event); empty: not served.")
     var replayEndpoint = "tcp://127.0.0.1:5563"
 
+    @Option(help: "Send a heartbeat per source after this many seconds without an event (0: none).")
+    var heartbeat = 0.0
+
+    @Option(help: "Seconds to stay after the last record, heartbeating and serving replay requests.")
+    var linger = 0.0
+
     @Flag(help: "Count what would be sent and how long it would take; send nothing.")
     var dryRun = false
 
@@ -220,6 +226,8 @@ struct Replay: ParsableCommand {
         if socket != "push" { Thread.sleep(forTimeInterval: 0.5) }
         var player = JournalPlayer(plan: plan, entries: contents.entries)
         if let server { player.metadata = ["replay_endpoint": server.endpoint] }
+        if heartbeat > 0 { player.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000)) }
+        player.linger = .milliseconds(Int64(max(0, linger) * 1000))
         let report = try player.play(on: sender, server: server)
         if json {
             let encoder = JSONEncoder()

@@ -24,7 +24,7 @@ struct ChaosTests {
         for row in rows {
             #expect(row.sent == 600 && row.delivered == 600 && row.lost == 0, "\(row.name): \(row)")
         }
-        let hostile = try #require(rows.last)
+        let hostile = try #require(rows.first { $0.name == "hostile-input" })
         // Every hostile message is dead-lettered; the three whose header skips sequence 1 of their
         // (replay-less) source add an unrecoverable-gap letter each.
         #expect(hostile.hostile == 24 && hostile.hostileDeadLettered == 27, "\(hostile)")

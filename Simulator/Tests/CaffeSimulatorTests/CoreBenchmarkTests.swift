@@ -31,15 +31,20 @@ struct CoreBenchmarkTests {
             #expect(figure > 0)
         }
         #expect(report.formattingCallsPerOrder > 8)
+        // Bytes in, bytes out: nothing went the message way, no format stayed with ICU.
+        #expect(report.outputBytesPerOrder > 1000)
+        #expect(report.messagePathRenders == 0 && report.icuFallbacks.isEmpty && report.icuTimeShare == 0)
         #expect(lines.count == 1 && lines[0].hasPrefix("round 1: core "))
 
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
         for key in [
             "orders_per_s", "complications_per_s", "baseline_orders_per_s", "baseline_complications_per_s",
-            "icu_floor_orders_per_s", "speedup_vs_baseline", "formatting_vs_icu_floor",
+            "icu_floor_orders_per_s", "speedup_vs_baseline", "formatting_vs_icu_floor", "output_bytes_per_order",
+            "icu_time_share",
         ] {
             #expect(json?[key] is Double, "\(key)")
         }
+        #expect(json?["icu_fallbacks"] is [String] && json?["message_path_renders"] is Int)
     }
 
     @Test func aDifferenceIsReportedWithItsLine() {

@@ -158,16 +158,10 @@ struct JournalTests {
 
     @Test("a player sends a journal and its replay server fills a gap from it")
     func playAndServe() throws {
-        let url = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: url) }
-        try Self.generate(.init(seed: 5, orders: 20), to: url)
-        let entries = try Journal.read(url).entries
+        let entries = try Self.entries(seed: 5, orders: 20)
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let receiver = try context.socket(.pull)
-        let endpoint = try receiver.bind("tcp://127.0.0.1:*")
-        let sender = try context.socket(.push)
-        try sender.connect(endpoint)
+        let (receiver, sender) = try Self.loopback(context)
         let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
         defer { server.stop() }
         var options = ReplayPlan.Options()
@@ -196,8 +190,85 @@ struct JournalTests {
         let reply = try ResponseFrames(parsing: try #require(try client.receiveMultipart(timeout: .seconds(5))))
         #expect(reply.header.requestID == "gap-1" && reply.status.code == .ok)
         let response = try reply.decodeBody(as: Caffe_V1_ReplayResponse.self)
-        #expect(response.events.map(\.sequence) == [19, 20] && response.unavailable == [21, 22])
-        #expect(response.events.first == (try Caffe_V1_OrderEvent(serializedBytes: entries[18].record.body)))
+        // The events come back as they were sent: their frames, the replay endpoint in the header.
+        let headers = try response.frames.map { try Caffe_V1_EventHeader(serializedBytes: $0.header) }
+        #expect(headers.map(\.sequence) == [19, 20] && response.unavailable == [21, 22])
+        #expect(headers.allSatisfy { $0.metadata["replay_endpoint"] == server.endpoint })
+        #expect(response.frames.first?.body == entries[18].record.body)
         client.close(linger: .zero)
+    }
+}
+
+extension JournalTests {
+    /// The records of a generated journal.
+    static func entries(seed: UInt64, orders: Int) throws -> [Journal.Entry] {
+        let url = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try generate(.init(seed: seed, orders: orders), to: url)
+        return try Journal.read(url).entries
+    }
+
+    /// A PULL bound on loopback and a PUSH connected to it.
+    static func loopback(_ context: ZMQContext) throws -> (receiver: ZMQSocket, sender: ZMQSocket) {
+        let receiver = try context.socket(.pull)
+        let sender = try context.socket(.push)
+        try sender.connect(try receiver.bind("tcp://127.0.0.1:*"))
+        return (receiver, sender)
+    }
+}
+
+@Suite("Journal player heartbeats")
+struct JournalPlayerHeartbeatTests {
+    /// What a player set up by `configure` sends for a journal of `orders` orders: each event's
+    /// topic, header and, for heartbeats, last sequence.
+    func played(
+        orders: Int,
+        _ configure: (inout JournalPlayer) -> Void
+    ) throws -> [(topic: String, header: Caffe_V1_EventHeader, last: UInt64?)] {
+        let entries = try JournalTests.entries(seed: 5, orders: orders)
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let (receiver, sender) = try JournalTests.loopback(context)
+        var player = JournalPlayer(plan: ReplayPlan(entries: entries, options: ReplayPlan.Options()), entries: entries)
+        configure(&player)
+        #expect(try player.play(on: sender, server: nil).sent == orders)
+        var events: [(topic: String, header: Caffe_V1_EventHeader, last: UInt64?)] = []
+        while let frames = try receiver.receiveMultipart(timeout: .milliseconds(200)) {
+            let event = try EventFrames(parsing: frames)
+            events.append((event.topic, event.header, try? event.decodeBody(as: Caffe_V1_Heartbeat.self).lastSequence))
+        }
+        return events
+    }
+
+    @Test("a quiet stretch and the end of the stream send the source's last sequence")
+    func heartbeats() throws {
+        let events = try played(orders: 3) { player in
+            player.metadata = ["replay_endpoint": "tcp://127.0.0.1:1"]
+            player.heartbeatInterval = .milliseconds(20)
+            player.linger = .milliseconds(70)
+        }
+        let orders = events.filter { $0.header.bodyType == Caffe_V1_OrderEvent.protoMessageName }
+        let beats = events.filter { $0.header.bodyType == Caffe_V1_Heartbeat.protoMessageName }
+        #expect(orders.map(\.header.sequence) == [1, 2, 3])
+        // At least the one after the last record and those of the linger; each names the last
+        // sequence sent before it, carries no sequence of its own and travels on "order.".
+        #expect(beats.count >= 3)
+        #expect(beats.last?.last == 3)
+        #expect(beats.allSatisfy { $0.topic == "order." && $0.header.sequence == 0 && $0.header.sourceID == "sim-1" })
+        #expect(beats.allSatisfy { $0.header.metadata["replay_endpoint"] == "tcp://127.0.0.1:1" })
+        var seen: UInt64 = 0
+        for event in events {
+            if let last = event.last { #expect(last == seen) } else { seen = event.header.sequence }
+        }
+    }
+
+    @Test("no heartbeat unless asked")
+    func off() throws {
+        let events = try played(orders: 2) { _ in }
+        #expect(
+            events.map(\.header.bodyType) == [
+                Caffe_V1_OrderEvent.protoMessageName, Caffe_V1_OrderEvent.protoMessageName,
+            ]
+        )
     }
 }

@@ -1,7 +1,7 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeSimulator
+@testable import CaffeSimulator
 import CaffeTestKit
 import Foundation
 import Histogram
@@ -146,6 +146,21 @@ struct LoadTests {
         let html = report.html
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg") && !html.contains("<script"))
         #expect(html.contains("Latency over time") && html.contains("Latency by percentile"))
+        #expect(html.contains("Rate per second") && html.contains("Errors per second"))
+        #expect(html.contains("Latency per locale"))
+        // Per second: everything sent is accounted, dead letters are where they happened.
+        #expect(report.throughput.map(\.sent).reduce(0, +) == 910)
+        #expect(report.throughput.map(\.deadLettered).reduce(0, +) == dead)
+        #expect(report.throughput.map(\.completed).reduce(0, +) == 910 - lost - dead)
+        #expect(report.localeLatency.map(\.count).reduce(0, +) == 910 - lost - dead)
+    }
+
+    @Test("axes tick at round numbers")
+    func niceTicks() {
+        #expect(LoadReport.niceTicks(upTo: 3404) == [0, 1000, 2000, 3000, 4000])
+        #expect(LoadReport.niceTicks(upTo: 11.4) == [0, 5, 10, 15])
+        #expect(LoadReport.niceTicks(upTo: 0.37) == [0, 0.1, 0.2, 0.30000000000000004, 0.4])
+        #expect(LoadReport.niceTicks(upTo: 1).map(LoadReport.tickLabel) == ["0", "0.2", "0.4", "0.6", "0.8", "1"])
     }
 
     @Test("with no worker taking messages, load gives up after the timeout with a clear error")

@@ -103,7 +103,7 @@ extension RenderSession {
     }
 
     /// The run attributes of each date field, made once.
-    private static let fieldAttributes: [DateFieldFormatter.Field: [String: String]] = {
+    static let fieldAttributes: [DateFieldFormatter.Field: [String: String]] = {
         let fields: [DateFieldFormatter.Field] = [
             .era, .year, .quarter, .month, .weekOfYear, .weekOfMonth, .day, .dayOfYear, .weekday, .amPM, .hour,
             .minute, .second, .secondFraction, .timeZone,

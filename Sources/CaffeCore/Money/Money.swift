@@ -45,30 +45,40 @@ public struct Money: Hashable, Sendable {
     /// The amount as the wire writes it: exactly `fractionDigits` digits after the point ("25.00",
     /// "1800", "3.140", "-0.50").
     public var wireText: String {
-        var magnitude = minorUnits.magnitude
-        // 20 digits for UInt64.max, a point, leading zeros up to the fraction, a sign.
-        let capacity = 22 + fractionDigits
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var end = capacity
-            var written = 0
-            repeat {
-                if written == fractionDigits, fractionDigits > 0 {
-                    end -= 1
-                    buffer[end] = UInt8(ascii: ".")
-                }
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                written += 1
-            } while magnitude > 0 || written <= fractionDigits
-            if minorUnits < 0 {
-                end -= 1
-                buffer[end] = UInt8(ascii: "-")
-            }
-            let count = capacity - end
-            for index in 0..<count { buffer[index] = buffer[end + index] }
-            return count
+        String(unsafeUninitializedCapacity: Self.maximumWireTextLength) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return writeWireText(to: base)
         }
+    }
+
+    /// The most bytes ``wireText`` takes: 20 digits for `UInt64.max`, leading zeros up to the
+    /// fraction, a point and a sign.
+    static let maximumWireTextLength = 22 + maximumFractionDigits
+
+    /// Writes ``wireText`` at `output` (room for ``maximumWireTextLength`` bytes); returns its length.
+    func writeWireText(to output: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = minorUnits.magnitude
+        // Digits from the right, at the end of the room, then moved to the front.
+        let capacity = Self.maximumWireTextLength
+        var end = capacity
+        var written = 0
+        repeat {
+            if written == fractionDigits, fractionDigits > 0 {
+                end -= 1
+                output[end] = UInt8(ascii: ".")
+            }
+            end -= 1
+            output[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            written += 1
+        } while magnitude > 0 || written <= fractionDigits
+        if minorUnits < 0 {
+            end -= 1
+            output[end] = UInt8(ascii: "-")
+        }
+        let count = capacity - end
+        UnsafeMutableRawPointer(output).copyMemory(from: output + end, byteCount: count)
+        return count
     }
 
     /// `self + other`, or `nil` on overflow. Both must be in the same currency.

@@ -177,21 +177,12 @@ extension RenderSession {
             currency: order.currency.code
         )
         if let made = resources.receiptLines[key] { return made }
-        let unit = try resources.amount(line.unitPrice, in: order.currency)
-        let total = try resources.amount(line.linePrice, in: order.currency)
-        let document = try resources.document(
-            CatalogKeys.receiptLine,
-            [.string(String(Self.placeholder)), .string(unit), .string(total)],
+        let made = try resources.receiptLine(
+            description: description,
+            unitPrice: line.unitPrice,
+            linePrice: line.linePrice,
+            currency: order.currency,
             cache: &agreementCache
-        ).substituting(Self.placeholder, with: [description])
-        let made = LocaleResources.PreparedReceiptLine(
-            styled: StyledOutput.styledText(document),
-            htmlRow: ReceiptHTML.lineRow(
-                description: ReceiptHTML.inline(description),
-                unitPrice: unit,
-                linePrice: total
-            ),
-            message: Caffe_V1_ReceiptLine(line, of: order, description: description, formattedPrice: total)
         )
         if resources.receiptLines.count >= 4096 { resources.receiptLines.removeAll(keepingCapacity: true) }
         resources.receiptLines[key] = made
@@ -216,14 +207,57 @@ extension Caffe_V1_Receipt {
     }
 }
 
+extension LocaleResources {
+    /// One receipt line in every form — its text, its HTML row, its wire message — from its
+    /// description and prices.
+    func receiptLine(
+        description: RichDocument,
+        unitPrice: Money,
+        linePrice: Money,
+        currency: Currency,
+        cache: inout AgreementCache
+    ) throws(RenderError) -> PreparedReceiptLine {
+        let unit = try amount(unitPrice, in: currency)
+        let total = try amount(linePrice, in: currency)
+        let document = try self.document(
+            CatalogKeys.receiptLine,
+            [.string(String(RenderSession.placeholder)), .string(unit), .string(total)],
+            cache: &cache
+        ).substituting(RenderSession.placeholder, with: [description])
+        return PreparedReceiptLine(
+            styled: StyledOutput.styledText(document),
+            htmlRow: ReceiptHTML.lineRow(
+                description: ReceiptHTML.inline(description),
+                unitPrice: unit,
+                linePrice: total
+            ),
+            message: Caffe_V1_ReceiptLine(
+                description: description,
+                unitPrice: unitPrice,
+                linePrice: linePrice,
+                formattedPrice: total
+            )
+        )
+    }
+}
+
 extension Caffe_V1_ReceiptLine {
     /// One receipt line: its description, its amounts as the wire writes them, its formatted price.
     @_spi(Benchmarks)
     public init(_ line: PricedOrder.Line, of order: PricedOrder, description: RichDocument, formattedPrice: String) {
+        self.init(
+            description: description,
+            unitPrice: line.unitPrice,
+            linePrice: line.linePrice,
+            formattedPrice: formattedPrice
+        )
+    }
+
+    init(description: RichDocument, unitPrice: Money, linePrice: Money, formattedPrice: String) {
         self.init()
         description_p = StyledOutput.styledText(description)
-        unitPrice = line.unitPrice.wireText
-        linePrice = line.linePrice.wireText
+        self.unitPrice = unitPrice.wireText
+        self.linePrice = linePrice.wireText
         self.formattedPrice = StyledOutput.styledText(RichDocument(text: formattedPrice))
     }
 }

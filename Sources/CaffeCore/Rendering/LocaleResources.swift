@@ -168,6 +168,12 @@ final class LocaleResources {
         return made
     }
 
+    /// Whether the catalog string `key` has agreement spans (its words may then depend on every
+    /// argument, so it cannot be rendered once with a hole).
+    func hasAgreementSpans(_ key: String) throws(RenderError) -> Bool {
+        try template(key).hasAgreementSpans
+    }
+
     /// A catalog string with plural variants, rendered as plain text.
     func pluralText(_ key: String, _ arguments: [FormatArgument]) throws(RenderError) -> String {
         do {

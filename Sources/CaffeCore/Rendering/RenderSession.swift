@@ -25,6 +25,19 @@ public final class RenderSession {
     /// Locale tags already checked, so ICU parses each tag once per session, not once per order.
     private var checkedLocales: [String: Bool] = [:]
     var agreementCache = AgreementCache()
+    /// Buffers and compiled programs for rendering from bytes to bytes, made on first use.
+    private var wireState: WireSession?
+
+    /// The wire state, started over when its arena has grown past ``WireSession/arenaLimit`` (the
+    /// caches have started over many times, leaving their old texts behind).
+    var wire: WireSession {
+        if let state = wireState, state.arena.bytesAllocated <= WireSession.arenaLimit { return state }
+        let statistics = wireState?.statistics ?? WireStatistics()
+        let made = WireSession(core: core)
+        made.statistics = statistics
+        wireState = made
+        return made
+    }
 
     /// Where a rendered list item or order line goes inside a larger string.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"

@@ -16,9 +16,9 @@
 /// A consumer announces itself with feedback (acknowledged_through 0) and then acknowledges
 /// cumulatively. The worker keeps at most `window` unacknowledged deliveries at each consumer, and
 /// counts an input as done (for its checkpoint) only once every output of it is acknowledged.
-/// Deliveries a consumer leaves unacknowledged past the worker's ack timeout, or that were sent to
-/// a consumer that disconnected, are delivered again, possibly to another consumer: consumers
-/// de-duplicate by order_id.
+/// Deliveries a consumer holds and leaves unacknowledged past the worker's ack timeout, or that
+/// were sent to a consumer that disconnected, are delivered again, possibly to another consumer:
+/// consumers de-duplicate by order_id. A consumer holding nothing need not report.
 
 import SwiftProtobuf
 
@@ -41,7 +41,7 @@ public nonisolated struct Caffe_V1_DeliveryTag: Sendable {
   /// random per worker start: tags count from 1 again after a restart
   public var incarnation: UInt64 = 0
 
-  /// 1, 2, 3, ... per consumer and incarnation
+  /// increasing (not necessarily contiguous) per consumer, never reused in an incarnation
   public var tag: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -50,7 +50,8 @@ public nonisolated struct Caffe_V1_DeliveryTag: Sendable {
 }
 
 /// What a consumer sends: at start, after each batch it has processed, and at least every second
-/// while it holds unacknowledged deliveries (a heartbeat).
+/// while it holds unacknowledged deliveries (a heartbeat; a restarted worker learns of the
+/// consumer from it too, so consumers usually keep sending it while idle).
 public nonisolated struct Caffe_V1_ConsumerFeedback: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -16,7 +16,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var kind: Kind = .sub
         public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.connect, "tcp://127.0.0.1:5560")]
         /// Topic prefixes subscribed to (SUB only).
-        public var topics: [String] = ["order.", "complication-request."]
+        public var topics: [String] = ["order.", "complication-request.", "heartbeat."]
         /// Messages queued in the socket before the sender blocks (PULL) or drops (PUB → SUB).
         public var highWaterMark: Int = 10_000
         /// Larger messages are refused: dead-lettered (`oversized`, without their bytes), counted

@@ -178,7 +178,9 @@ public enum WorkerConfigurationLoader {
         } else if !curve.serverKey.isEmpty || !curve.allowedClients.isEmpty {
             throw fail("curve.secret_key", "curve.server_key and curve.allowed_clients need curve.secret_key")
         }
-        let inputs = Set(configuration.input.endpoints.filter { $0.mode == .bind }.map(\.address))
+        // Wildcard ports (`:*`, `:0`) bind different ports, so only fixed addresses can clash.
+        func isWildcard(_ address: String) -> Bool { address.hasSuffix(":*") || address.hasSuffix(":0") }
+        let inputs = Set(configuration.input.endpoints.filter { $0.mode == .bind && !isWildcard($0.address) }.map(\.address))
         if let shared = configuration.output.endpoints.first(where: { $0.mode == .bind && inputs.contains($0.address) })
         {
             throw fail("output.endpoints", "\(shared.address) is bound by the input too")

@@ -141,6 +141,13 @@ public struct GapRecovery: Sendable {
         return (requests, abandoned)
     }
 
+    /// Gives up the gap of request `id` at once (its endpoint cannot be used): its missing ranges,
+    /// with `reason`.
+    public mutating func abandon(id: String, reason: String, stillMissing: [ClosedRange<UInt64>]) -> [Abandoned] {
+        guard let gap = gaps.removeValue(forKey: id) else { return [] }
+        return stillMissing.map { Abandoned(id: id, source: gap.source, range: $0, reason: reason) }
+    }
+
     /// Request `id` could not be sent (no connection to spare): it does not count as an attempt
     /// and is due again after the first backoff.
     public mutating func postpone(id: String, at now: ContinuousClock.Instant) {

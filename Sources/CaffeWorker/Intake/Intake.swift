@@ -64,7 +64,7 @@ struct Intake: Sendable {
         let source = header.sourceID
         let sequence = header.sequence
         if let problem = problem(source: source, sequence: sequence) { return Admission(decision: .reject(problem)) }
-        if let endpoint = header.metadata[replayEndpointMetadataKey], !endpoint.isEmpty {
+        if let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint) {
             announced[source] = endpoint
         }
         let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID)
@@ -94,7 +94,7 @@ struct Intake: Sendable {
         if let problem = problem(source: header.sourceID, sequence: lastSequence) {
             return .failure(HeartbeatRefusal(problem))
         }
-        if let endpoint = header.metadata[replayEndpointMetadataKey], !endpoint.isEmpty {
+        if let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint) {
             announced[header.sourceID] = endpoint
         }
         let gaps = tracker.heartbeat(source: header.sourceID, last: lastSequence)
@@ -121,6 +121,13 @@ struct Intake: Sendable {
                 + "(\(highest)); input.max_sequence_jump allows \(policy.maxSequenceJump)"
         }
         return nil
+    }
+
+    /// Whether an endpoint announced in metadata (which anyone can write) may be connected to:
+    /// `tcp://` or `ipc://` only (never `inproc://`, which would reach the worker's own sockets),
+    /// at most 256 bytes.
+    static func isAcceptableAnnouncement(_ endpoint: String) -> Bool {
+        endpoint.utf8.count <= 256 && (endpoint.hasPrefix("tcp://") || endpoint.hasPrefix("ipc://"))
     }
 
     /// The replay endpoint for `source`: configured, else announced.
@@ -166,6 +173,14 @@ struct Intake: Sendable {
         at now: ContinuousClock.Instant
     ) -> [GapRecovery.Abandoned] {
         let (_, abandoned) = recovery.answered(id: id, served: progress, unavailable: unavailable, at: now)
+        for gap in abandoned { tracker.abandon(source: gap.source, gap.range) }
+        return abandoned
+    }
+
+    /// Gives up request `id`'s gap now: its endpoint cannot be used. Returns the ranges given up.
+    mutating func abandon(_ request: GapRecovery.Request, reason: String) -> [GapRecovery.Abandoned] {
+        let missing = tracker.missing(source: request.source, in: request.range)
+        let abandoned = recovery.abandon(id: request.id, reason: reason, stillMissing: missing)
         for gap in abandoned { tracker.abandon(source: gap.source, gap.range) }
         return abandoned
     }

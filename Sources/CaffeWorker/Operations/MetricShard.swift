@@ -1,4 +1,5 @@
 import Synchronization
+import ZeroMQ
 
 /// One thread's published counts.
 ///
@@ -8,17 +9,26 @@ import Synchronization
 /// own (reload, monitors) go through ``update(_:)``.
 public final class MetricShard: Sendable {
     private let counts = Mutex(WorkerCounts())
+    /// The publication request (``WorkerMetrics/freshCounts(timeout:)``) last answered.
+    private let answered = Atomic<UInt64>(0)
     /// A name for debugging ("pipeline", "render-1", "rpc").
     public let name: String
+    /// Wakes the owning thread when fresh counts are wanted; `nil` for shards updated in place.
+    let wakeup: ZMQWakeup?
 
-    init(name: String) {
+    init(name: String, wakeup: ZMQWakeup?) {
         self.name = name
+        self.wakeup = wakeup
     }
 
-    /// Replaces the published counts with the owner's current ones.
-    func publish(_ current: WorkerCounts) {
+    /// Replaces the published counts with the owner's current ones, answering request `generation`.
+    func publish(_ current: WorkerCounts, answering generation: UInt64) {
         counts.withLock { $0.overwrite(with: current) }
+        if generation > answered.load(ordering: .relaxed) { answered.store(generation, ordering: .releasing) }
     }
+
+    /// The latest publication request answered.
+    var answeredGeneration: UInt64 { answered.load(ordering: .acquiring) }
 
     /// Changes the published counts in place (for counts with no owning loop).
     func update(_ body: (inout WorkerCounts) -> Void) {
@@ -33,11 +43,27 @@ public final class MetricShard: Sendable {
 struct ThreadCounts {
     var counts = WorkerCounts()
     let shard: MetricShard
+    let metrics: WorkerMetrics
     private var lastPublished = ContinuousClock.now
     private var dirty = false
+    private var answered: UInt64 = 0
 
-    init(shard: MetricShard) {
-        self.shard = shard
+    /// A shard named `name` in `metrics`; with `wakeup`, a reader wanting fresh counts wakes this
+    /// thread through it (the thread then calls ``publishIfRequested()``).
+    init(_ name: String, in metrics: WorkerMetrics, wakeup: ZMQWakeup? = nil) {
+        self.metrics = metrics
+        shard = metrics.makeShard(name, wakeup: wakeup)
+    }
+
+    /// Publishes at once when a reader asked for fresh counts since the last publication.
+    @inline(__always)
+    mutating func publishIfRequested() {
+        let requested = metrics.requestedGeneration
+        guard requested > answered else { return }
+        shard.publish(counts, answering: requested)
+        answered = requested
+        lastPublished = .now
+        dirty = false
     }
 
     /// Changes the counts; cheap, no lock.
@@ -64,7 +90,7 @@ struct ThreadCounts {
         guard dirty else { return }
         let now = ContinuousClock.now
         guard force || now - lastPublished >= WorkerMetrics.publishInterval else { return }
-        shard.publish(counts)
+        shard.publish(counts, answering: answered)
         lastPublished = now
         dirty = false
     }

@@ -1,5 +1,10 @@
 import CaffeProtocol
 import Synchronization
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The worker's metrics: one ``MetricShard`` per thread, added up when read, and written in the
 /// Prometheus text format for `/metrics`.
@@ -12,6 +17,7 @@ import Synchronization
 /// recovered, consumers and unacknowledged deliveries, whether the worker is serving.
 public final class WorkerMetrics: Sendable {
     private let shards = Mutex<[MetricShard]>([])
+    private let requested = Atomic<UInt64>(0)
     private let localeLabels = Mutex<Set<String>>([])
 
     /// How often a busy thread publishes its counts.
@@ -22,11 +28,37 @@ public final class WorkerMetrics: Sendable {
 
     public init() {}
 
-    /// A new shard for one thread (or one rare-event source).
-    func makeShard(_ name: String) -> MetricShard {
-        let shard = MetricShard(name: name)
+    /// A new shard for one thread (or one rare-event source, updated in place: no `wakeup`).
+    func makeShard(_ name: String, wakeup: ZMQWakeup? = nil) -> MetricShard {
+        let shard = MetricShard(name: name, wakeup: wakeup)
         shards.withLock { $0.append(shard) }
         return shard
+    }
+
+    /// The latest request for fresh counts; threads compare it with what they answered.
+    var requestedGeneration: UInt64 { requested.load(ordering: .acquiring) }
+
+    /// Every shard's counts, after asking each thread with a loop to publish what it has now
+    /// (waiting at most `timeout`): what a Stats answer or a scrape reports is then at least
+    /// everything those threads had done when it was asked, whether they were busy or asleep.
+    func freshCounts(timeout: Duration = .milliseconds(50)) -> WorkerCounts {
+        let generation = requestFreshCounts()
+        let deadline = ContinuousClock.now + timeout
+        while !hasFreshCounts(generation), ContinuousClock.now < deadline { usleep(200) }
+        return counts
+    }
+
+    /// Asks every thread with a loop to publish what it has now; returns the request's generation,
+    /// for ``hasFreshCounts(_:)``. For a reader that must not wait (the RPC thread).
+    func requestFreshCounts() -> UInt64 {
+        let generation = requested.add(1, ordering: .acquiringAndReleasing).newValue
+        for shard in shards.withLock({ $0 }) { shard.wakeup?.signal() }
+        return generation
+    }
+
+    /// Whether every thread with a loop has published since request `generation`.
+    func hasFreshCounts(_ generation: UInt64) -> Bool {
+        shards.withLock { $0 }.allSatisfy { $0.wakeup == nil || $0.answeredGeneration >= generation }
     }
 
     /// Every shard's counts added up.
@@ -59,7 +91,7 @@ public final class WorkerMetrics: Sendable {
 
     /// Every metric in the Prometheus text format (version 0.0.4), with `serving` as a gauge.
     func exposition(serving: Bool) -> [UInt8] {
-        let counts = counts
+        let counts = freshCounts()
         var text = PrometheusText()
         func counter(_ name: String, _ help: String, _ value: UInt64) {
             text.family("caffe_worker_\(name)_total", type: "counter", help: help)

@@ -197,7 +197,7 @@ private struct PipelineState {
         intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
         renderer = EventRenderer(cores: parts.cores, limits: settings.limits)
         ledger = CheckpointLedger(resumingFrom: parts.resumed.sources)
-        counts = ThreadCounts(shard: parts.metrics.makeShard("pipeline"))
+        counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
         replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
         polls = PollSet(
             input: sockets.input,
@@ -236,8 +236,10 @@ private struct PipelineState {
                 checkpointIfDue(at: now)
                 if stop.drain, isIdle, output.isSettled { break }
                 updateGauges()
+                counts.publishIfRequested()
                 counts.publish()
                 try wait(draining: stop.drain)
+                counts.publishIfRequested()
             }
         } catch {
             logger.error("event pipeline stopped", metadata: ["error": "\(error)"])
@@ -264,30 +266,25 @@ private struct PipelineState {
         switch ParsedInput(frames, limits: settings.limits) {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
+        case .invalid(let detail, let header):
+            guard let ref = track(header, at: now) else { return }
+            var letter = EventRenderer.deadLetter(.invalid, detail, frames: frames, header: header)
+            letter.ref = ref.sequence
+            enqueue(letter)
         case .oversized(let header, let bytes, let topic):
             counts.count { $0.oversized += 1 }
             logger.warning(
                 "oversized message refused",
                 metadata: ["bytes": "\(bytes)", "source": "\(header?.sourceID ?? "")", "topic": "\(topic)"]
             )
-            var ref: SequenceRef?
-            if let header {
-                // A readable header is tracked like any event, so its sequence is not a gap.
-                let admission = intake.admit(header, at: now)
-                report(admission.gaps, source: header.sourceID)
-                guard case .render = admission.decision else {
-                    if case .duplicate = admission.decision { counts.count { $0.duplicates += 1 } }
-                    return
-                }
-                ref = SequenceRef(source: header.sourceID, sequence: header.sequence)
-            }
+            guard let ref = track(header, at: now) else { return }
             enqueue(
                 EventRenderer.oversized(
                     bytes: bytes,
                     limit: settings.limits.maxBodyBytes,
                     topic: topic,
                     header: header,
-                    ref: ref
+                    ref: ref.sequence
                 )
             )
         case .event(let event):
@@ -297,6 +294,33 @@ private struct PipelineState {
                 admit(event, frames: frames, at: now)
             }
         }
+    }
+
+    /// What becomes of an input refused for its content whose header could still be read: it is
+    /// tracked like any event, so its sequence is not a gap and its dead letter completes it.
+    /// `nil` when it is a duplicate (nothing to send); otherwise the reference to complete, if any.
+    mutating func track(_ header: Caffe_V1_EventHeader?, at now: ContinuousClock.Instant) -> Tracked? {
+        guard let header else { return Tracked(sequence: nil) }
+        let admission = intake.admit(header, at: now)
+        report(admission.gaps, source: header.sourceID)
+        switch admission.decision {
+        case .render:
+            return Tracked(sequence: SequenceRef(source: header.sourceID, sequence: header.sequence))
+        case .duplicate:
+            counts.count { $0.duplicates += 1 }
+            return nil
+        case .retry:
+            counts.count { $0.duplicates += 1 }
+            ledger.complete(SequenceRef(source: header.sourceID, sequence: header.sequence))
+            return nil
+        case .reject:
+            return Tracked(sequence: nil)
+        }
+    }
+
+    /// The reference a refused input completes, if any.
+    struct Tracked {
+        var sequence: SequenceRef?
     }
 
     mutating func admit(_ event: InputEvent, frames: [ZMQMessage], at now: ContinuousClock.Instant) {
@@ -473,11 +497,15 @@ private struct PipelineState {
                 }
                 if socket != nil { counts.count { $0.replayConnections += 1 } }
             } catch {
+                // An endpoint libzmq refuses will not work later either: give the gap up now.
                 logger.error(
                     "cannot connect to replay endpoint",
                     metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
                 )
-                socket = nil
+                for gap in intake.abandon(request, reason: "the replay endpoint '\(routed.endpoint)' is unusable: \(error)") {
+                    giveUp(gap)
+                }
+                continue
             }
             guard let socket else {
                 intake.postpone(id: request.id, at: now)

@@ -1,4 +1,5 @@
 import CaffeProtocol
+import SwiftProtobuf
 import ZeroMQ
 
 /// Sequences of one source that an input completes once its outputs are delivered: one for an
@@ -38,8 +39,10 @@ enum ParsedInput {
     case event(InputEvent)
     /// Larger than the worker accepts; the header, when it could be read, identifies it.
     case oversized(header: Caffe_V1_EventHeader?, bytes: Int, topic: String)
-    /// Not an event at all.
+    /// Not an event at all (its bytes do not decode).
     case malformed(String)
+    /// Decodable, but missing what every event must carry (`body_type`).
+    case invalid(String, header: Caffe_V1_EventHeader?)
 
     /// Splits and checks `frames`, decoding the header.
     init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
@@ -59,6 +62,12 @@ enum ParsedInput {
             self = .event(
                 InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: event.header)
             )
+        } catch where error.code == .missingField || error.code == .invalidField {
+            // The header decodes but lacks what it must carry: what it does carry identifies it.
+            let header =
+                frames.count >= 2 && frames[1].count <= limits.maxHeaderBytes
+                ? try? Caffe_V1_EventHeader(serializedBytes: frames[1].bytes) : nil
+            self = .invalid(error.description, header: header)
         } catch {
             self = .malformed(error.description)
         }

@@ -8,8 +8,9 @@
 ///   deliveries; deliveries go round-robin to consumers with room, oldest first.
 /// - Feedback for this incarnation acknowledges every delivery to that consumer up to
 ///   `acknowledged_through`; an input is complete when all its outputs are acknowledged.
-/// - A consumer silent for ``ackTimeout`` is dropped, and so is one the socket cannot reach; what
-///   it held goes back to the front of the queue and is delivered again (to anyone).
+/// - A consumer holding deliveries and silent for ``ackTimeout`` is dropped, and so is one the
+///   socket cannot reach; what it held goes back to the front of the queue and is delivered
+///   again (to anyone). Tags increase across consumers and are never reused in an incarnation.
 struct DeliveryBook<Payload> {
     /// A consumer, by its routing id.
     typealias ConsumerID = [UInt8]
@@ -32,7 +33,6 @@ struct DeliveryBook<Payload> {
 
     private struct Consumer {
         var window: Int
-        var nextTag: UInt64 = 1
         /// Tags in order, with their deliveries.
         var inFlight = FIFO<(tag: UInt64, delivery: Delivery)>()
         var lastHeard: ContinuousClock.Instant
@@ -57,6 +57,10 @@ struct DeliveryBook<Payload> {
     private var waiting = FIFO<Delivery>()
     private var inputs: [Int: Input] = [:]
     private var nextInput = 0
+    /// Tags increase across all consumers and are never reused within an incarnation, so an
+    /// acknowledgement repeated by a consumer that was dropped and came back cannot acknowledge
+    /// deliveries it has not seen.
+    private var nextTag: UInt64 = 1
     private(set) var completed: [SequenceRef] = []
     /// Deliveries in consumers' hands.
     private(set) var unacknowledged = 0
@@ -104,8 +108,8 @@ struct DeliveryBook<Payload> {
             let id = rotation[index]
             guard var consumer = consumers[id], consumer.inFlight.count < consumer.window else { continue }
             _ = waiting.removeFirst()
-            let tag = consumer.nextTag
-            consumer.nextTag += 1
+            let tag = nextTag
+            nextTag += 1
             consumer.inFlight.append((tag, delivery))
             consumers[id] = consumer
             unacknowledged += 1
@@ -156,7 +160,6 @@ struct DeliveryBook<Payload> {
     mutating func retract(_ send: Send) {
         guard var consumer = consumers[send.consumer] else { return }
         _ = consumer.inFlight.removeLast(1)
-        consumer.nextTag -= 1
         consumer.window = consumer.inFlight.count
         consumers[send.consumer] = consumer
         unacknowledged -= 1
@@ -164,9 +167,11 @@ struct DeliveryBook<Payload> {
         waiting.prepend(contentsOf: [send.delivery])
     }
 
-    /// Drops consumers silent for longer than ``ackTimeout``; what they held is delivered again.
+    /// Drops consumers that hold deliveries and stayed silent for longer than ``ackTimeout``; what
+    /// they held is delivered again. A consumer holding nothing needs no heartbeat: if it has
+    /// gone, the socket reports it unreachable at the next send (``drop(_:)``).
     mutating func expire(at now: ContinuousClock.Instant) {
-        for (id, consumer) in consumers where now - consumer.lastHeard > ackTimeout {
+        for (id, consumer) in consumers where !consumer.inFlight.isEmpty && now - consumer.lastHeard > ackTimeout {
             drop(id)
         }
     }
@@ -188,9 +193,9 @@ struct DeliveryBook<Payload> {
         waiting.prepend(contentsOf: held)
     }
 
-    /// The earliest time a consumer could time out.
+    /// The earliest time a consumer holding deliveries could time out.
     var nextExpiry: ContinuousClock.Instant? {
-        consumers.values.map(\.lastHeard).min().map { $0 + ackTimeout }
+        consumers.values.filter { !$0.inFlight.isEmpty }.map(\.lastHeard).min().map { $0 + ackTimeout }
     }
 
     /// Inputs completed since the last call.

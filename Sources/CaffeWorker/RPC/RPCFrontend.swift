@@ -80,9 +80,36 @@ final class RPCFrontend: Service {
 
     private func serve() {
         let frontend = socket.value
-        var counts = ThreadCounts(shard: metrics.makeShard("rpc"))
+        var counts = ThreadCounts("rpc", in: metrics)
         var renderer = EventRenderer(cores: cores, limits: settings.limits)
         var waiting = FIFO<Waiting>()
+        var stats: (at: ContinuousClock.Instant, encoded: [UInt8])?
+        var pendingStats: [RequestFrames] = []
+        var statsGeneration: UInt64 = 0
+        var statsDeadline = ContinuousClock.now
+
+        /// Answers the Stats requests waiting, once the counts are fresh or the wait is over.
+        func answerStatsIfReady() {
+            guard !pendingStats.isEmpty,
+                metrics.hasFreshCounts(statsGeneration) || ContinuousClock.now >= statsDeadline
+            else { return }
+            counts.publish(force: true)
+            let total = metrics.counts
+            var response = Caffe_V1_StatsResponse()
+            response.counters = total.snapshot
+            response.gauges = [
+                "render_queue": Double(total.renderQueue), "rpc_queue": Double(total.rpcQueue),
+                "gaps_pending": Double(total.pendingGaps), "consumers": Double(total.consumers),
+                "unacknowledged": Double(total.unacknowledged),
+                "render_threads": Double(settings.renderThreads), "serving": status.isServing ? 1 : 0,
+            ]
+            let encoded: [UInt8] = (try? response.serializedBytes()) ?? []
+            stats = (ContinuousClock.now, encoded)
+            for request in pendingStats {
+                send(try? request.reply(status: .ok, encodedBody: encoded), method: request.header.method, code: .ok)
+            }
+            pendingStats.removeAll()
+        }
         var poller = ZMQPoller()
         poller.register(frontend, for: .readable)
         let controlItem = poller.register(fileDescriptor: control.fileDescriptor, for: .readable)
@@ -141,17 +168,16 @@ final class RPCFrontend: Service {
                 response.status = status.isServing ? .serving : .notServing
                 answer(request, .ok, response)
             case CaffeMethod.stats:
-                counts.publish(force: true)
-                let total = metrics.counts
-                var response = Caffe_V1_StatsResponse()
-                response.counters = total.snapshot
-                response.gauges = [
-                    "render_queue": Double(total.renderQueue), "rpc_queue": Double(total.rpcQueue),
-                    "gaps_pending": Double(total.pendingGaps), "consumers": Double(total.consumers),
-                    "unacknowledged": Double(total.unacknowledged),
-                    "render_threads": Double(settings.renderThreads), "serving": status.isServing ? 1 : 0,
-                ]
-                answer(request, .ok, response)
+                // Answered from counts at most 10 ms old; fresher ones are asked of the other
+                // threads and the request waits for them (at most 50 ms) without holding up others.
+                if let cached = stats, ContinuousClock.now - cached.at < .milliseconds(10) {
+                    return send(try? request.reply(status: .ok, encodedBody: cached.encoded), method: method, code: .ok)
+                }
+                if pendingStats.isEmpty {
+                    statsGeneration = metrics.requestFreshCounts()
+                    statsDeadline = .now + .milliseconds(50)
+                }
+                pendingStats.append(request)
             default:
                 guard status.isServing else {
                     return answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
@@ -166,13 +192,14 @@ final class RPCFrontend: Service {
             }
         }
 
-        while !stopping.load(ordering: .acquiring) || !waiting.isEmpty {
+        while !stopping.load(ordering: .acquiring) || !waiting.isEmpty || !pendingStats.isEmpty {
             // Read everything waiting (cheap), then render a few, so floods are answered at once.
             var read = 0
             while read < 1024, let frames = try? frontend.tryReceiveMultipart() {
                 read += 1
                 take(frames)
             }
+            answerStatsIfReady()
             var rendered = 0
             while rendered < 8, let next = waiting.removeFirst() {
                 rendered += 1
@@ -193,8 +220,8 @@ final class RPCFrontend: Service {
                 continue
             }
             counts.publish(force: true)
-            if stopping.load(ordering: .acquiring) { break }
-            _ = try? poller.poll(timeout: .seconds(1))
+            if stopping.load(ordering: .acquiring), pendingStats.isEmpty { break }
+            _ = try? poller.poll(timeout: pendingStats.isEmpty ? .seconds(1) : .milliseconds(1))
             if poller.isReadable(controlItem) { control.drain() }
             if let watchItem, let watch = watch.value, poller.isReadable(watchItem) {
                 let events = watch.drain()

@@ -45,35 +45,55 @@ struct EventRenderer {
         do {
             switch header.bodyType {
             case Caffe_V1_OrderEvent.protoMessageName:
-                let order = try decode(Caffe_V1_OrderEvent.self, from: event)
-                if let disagreement = Self.disagreement(header, order) { return dead(.invalid, disagreement) }
-                let rendered = try session.render(order)
-                let locale = order.customer.locale.isEmpty ? rendered.confirmation.locale : order.customer.locale
+                // From the body's bytes to the outputs' bytes; the header is checked against the
+                // body before anything is rendered.
+                let rendered = try event.body.withUnsafeBytes { body in
+                    try session.renderOrder(bytes: body, limits: limits) { Self.disagreement(header, $0) }
+                }
+                let locale = Self.topicLocale(rendered.customerLocale, used: rendered.localization)
                 let outputs = [
-                    try Self.output(CaffeTopic.confirmation(locale: locale), header, rendered.confirmation),
-                    try Self.output(CaffeTopic.receipt(store: order.storeID), header, rendered.receipt),
+                    try Self.output(
+                        CaffeTopic.confirmation(locale: locale),
+                        header,
+                        Caffe_V1_Confirmation.protoMessageName,
+                        rendered.confirmation
+                    ),
+                    try Self.output(
+                        CaffeTopic.receipt(store: rendered.storeID),
+                        header,
+                        Caffe_V1_Receipt.protoMessageName,
+                        rendered.receipt
+                    ),
                 ]
-                let used = rendered.confirmation.locale
+                let used = rendered.localization
                 return RenderedEvent(
                     ref: ref,
                     outputs: outputs,
                     summary: .rendered(
                         kind: "order",
                         locale: used,
-                        outputs: [LabelPair("confirmation", used), LabelPair("receipt", rendered.receipt.locale)],
+                        outputs: [LabelPair("confirmation", used), LabelPair("receipt", used)],
                         nanoseconds: DispatchTime.now().uptimeNanoseconds - started
                     )
                 )
             case Caffe_V1_ComplicationRequest.protoMessageName:
-                let request = try decode(Caffe_V1_ComplicationRequest.self, from: event)
-                let payload = try session.complication(request)
+                let rendered = try event.body.withUnsafeBytes { body in
+                    try session.renderComplication(bytes: body, limits: limits)
+                }
                 return RenderedEvent(
                     ref: ref,
-                    outputs: [try Self.output(CaffeTopic.complication(user: request.userID), header, payload)],
+                    outputs: [
+                        try Self.output(
+                            CaffeTopic.complication(user: rendered.userID),
+                            header,
+                            Caffe_V1_ComplicationPayload.protoMessageName,
+                            rendered.payload
+                        )
+                    ],
                     summary: .rendered(
                         kind: "complication",
-                        locale: payload.locale,
-                        outputs: [LabelPair("complication", payload.locale)],
+                        locale: rendered.locale,
+                        outputs: [LabelPair("complication", rendered.locale)],
                         nanoseconds: DispatchTime.now().uptimeNanoseconds - started
                     )
                 )
@@ -86,6 +106,8 @@ struct EventRenderer {
             }
         } catch let error as CaffeProtocolError {
             return dead(error.code == .malformed ? .malformed : .invalid, error.description)
+        } catch let rejection as OrderRejection {
+            return dead(.invalid, rejection.description)
         } catch let error as RenderError {
             return dead(error.deadLetterReason, error.description)
         } catch {
@@ -93,35 +115,43 @@ struct EventRenderer {
         }
     }
 
-    private func decode<Body: SwiftProtobuf.Message>(
-        _ type: Body.Type,
-        from event: InputEvent
-    ) throws(CaffeProtocolError) -> Body {
-        try EventFrames.decodeBody(type, frame: event.body, limits: limits)
+    /// The locale in a confirmation's topic: the customer's as sent when it is a plausible tag
+    /// (letters, digits, `-` and `_`, at most 35 bytes, BCP 47's practical limit), else the
+    /// localization actually used: a topic built from anything a client sends could exceed what
+    /// receivers accept.
+    static func topicLocale(_ requested: String, used: String) -> String {
+        let plausible =
+            !requested.isEmpty && requested.utf8.count <= 35
+            && requested.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+                    || byte == 0x2d || byte == 0x5f
+            }
+        return plausible ? requested : used
     }
 
     /// Why an order's body contradicts its header, if it does: both name the event, and an event
     /// published under one name and rendered under another would corrupt the books of both.
-    static func disagreement(_ header: Caffe_V1_EventHeader, _ order: Caffe_V1_OrderEvent) -> String? {
-        if order.sourceID != header.sourceID {
+    static func disagreement(_ header: Caffe_V1_EventHeader, _ order: OrderIdentity) -> String? {
+        if !order.hasSourceID(header.sourceID) {
             return "the header's source_id '\(header.sourceID)' differs from the body's '\(order.sourceID)'"
         }
         if order.sequence != header.sequence {
             return "the header's sequence \(header.sequence) differs from the body's \(order.sequence)"
         }
-        if order.orderID != header.orderID {
+        if !order.hasOrderID(header.orderID) {
             return "the header's order_id '\(header.orderID)' differs from the body's '\(order.orderID)'"
         }
         return nil
     }
 
-    /// One output event; its header is the input's, with the output's body type.
-    static func output<Body: SwiftProtobuf.Message & SinglePassEncodable>(
+    /// One output event from an encoded body; its header is the input's, with the body's type.
+    static func output(
         _ topic: String,
         _ header: Caffe_V1_EventHeader,
-        _ body: Body
+        _ bodyType: String,
+        _ body: UnsafeRawBufferPointer
     ) throws(CaffeProtocolError) -> OutputMessage {
-        let frames = try EventFrames.encode(topic: topic, header: header, body: body)
+        let frames = try EventFrames.encode(topic: topic, header: header, bodyType: bodyType, body: body)
         return OutputMessage(topic: frames[0], header: frames[1], body: frames[2])
     }
 

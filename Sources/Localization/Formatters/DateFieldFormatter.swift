@@ -9,9 +9,30 @@ import _FoundationICU
 /// thread at a time.
 public final class DateFieldFormatter {
     /// A date field, named as Foundation's `AttributeScopes.FoundationAttributes.DateFieldAttribute`.
-    public enum Field: String, Hashable, Sendable {
+    public enum Field: String, Hashable, Sendable, CaseIterable {
         case era, year, quarter, month, weekOfYear, weekOfMonth, day, dayOfYear, weekday
         case amPM, hour, minute, second, secondFraction, timeZone
+
+        /// The field's place in ``allCases``, for tables indexed by field.
+        public var ordinal: Int {
+            switch self {
+            case .era: 0
+            case .year: 1
+            case .quarter: 2
+            case .month: 3
+            case .weekOfYear: 4
+            case .weekOfMonth: 5
+            case .day: 6
+            case .dayOfYear: 7
+            case .weekday: 8
+            case .amPM: 9
+            case .hour: 10
+            case .minute: 11
+            case .second: 12
+            case .secondFraction: 13
+            case .timeZone: 14
+            }
+        }
     }
 
     /// A piece of formatted text and the field it shows, if any (separators have none).
@@ -30,7 +51,9 @@ public final class DateFieldFormatter {
     /// The skeleton as given, and the pattern ICU chose for the locale.
     public let skeleton: String
     public let pattern: String
-    private let format: UnsafeMutablePointer<UDateFormat?>
+    /// The ICU locale ID the format was opened with (Gregorian unless the tag asks otherwise).
+    let localeID: String
+    let format: UnsafeMutablePointer<UDateFormat?>
     private let fields: OpaquePointer
 
     /// - Parameters:
@@ -48,6 +71,7 @@ public final class DateFieldFormatter {
         self.timeZone = timeZone
         self.skeleton = skeleton
         let localeID = Self.gregorianUnlessAsked(ICULocaleID.make(locale))
+        self.localeID = localeID
         var status = U_ZERO_ERROR
         guard let generator = swift_udatpg_open(localeID, &status), status.rawValue <= U_ZERO_ERROR.rawValue else {
             throw LocalizationError(.unknownLocale, "ICU has no date patterns for '\(locale)'")
@@ -179,7 +203,7 @@ public final class DateFieldFormatter {
         return localeID + (localeID.contains("@") ? ";calendar=gregorian" : "@calendar=gregorian")
     }
 
-    private static func field(_ field: UDateFormatField) -> Field? {
+    static func field(_ field: UDateFormatField) -> Field? {
         switch field {
         case UDAT_ERA_FIELD: .era
         case UDAT_YEAR_FIELD, UDAT_YEAR_WOY_FIELD, UDAT_EXTENDED_YEAR_FIELD, UDAT_RELATED_YEAR_FIELD: .year

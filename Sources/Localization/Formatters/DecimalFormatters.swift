@@ -7,7 +7,7 @@ import _FoundationICU
 public final class CurrencyFormatter: @unchecked Sendable {
     public let locale: String
     public let currency: Currency
-    private let format: UnsafeMutablePointer<UNumberFormat?>
+    let format: UnsafeMutablePointer<UNumberFormat?>
 
     /// - Throws: ``LocalizationError`` `.unknownLocale` if ICU cannot open a currency format for `locale`.
     public init(locale: String, currency: Currency) throws(LocalizationError) {
@@ -43,7 +43,7 @@ public final class CurrencyFormatter: @unchecked Sendable {
 public final class PercentFormatter: @unchecked Sendable {
     public let locale: String
     public let maximumFractionDigits: Int
-    private let format: UnsafeMutablePointer<UNumberFormat?>
+    let format: UnsafeMutablePointer<UNumberFormat?>
 
     /// - Throws: ``LocalizationError`` `.unknownLocale` if ICU cannot open a percent format for `locale`.
     public init(locale: String, maximumFractionDigits: Int = 3) throws(LocalizationError) {
@@ -78,6 +78,11 @@ enum ICUDecimal {
     }
 
     static func format(_ text: String, with format: UnsafeMutablePointer<UNumberFormat?>) -> String {
+        formatIfPossible(text, with: format) ?? text
+    }
+
+    /// ICU's output for `text`, or `nil` when ICU reports an error.
+    static func formatIfPossible(_ text: String, with format: UnsafeMutablePointer<UNumberFormat?>) -> String? {
         var text = text
         return text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
@@ -93,6 +98,6 @@ enum ICUDecimal {
                     )
                 }
             }
-        } ?? text
+        }
     }
 }

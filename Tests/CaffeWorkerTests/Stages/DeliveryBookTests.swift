@@ -27,7 +27,7 @@ struct DeliveryBookTests {
         book.feedback(from: Array("y".utf8), incarnation: 0, acknowledgedThrough: 0, window: 1, at: Self.start)
         let sent = Self.sends(&book)
         #expect(sent.map(\.consumer) == ["x", "y", "x"])
-        #expect(sent.map(\.tag) == [1, 1, 2])
+        #expect(sent.map(\.tag) == [1, 2, 3])
         #expect(sent.map(\.payload) == ["a1", "a2", "b1"])
         #expect(book.waitingCount == 1 && book.unacknowledged == 3)
     }
@@ -61,11 +61,39 @@ struct DeliveryBookTests {
         book.expire(at: Self.start + .seconds(6))
         #expect(book.consumerCount == 1)
         let again = Self.sends(&book)
-        #expect(again.map(\.consumer) == ["y"] && again.map(\.payload) == ["a1"] && again.map(\.tag) == [1])
+        #expect(again.map(\.consumer) == ["y"] && again.map(\.payload) == ["a1"] && again.map(\.tag) == [2])
         let counts = book.takeCounts()
         #expect(counts.redelivered == 1 && counts.lost == 1)
-        book.feedback(from: Array("y".utf8), incarnation: 7, acknowledgedThrough: 1, window: 0, at: Self.start + .seconds(6))
+        book.feedback(from: Array("y".utf8), incarnation: 7, acknowledgedThrough: 2, window: 0, at: Self.start + .seconds(6))
         #expect(book.takeCompleted() == [SequenceRef(source: "s", sequence: 1)])
+    }
+
+    @Test("a consumer dropped and back cannot acknowledge, with its old acknowledgement, what it has not seen")
+    func staleAcknowledgement() {
+        var book = Book(incarnation: 7, ackTimeout: .seconds(1), defaultWindow: 10)
+        let consumer = Array("x".utf8)
+        book.feedback(from: consumer, incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start)
+        book.enqueue(["a1"], completing: SequenceRef(source: "s", sequence: 1))
+        #expect(Self.sends(&book).map(\.tag) == [1])
+        book.feedback(from: consumer, incarnation: 7, acknowledgedThrough: 1, window: 0, at: Self.start)
+        #expect(book.takeCompleted() == [SequenceRef(source: "s", sequence: 1)])
+        book.enqueue(["b1"], completing: SequenceRef(source: "s", sequence: 2))
+        #expect(Self.sends(&book).map(\.tag) == [2])
+        book.expire(at: Self.start + .seconds(2))
+        // It comes back repeating its last acknowledgement: b1, now tag 3, stays unacknowledged.
+        book.feedback(from: consumer, incarnation: 7, acknowledgedThrough: 1, window: 0, at: Self.start + .seconds(2))
+        #expect(Self.sends(&book).map(\.tag) == [3])
+        #expect(book.takeCompleted().isEmpty && book.unacknowledged == 1)
+    }
+
+    @Test("a consumer holding nothing is not dropped for silence")
+    func idleConsumerStays() {
+        var book = Book(incarnation: 7, ackTimeout: .seconds(1), defaultWindow: 10)
+        book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start)
+        book.expire(at: Self.start + .seconds(60))
+        #expect(book.consumerCount == 1 && book.nextExpiry == nil)
+        book.enqueue(["a1"], completing: nil)
+        #expect(Self.sends(&book).map(\.consumer) == ["x"])
     }
 
     @Test("a send the socket refuses is taken back and the consumer waits for its next report")
@@ -80,6 +108,7 @@ struct DeliveryBookTests {
         book.retract(send)
         #expect(book.nextSend() == nil && book.waitingCount == 2 && book.unacknowledged == 0)
         book.feedback(from: Array("x".utf8), incarnation: 7, acknowledgedThrough: 0, window: 10, at: Self.start)
-        #expect(Self.sends(&book).map(\.tag) == [1, 2])
+        // Tags are never reused: the retracted one is gone.
+        #expect(Self.sends(&book).map(\.tag) == [2, 3])
     }
 }

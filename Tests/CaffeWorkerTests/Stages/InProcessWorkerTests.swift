@@ -17,7 +17,7 @@ import ZeroMQ
 @Suite("Worker in process", .serialized)
 struct InProcessWorkerTests {
     /// A worker on inproc endpoints, run in a service group by the test.
-    struct Harness {
+    struct Harness: @unchecked Sendable {
         let folder: TemporaryFolder
         let context: ZMQContext
         let worker: Worker
@@ -87,15 +87,20 @@ struct InProcessWorkerTests {
         var checkpointMark: UInt64 { (try? Checkpoint.read(checkpoint).sources["src"]) ?? 0 }
     }
 
-    /// Runs `harness.worker` until `body` returns, then shuts it down gracefully.
-    static func running(_ harness: Harness, _ body: @Sendable (Harness) async throws -> Void) async throws {
+    /// Runs `harness.worker` until `body` returns, then shuts it down gracefully. `body` blocks on
+    /// sockets, so it runs on a thread of its own, never on the (two-thread) cooperative pool the
+    /// worker's services need.
+    static func running(_ harness: Harness, _ body: @escaping @Sendable (Harness) throws -> Void) async throws {
         let group = ServiceGroup(services: [harness.worker], logger: Logger(label: "test.group"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             await harness.worker.waitUntilServing()
-            try await body(harness)
+            let outcome: Result<Void, any Error> = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: Result { try body(harness) }) }.start()
+            }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+            try outcome.get()
         }
     }
 
@@ -113,10 +118,10 @@ struct InProcessWorkerTests {
             #expect(try harness.deliveries(1, timeout: .milliseconds(300)).isEmpty)
             #expect(harness.checkpointMark == 0)
             // Acknowledging 1 and 2 completes order 1 (both its outputs).
-            let incarnation = first[0].tag.incarnation
+            let incarnation = try #require(first.first).tag.incarnation
             try harness.feedback(window: 3, incarnation: incarnation, through: 2)
             var rest = try harness.deliveries(2)
-            try await Task.sleep(for: .milliseconds(200))
+            Thread.sleep(forTimeInterval: 0.2)
             #expect(harness.checkpointMark == 1)
             try harness.feedback(window: 100, incarnation: incarnation, through: 5)
             rest += try harness.deliveries(3)
@@ -138,8 +143,8 @@ struct InProcessWorkerTests {
             let received = try harness.deliveries(6)
             #expect(received.count == 6)
             // Only order 1 is acknowledged.
-            try harness.feedback(window: 10, incarnation: received[0].tag.incarnation, through: 2)
-            try await Task.sleep(for: .milliseconds(100))
+            try harness.feedback(window: 10, incarnation: try #require(received.first).tag.incarnation, through: 2)
+            Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(!harness.worker.isDrained)
         #expect(harness.checkpointMark == 1)

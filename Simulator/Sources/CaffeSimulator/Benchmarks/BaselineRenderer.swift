@@ -237,3 +237,18 @@ final class BaselineRenderer {
         }
     }
 }
+
+extension BaselineRenderer {
+    /// An order from its bytes to its outputs' bytes, as app code would go: SwiftProtobuf decodes,
+    /// the renderer renders, SwiftProtobuf encodes.
+    func renderBytes(order body: [UInt8]) throws {
+        let rendered = try render(Caffe_V1_OrderEvent(serializedBytes: body))
+        _ = try rendered.confirmation.serializedBytes() as [UInt8]
+        _ = try rendered.receipt.serializedBytes() as [UInt8]
+    }
+
+    /// A complication request from its bytes to the payload's bytes.
+    func renderBytes(complication body: [UInt8]) throws {
+        _ = try complication(Caffe_V1_ComplicationRequest(serializedBytes: body)).serializedBytes() as [UInt8]
+    }
+}

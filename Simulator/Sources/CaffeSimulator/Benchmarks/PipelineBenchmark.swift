@@ -51,6 +51,10 @@ public struct PipelineBenchmark {
         public var simulatorExecutable: URL?
         /// The worker's output: `push` (as the relay and the peers) or `acked`.
         public var workerOutput = "push"
+        /// Where to write the soak's HTML report (with the worker's CPU and memory), if anywhere.
+        public var soakReport: URL?
+        /// Only the CPU figures: no search, no peers, no soak.
+        public var cpuOnly = false
         /// Seconds of the run at half the worker's sustained rate (latency and memory).
         public var soakSeconds = 600.0
         public var seed: UInt64 = 1
@@ -193,7 +197,13 @@ public struct PipelineBenchmark {
         var generatorCPU: [String: Double] = [:]
         var renderCPU: [String: Double] = [:]
         let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
-        var generator = try OrderGenerator(menu: menu, configuration: .init(seed: configuration.seed))
+        let markets = Self.parityMarkets.compactMap { entry in
+            Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
+        }
+        var generator = try OrderGenerator(
+            menu: menu,
+            configuration: .init(seed: configuration.seed, markets: markets)
+        )
         let sample = generator.next(1000)
         for rate in configuration.cpuRates {
             let key = Self.key(rate)
@@ -220,6 +230,23 @@ public struct PipelineBenchmark {
             )
         }
 
+        var budget: [String: Double] = [:]
+        for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
+        if configuration.cpuOnly {
+            return Report(
+                maxSustainedOrdersPerSecond: 0, halfRate: 0, p50MillisecondsAtHalf: 0, p99MillisecondsAtHalf: 0,
+                p999MillisecondsAtHalf: 0, lost: 0, duplicates: 0, peerPyICUOrdersPerSecond: nil,
+                peerBabelOrdersPerSecond: nil, ratioVsPyICU: nil, maxSustainedStrictOrdersPerSecond: 0,
+                peerPyICUStrictOrdersPerSecond: nil, peerBabelStrictOrdersPerSecond: nil, strictRatioVsPyICU: nil,
+                workerCPU: workerCPU, relayFloorCPU: relayCPU, renderCPU: renderCPU, generatorCPU: generatorCPU,
+                peerPyICUCPU: nil, peerBabelCPU: nil, cpuBudget: budget, workerOutput: configuration.workerOutput,
+                rssMegabytesStart: 0, rssMegabytesAfterOneMinute: nil, rssMegabytesEnd: 0, rssMegabytesMax: 0,
+                soakSeconds: 0, stepSeconds: configuration.stepSeconds,
+                renderThreads: configuration.renderThreads > 0
+                    ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
+                peerProcesses: configuration.peerProcesses, probes: []
+            )
+        }
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
         var workerProbes = ProbeCache()
         let workerStrict = try sustainedRate(
@@ -292,18 +319,23 @@ public struct PipelineBenchmark {
         var memory: [Double] = []
         let soak = try worker.withRunning { process in
             memory.append(process.residentMegabytes)
-            return try load(rate: half, seconds: configuration.soakSeconds, worker, menu: menu, context: context) {
-                line in
+            return try load(
+                rate: half,
+                seconds: configuration.soakSeconds,
+                worker,
+                menu: menu,
+                context: context,
+                watch: process.process.processIdentifier
+            ) { line in
                 let rss = process.residentMegabytes
                 memory.append(rss)
                 progress(line + String(format: "  rss %.1f MB", rss))
             }
         }
+        if let url = configuration.soakReport { try Data(soak.html.utf8).write(to: url) }
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
-        var budget: [String: Double] = [:]
-        for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
         return Report(
             maxSustainedOrdersPerSecond: workerRate,
             halfRate: half,
@@ -340,6 +372,13 @@ public struct PipelineBenchmark {
             probes: probes
         )
     }
+
+    /// The markets every subject renders byte for byte alike (`Benchmarks/python/check_parity.py`
+    /// holds the peers to it): the Swift core agrees French and German phrases, which the Python
+    /// peers have no grammar for, so fr-FR and de-DE are left out of the comparison.
+    public static let parityMarkets: [(locale: String, weight: Int)] = [
+        ("en-US", 1), ("es-ES", 1), ("es-MX", 1), ("ja-JP", 1), ("ar-EG", 1),
+    ]
 
     /// A paced rate as a JSON key: `"4250"`.
     static func key(_ rate: Double) -> String { String(Int(rate)) }
@@ -486,9 +525,11 @@ public struct PipelineBenchmark {
         _ subject: Subject,
         menu: Menu,
         context: ZMQContext,
+        watch: Int32? = nil,
         progress: (String) -> Void
     ) throws -> LoadReport {
         var load = LoadRun.Configuration()
+        load.watchProcess = watch
         load.profile = .constant(rate: rate)
         load.duration = seconds
         load.count = Int(rate * seconds) + 1
@@ -499,6 +540,7 @@ public struct PipelineBenchmark {
         load.outputKind = subject.outputKind
         load.seed = configuration.seed
         load.replayEndpoint = ""
+        load.locales = Self.parityMarkets
         return try LoadRun(configuration: load, menu: menu).run(context: context, progress: progress)
     }
 

@@ -15,6 +15,17 @@ public enum ProcessCPU {
         return total
     }
 
+    /// Resident memory of `pid` and its descendants, in MiB (`VmRSS`).
+    public static func residentMegabytes(ofTree pid: Int32) -> Double {
+        tree(of: pid).reduce(0) { total, process in
+            guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            else { return total }
+            return total + kilobytes / 1024
+        }
+    }
+
     /// Seconds of CPU this process has used.
     public static var ownSeconds: Double { seconds(ofTree: getpid()) - childrenSeconds(of: getpid()) }
 

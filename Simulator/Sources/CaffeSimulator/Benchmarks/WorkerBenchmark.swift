@@ -10,7 +10,8 @@ import ZeroMQ
 /// PUSHes generated orders as fast as the worker takes them (its queues push back) and a
 /// collector PULLs the confirmations and receipts; the figure is orders whose two outputs both
 /// arrived, per second of the timed run. Beside it, the same orders rendered in this process on
-/// one thread with no transport, measured in the same run.
+/// one thread with no transport (from each body's bytes to its outputs' bytes, as the worker's
+/// render stage does), measured in the same run.
 public struct WorkerBenchmark {
     public struct Configuration: Sendable {
         /// The `caffe` executable.
@@ -166,15 +167,12 @@ public struct WorkerBenchmark {
         process.waitUntilExit()
 
         progress("timing the same orders in this process, one thread")
+        // As the worker's render stage does: each body's bytes to its outputs' bytes.
         let session = core.makeSession()
-        let sample = Array(orders[warmUp...].prefix(20_000))
-        for order in sample.prefix(1000) { _ = try session.render(order) }
+        let sample = encoded[warmUp...].prefix(20_000).map { $0[2] }
+        for body in sample.prefix(1000) { _ = try body.withUnsafeBytes { try session.renderOrder(bytes: $0) } }
         let inProcessStart = ContinuousClock.now
-        for order in sample {
-            let rendered = try session.render(order)
-            _ = rendered.confirmation.singlePassBytes(capacity: 1024)
-            _ = rendered.receipt.singlePassBytes(capacity: 1024)
-        }
+        for body in sample { _ = try body.withUnsafeBytes { try session.renderOrder(bytes: $0) } }
         let inProcess = ContinuousClock.now - inProcessStart
         let inProcessSeconds = Double(inProcess.components.seconds) + Double(inProcess.components.attoseconds) / 1e18
         let rate = Double(configuration.orders) / seconds

@@ -83,7 +83,7 @@ public struct ChaosSuite {
 
     public static let rowNames = [
         "kill-9-slow-consumer", "kill-9-fast-consumer", "sigterm-slow-consumer", "pub-slow-subscriber",
-        "push-slow-consumer", "hostile-input",
+        "push-slow-consumer", "hostile-input", "idle-and-greedy-clients",
     ]
 
     public let configuration: Configuration
@@ -141,6 +141,9 @@ public struct ChaosSuite {
             "output.ack_timeout_ms=2000",
         ]
         if name.hasPrefix("sigterm") { settings.append("shutdown.drain_timeout_ms=1000") }
+        if name == "idle-and-greedy-clients" {
+            settings += ["metrics.address=127.0.0.1:0", "rpc.endpoint=@ipc://\(folder.path)/rpc"]
+        }
         let worker = ManagedWorker(
             executable: configuration.executable,
             configurationDirectory: configuration.configurationDirectory,
@@ -174,6 +177,15 @@ public struct ChaosSuite {
             try worker.start()
         case "hostile-input":
             Thread.sleep(forTimeInterval: 1)
+        case "idle-and-greedy-clients":
+            let clients = try ClientAttacks(context: context, rpc: "ipc://\(folder.path)/rpc", log: worker.logText)
+            let figures = try clients.run()
+            note = String(
+                format: "/healthz p99 %.1f ms with 200 idle connections; RPC p99 %.2f ms quiet, %.2f ms beside a non-reading flood",
+                figures.healthz * 1000,
+                figures.quiet * 1000,
+                figures.flooded * 1000
+            )
         default:
             Thread.sleep(forTimeInterval: 1)
             consumer.setRate(0)

@@ -31,6 +31,14 @@ public struct LoadAccounting: Sendable {
     private var receivedCounts: [Int] = []
     /// Per second of the run: latencies completed in it (microseconds), for the over-time plot.
     public private(set) var perSecond: [Int: Histogram<UInt64>] = [:]
+    /// Per second of the run (index = second): messages sent, completed, dead-lettered, answered
+    /// with an error status.
+    public private(set) var sentPerSecond: [Int] = []
+    public private(set) var completedPerSecond: [Int] = []
+    public private(set) var deadLettersPerSecond: [Int] = []
+    public private(set) var errorsPerSecond: [Int] = []
+    /// Latency per locale (microseconds), indexed like the locale codes.
+    private var localeLatency: [Histogram<UInt64>] = []
 
     /// Messages intended before this many seconds count in every figure but the latency
     /// (fresh sessions compile their per-locale formatters; connections open).
@@ -47,8 +55,15 @@ public struct LoadAccounting: Sendable {
 
     /// Message `sequence` (from 1) left, or was due to leave, at `intended` seconds; `expected`
     /// outputs (at most 7 kinds) complete it.
-    public mutating func sent(_ sequence: UInt64, intended time: Double, locale: String, expected count: Int) {
+    public mutating func sent(
+        _ sequence: UInt64,
+        intended time: Double,
+        locale: String,
+        expected count: Int,
+        at sendTime: Double? = nil
+    ) {
         guard sequence > 0 else { return }
+        Self.bump(&sentPerSecond, at: sendTime ?? time)
         let index = Int(sequence - 1)
         if index >= intended.count {
             let missing = index + 1 - intended.count
@@ -85,13 +100,17 @@ public struct LoadAccounting: Sendable {
             settled += 1
             received += 1
             receivedCounts[Int(localeIndex[index])] += 1
-            if intended[index] >= warmup { record(latency: time - intended[index], at: time) }
+            Self.bump(&completedPerSecond, at: time)
+            if intended[index] >= warmup {
+                record(latency: time - intended[index], at: time, locale: Int(localeIndex[index]))
+            }
         }
     }
 
     /// A dead letter for message `sequence`: settled, not lost, not received.
-    public mutating func deadLetter(_ sequence: UInt64) {
+    public mutating func deadLetter(_ sequence: UInt64, at time: Double? = nil) {
         guard let index = sentIndex(sequence), seen[index] & Self.settledBit == 0 else { return }
+        if let time { Self.bump(&deadLettersPerSecond, at: time) }
         seen[index] |= Self.settledBit
         settled += 1
         deadLettered += 1
@@ -101,6 +120,7 @@ public struct LoadAccounting: Sendable {
     /// settles it.
     public mutating func reply(_ sequence: UInt64, code: String, at time: Double) {
         statusCodes[code, default: 0] += 1
+        if code != "OK" { Self.bump(&errorsPerSecond, at: time) }
         if code == "OK" {
             output(sequence, kind: "reply", at: time)
         } else if let index = sentIndex(sequence), seen[index] & Self.settledBit == 0 {
@@ -132,6 +152,7 @@ public struct LoadAccounting: Sendable {
         localeIndices[locale] = code
         sentCounts.append(0)
         receivedCounts.append(0)
+        localeLatency.append(Self.histogram(digits: .two))
         return code
     }
 
@@ -139,9 +160,22 @@ public struct LoadAccounting: Sendable {
         Dictionary(uniqueKeysWithValues: zip(locales, counts).filter { $0.1 > 0 })
     }
 
-    private mutating func record(latency seconds: Double, at time: Double) {
+    /// Latency per locale that completed anything.
+    public var latencyPerLocale: [String: Histogram<UInt64>] {
+        Dictionary(uniqueKeysWithValues: zip(locales, localeLatency).filter { $0.1.totalCount > 0 })
+    }
+
+    /// Adds one to `counts` at second `time` (the array grows to reach it).
+    private static func bump(_ counts: inout [Int], at time: Double) {
+        let second = max(0, Int(time))
+        if second >= counts.count { counts += repeatElement(0, count: second + 1 - counts.count) }
+        counts[second] += 1
+    }
+
+    private mutating func record(latency seconds: Double, at time: Double, locale: Int) {
         let microseconds = UInt64(max(0, seconds) * 1e6)
         _ = latency.record(microseconds)
+        _ = localeLatency[locale].record(microseconds)
         // Recorded in place: reading the bucket out and writing it back would copy its counts.
         _ = perSecond[Int(time), default: Self.histogram(digits: .two)].record(microseconds)
     }

@@ -29,6 +29,51 @@ public struct LoadReport: Codable, Sendable {
     public var overTime: [Second]
     /// The latency distribution, for the percentile plot.
     public var percentiles: [Point]
+    /// Per second: the target rate, what was sent, completed, dead-lettered, answered with an error.
+    public var throughput: [Rate]
+    /// Latency per locale.
+    public var localeLatency: [LocaleLatency]
+    /// The watched process's CPU and memory, once a second (empty when none was watched).
+    public var resources: [ResourceSample]
+
+    public struct Rate: Codable, Sendable {
+        public var second: Int
+        public var target: Double
+        public var sent: Int
+        public var completed: Int
+        public var deadLettered: Int
+        public var errors: Int
+
+        enum CodingKeys: String, CodingKey {
+            case second, target, sent, completed, errors
+            case deadLettered = "dead_lettered"
+        }
+    }
+
+    public struct LocaleLatency: Codable, Sendable {
+        public var locale: String
+        public var count: Int
+        public var p50Milliseconds: Double
+        public var p99Milliseconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case locale, count
+            case p50Milliseconds = "p50_ms"
+            case p99Milliseconds = "p99_ms"
+        }
+    }
+
+    public struct ResourceSample: Codable, Sendable {
+        public var second: Int
+        public var cpuPercent: Double
+        public var residentMegabytes: Double
+
+        enum CodingKeys: String, CodingKey {
+            case second
+            case cpuPercent = "cpu_percent"
+            case residentMegabytes = "rss_mb"
+        }
+    }
 
     public struct LocaleCounts: Codable, Sendable, Equatable {
         public var sent: Int
@@ -77,7 +122,8 @@ public struct LoadReport: Codable, Sendable {
         case perLocale = "per_locale"
         case replayRequests = "replay_requests"
         case overTime = "over_time"
-        case percentiles
+        case percentiles, throughput, resources
+        case localeLatency = "locale_latency"
     }
 
     init(
@@ -87,7 +133,8 @@ public struct LoadReport: Codable, Sendable {
         sendSeconds: Double,
         seconds: Double,
         replayRequests: Int,
-        unsent: Int = 0
+        unsent: Int = 0,
+        resources: [ResourceSample] = []
     ) {
         func ms(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
         traffic = configuration.traffic.rawValue
@@ -123,6 +170,32 @@ public struct LoadReport: Codable, Sendable {
                 p50Milliseconds: ms(bucket.valueAtPercentile(50)),
                 p99Milliseconds: ms(bucket.valueAtPercentile(99)),
                 maxMilliseconds: ms(bucket.max)
+            )
+        }
+        self.resources = resources
+        let seconds = max(
+            books.sentPerSecond.count,
+            books.completedPerSecond.count,
+            books.deadLettersPerSecond.count,
+            books.errorsPerSecond.count
+        )
+        func value(_ counts: [Int], _ second: Int) -> Int { second < counts.count ? counts[second] : 0 }
+        throughput = (0..<seconds).map { second in
+            Rate(
+                second: second,
+                target: Double(second) < sendSeconds ? configuration.profile.map { $0.rate(at: Double(second) + 0.5) } ?? 0 : 0,
+                sent: value(books.sentPerSecond, second),
+                completed: value(books.completedPerSecond, second),
+                deadLettered: value(books.deadLettersPerSecond, second),
+                errors: value(books.errorsPerSecond, second)
+            )
+        }
+        localeLatency = books.latencyPerLocale.sorted { $0.key < $1.key }.map { locale, histogram in
+            LocaleLatency(
+                locale: locale,
+                count: Int(histogram.totalCount),
+                p50Milliseconds: ms(histogram.valueAtPercentile(50)),
+                p99Milliseconds: ms(histogram.valueAtPercentile(99))
             )
         }
         percentiles =

@@ -52,6 +52,8 @@ public struct LoadRun {
         public var sourceID = ""
         /// Seconds at the start whose messages are left out of the latency figures (still counted).
         public var warmup: Double = 0
+        /// A process (with its children) whose CPU and resident memory the report follows, once a second.
+        public var watchProcess: Int32?
 
         public init() {}
     }
@@ -178,6 +180,10 @@ public struct LoadRun {
         // What the replay server may hand out: updated once per loop, not per message.
         var markedSent: UInt64 = 0
         var announcedSent: UInt64 = 0
+        var lastHeartbeat = 0.0
+        var resources: [LoadReport.ResourceSample] = []
+        var lastCPU = configuration.watchProcess.map { ProcessCPU.seconds(ofTree: $0) } ?? 0
+        var lastSample = 0.0
         var lastProgress = 0.0
         var lastSent = 0.0
         var lastOutput = 0.0
@@ -266,7 +272,8 @@ public struct LoadRun {
                         sequence,
                         intended: open ? offsets[next] : now,
                         locale: encoded.locale(of: sequence),
-                        expected: 2
+                        expected: 2,
+                        at: now
                     )
                     lastSent = now
                     next += 1
@@ -295,7 +302,13 @@ public struct LoadRun {
                 }
                 blockedSince = nil
                 waiting = nil
-                books.sent(item.id, intended: open ? offsets[next] : now, locale: item.locale, expected: item.expected)
+                books.sent(
+                    item.id,
+                    intended: open ? offsets[next] : now,
+                    locale: item.locale,
+                    expected: item.expected,
+                    at: now
+                )
                 if let order = item.order { server?.remember(order) }
                 lastSent = now
                 next += 1
@@ -303,6 +316,19 @@ public struct LoadRun {
             if markedSent != announcedSent {
                 server?.markSent(source: source, through: markedSent)
                 announcedSent = markedSent
+            }
+            // A heartbeat every half second lets a worker find a lost end of the stream.
+            if let server, markedSent > 0, now - lastHeartbeat >= 0.5 {
+                lastHeartbeat = now
+                var header = Caffe_V1_EventHeader()
+                header.sourceID = source
+                header.metadata["replay_endpoint"] = server.endpoint
+                var beat = Caffe_V1_Heartbeat()
+                beat.lastSequence = markedSent
+                _ = try? sender.send(
+                    multipart: try EventFrames.encode(topic: "heartbeat.\(source)", header: header, body: beat),
+                    timeout: .zero
+                )
             }
             // Read what came back.
             var read = 0
@@ -330,7 +356,7 @@ public struct LoadRun {
                     })
                 else { continue }
                 if kind == .deadLetter {
-                    books.deadLetter(id)
+                    books.deadLetter(id, at: time)
                 } else {
                     books.output(id, kind: kind.name, at: time)
                 }
@@ -349,7 +375,7 @@ public struct LoadRun {
                     }
                     let id = event.header.sequence
                     if event.topic == CaffeTopic.deadLetter {
-                        books.deadLetter(id)
+                        books.deadLetter(id, at: time)
                     } else {
                         books.output(id, kind: String(event.topic.prefix { $0 != "." }), at: time)
                     }
@@ -358,6 +384,18 @@ public struct LoadRun {
             let time = elapsed()
             if time - lastProgress >= 1 {
                 lastProgress = time
+                if let pid = configuration.watchProcess {
+                    let cpu = ProcessCPU.seconds(ofTree: pid)
+                    resources.append(
+                        LoadReport.ResourceSample(
+                            second: Int(time.rounded()),
+                            cpuPercent: resources.isEmpty ? 0 : (cpu - lastCPU) / (time - lastSample) * 100,
+                            residentMegabytes: ProcessCPU.residentMegabytes(ofTree: pid)
+                        )
+                    )
+                    lastCPU = cpu
+                    lastSample = time
+                }
                 progress(
                     String(
                         format:
@@ -405,7 +443,8 @@ public struct LoadRun {
             sendSeconds: lastSent,
             seconds: max(lastOutput, lastSent),
             replayRequests: server?.requestsServed ?? 0,
-            unsent: unsent
+            unsent: unsent,
+            resources: resources
         )
     }
 

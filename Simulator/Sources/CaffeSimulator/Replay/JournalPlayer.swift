@@ -1,9 +1,10 @@
 import CaffeProtocol
 import Foundation
+import SwiftProtobuf
 import ZeroMQ
 
 /// Sends a ``ReplayPlan`` on a socket, each record at its offset from the start (anchored: no
-/// drift), remembering every order it sends in a ``ReplayServer`` when one is given.
+/// drift), its frames made before the run; a ``ReplayServer`` answers gaps from the same frames.
 public struct JournalPlayer {
     public struct Report: Codable, Sendable {
         public var sent: Int
@@ -23,38 +24,128 @@ public struct JournalPlayer {
     public let entries: [Journal.Entry]
     /// Metadata added to every event header (the replay endpoint, when one is served).
     public var metadata: [String: String] = [:]
+    /// When set, a `caffe.v1.Heartbeat` per source (its last sequence sent, topic `order.`) goes
+    /// out whenever nothing was sent for this long, and after the last record: a worker that
+    /// lost the end of the stream learns of it (docs/WIRE.md, "Heartbeats").
+    public var heartbeatInterval: Duration?
+    /// How long to stay after the last record: heartbeats go on and the replay server keeps
+    /// answering, so a worker that lost the end can still fetch it.
+    public var linger: Duration = .zero
 
     public init(plan: ReplayPlan, entries: [Journal.Entry]) {
         self.plan = plan
         self.entries = entries
     }
 
-    /// Sends every step on `socket`; orders go into `server` first, so a gap can be filled.
+    /// Sends every step on `socket`. Every step's frames are made before the run (the loop only
+    /// waits and sends), and `server`, when given, answers replay requests from the same frames.
     public func play(
         on socket: ZMQSocket,
         server: ReplayServer? = nil,
         clock: ContinuousClock = ContinuousClock()
     ) throws -> Report {
+        let prepared = try plan.steps.map { try plan.frames(for: $0, in: entries, metadata: metadata).frames }
+        if let server {
+            var events: [String: [UInt64: Caffe_V1_ReplayedEvent]] = [:]
+            for frames in prepared {
+                guard frames.count == 3, let header = try? Caffe_V1_EventHeader(serializedBytes: frames[1]),
+                    header.sequence > 0
+                else { continue }
+                var event = Caffe_V1_ReplayedEvent()
+                event.topic = String(decoding: frames[0], as: UTF8.self)
+                event.header = Data(frames[1])
+                event.body = Data(frames[2])
+                events[header.sourceID, default: [:]][header.sequence] = event
+            }
+            server.serve(prepared: events)
+        }
         let start = clock.now
         var late = Duration.zero
-        for step in plan.steps {
+        var beats = Heartbeats(interval: heartbeatInterval, metadata: metadata, since: start)
+        for (index, step) in plan.steps.enumerated() {
             let due = start + step.offset
+            try beats.wait(until: due, on: socket, clock: clock)
             let now = clock.now
-            if due > now {
-                Thread.sleep(forTimeInterval: Double((due - now).wholeMicroseconds) / 1e6)
-            } else {
-                late = Swift.max(late, now - due)
+            if due < now { late = Swift.max(late, now - due) }
+            let frames = prepared[index]
+            for (position, frame) in frames.enumerated() {
+                try socket.send(frame, more: position < frames.count - 1)
             }
-            let (frames, order) = try plan.frames(for: step, in: entries, metadata: metadata)
-            if let order { server?.remember(order) }
-            try socket.send(multipart: frames)
+            beats.sent(frames, at: clock.now)
         }
+        let finished = clock.now
+        try beats.beat(on: socket, at: finished)
+        try beats.wait(until: finished + linger, on: socket, clock: clock)
         return Report(
             sent: plan.steps.count,
-            seconds: Double((clock.now - start).wholeMicroseconds) / 1e6,
+            seconds: Double((finished - start).wholeMicroseconds) / 1e6,
             expectedSeconds: Double(plan.expectedDuration.wholeMicroseconds) / 1e6,
             maxLateMilliseconds: Double(late.wholeMicroseconds) / 1e3
         )
+    }
+}
+
+/// The player's heartbeats: the last sequence sent per source, and when the last frames left.
+private struct Heartbeats {
+    let interval: Duration?
+    let metadata: [String: String]
+    var lastSend: ContinuousClock.Instant
+    /// Source id → the highest sequence sent, in the order sources first appeared.
+    var last: [(source: String, sequence: UInt64)] = []
+    /// The bare order prefix: every worker subscribed to orders gets it, and it names no store.
+    static let topic = "order."
+
+    init(interval: Duration?, metadata: [String: String], since start: ContinuousClock.Instant) {
+        self.interval = interval.flatMap { $0 > .zero ? $0 : nil }
+        self.metadata = metadata
+        lastSend = start
+    }
+
+    /// Notes an event sent (its header read only when heartbeats are on).
+    mutating func sent(_ frames: [[UInt8]], at now: ContinuousClock.Instant) {
+        lastSend = now
+        guard interval != nil, frames.count == 3,
+            let header = try? Caffe_V1_EventHeader(serializedBytes: frames[1]), !header.sourceID.isEmpty
+        else { return }
+        if let index = last.firstIndex(where: { $0.source == header.sourceID }) {
+            last[index].sequence = Swift.max(last[index].sequence, header.sequence)
+        } else {
+            last.append((header.sourceID, header.sequence))
+        }
+    }
+
+    /// Sleeps until `due`, sending a heartbeat whenever nothing was sent for the interval.
+    mutating func wait(until due: ContinuousClock.Instant, on socket: ZMQSocket, clock: ContinuousClock) throws {
+        while true {
+            let now = clock.now
+            guard due > now else { return }
+            guard let interval else {
+                Thread.sleep(forTimeInterval: Double((due - now).wholeMicroseconds) / 1e6)
+                return
+            }
+            let beat = lastSend + interval
+            guard beat < due else {
+                Thread.sleep(forTimeInterval: Double((due - now).wholeMicroseconds) / 1e6)
+                return
+            }
+            if beat > now { Thread.sleep(forTimeInterval: Double((beat - now).wholeMicroseconds) / 1e6) }
+            try self.beat(on: socket, at: clock.now)
+        }
+    }
+
+    /// One heartbeat per source now (nothing when heartbeats are off or nothing was sent).
+    mutating func beat(on socket: ZMQSocket, at now: ContinuousClock.Instant) throws {
+        guard interval != nil else { return }
+        for (source, sequence) in last {
+            var header = Caffe_V1_EventHeader()
+            header.sourceID = source
+            header.metadata = metadata
+            header.sentAt = Google_Protobuf_Timestamp(date: Date())
+            var body = Caffe_V1_Heartbeat()
+            body.lastSequence = sequence
+            try socket.send(multipart: try EventFrames.encode(topic: Self.topic, header: header, body: body))
+        }
+        lastSend = now
     }
 }
 

@@ -13,6 +13,7 @@ public final class ReplayServer: Sendable {
     /// Sources whose events are made on demand rather than remembered, with what was sent of them.
     private let generated = Mutex<[String: @Sendable (UInt64) -> Caffe_V1_ReplayedEvent]>([:])
     private let sentThrough = Mutex<[String: UInt64]>([:])
+    private let prepared = Mutex<[String: [UInt64: Caffe_V1_ReplayedEvent]]>([:])
     private let served = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
     private let finished = DispatchSemaphore(value: 0)
@@ -39,6 +40,11 @@ public final class ReplayServer: Sendable {
     /// Everything of `source` up to `sequence` has been sent (and can be replayed).
     public func markSent(source: String, through sequence: UInt64) {
         sentThrough.withLock { $0[source] = sequence }
+    }
+
+    /// Serves these events, by source and sequence, exactly as they were (or will be) sent.
+    public func serve(prepared events: [String: [UInt64: Caffe_V1_ReplayedEvent]]) {
+        self.prepared.withLock { $0.merge(events) { $0.merging($1) { $1 } } }
     }
 
     /// Makes `order` available for replay.
@@ -69,6 +75,16 @@ public final class ReplayServer: Sendable {
             for sequence in request.fromSequence...last {
                 if sequence >= 1, sequence <= sent {
                     response.frames.append(make(sequence))
+                } else {
+                    response.unavailable.append(sequence)
+                }
+            }
+            return response
+        }
+        if let frames = prepared.withLock({ $0[request.sourceID] }) {
+            for sequence in request.fromSequence...last {
+                if let event = frames[sequence] {
+                    response.frames.append(event)
                 } else {
                     response.unavailable.append(sequence)
                 }

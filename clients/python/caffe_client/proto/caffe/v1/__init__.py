@@ -1,0 +1,1 @@
+"""Generated from Sources/CaffeProtocol/Proto by clients/python/generate_protos.sh."""
