@@ -21,6 +21,7 @@ let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-agreement", ["CatalogFuzzing", caffe("GrammarAgreement"), caffe("Localization"), caffe("RichText")]),
     ("fuzz-events", ["WireFuzzing", caffe("CaffeProtocol"), caffe("ZeroMQ"), protobuf]),
     ("fuzz-requests", ["WireFuzzing", caffe("CaffeProtocol"), caffe("ZeroMQ"), protobuf]),
+    ("fuzz-render", ["WireFuzzing", caffe("CaffeCore"), caffe("CaffeProtocol"), protobuf]),
 ]
 
 /// lld, because SwiftPM defines an executable's `main` with `--defsym`, which gold applies only

@@ -19,7 +19,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
-ALL=(fuzz-strings fuzz-stringsdict fuzz-xcstrings fuzz-markdown fuzz-json5 fuzz-agreement fuzz-events fuzz-requests)
+ALL=(fuzz-strings fuzz-stringsdict fuzz-xcstrings fuzz-markdown fuzz-json5 fuzz-agreement fuzz-events fuzz-requests fuzz-render)
 
 seconds=20
 timeout=10

@@ -90,6 +90,21 @@ tag.tag = 3
 try write("fuzz-events", "delivery", [try wire(tag)] + orderEvent)
 try write("fuzz-events", "header-only", Array(orderEvent.prefix(2)))
 
+// MARK: Bodies rendered both ways
+
+try write("fuzz-render", "order", [try wire(order)])
+try write("fuzz-render", "order-tight-limits", options: 1, [try wire(order)])
+try write("fuzz-render", "complication", options: 2, [try wire(complication)])
+for locale in ["en-US", "es-ES", "ja-JP", "ar-EG", "de-DE", "hi-IN", "not a locale", ""] {
+    var localized = order
+    localized.customer.locale = locale
+    try write(
+        "fuzz-render",
+        "order-\(locale.isEmpty ? "no-locale" : locale.replacingOccurrences(of: " ", with: "-"))",
+        [try wire(localized)]
+    )
+}
+
 // MARK: Requests
 
 let renderOrder = [routingA, [], try wire(requestHeader(CaffeMethod.renderOrder)), try wire(order)]
