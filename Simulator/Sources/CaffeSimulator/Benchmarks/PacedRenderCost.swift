@@ -4,7 +4,7 @@ import Foundation
 import SwiftProtobuf
 
 /// What the worker's render step costs per order when orders arrive at a given rate: the same
-/// step (decode the event body, render, encode both outputs with their headers) on one thread of
+/// step (the event body's bytes to both outputs' bytes, framed with their headers) on one thread of
 /// this process, paced at `rate`, timed with the thread's own CPU clock around each step. At
 /// moderate rates caches go cold between orders, so this is well above `bench core`'s figure
 /// for back-to-back orders; it is the render term of the pipeline's CPU budget.
@@ -36,15 +36,24 @@ public enum PacedRenderCost {
         return Double(total) / Double(count) / 1000
     }
 
+    /// The render stage's step (`EventRenderer`): the body's bytes to the outputs' bytes, each
+    /// output framed with its topic and header as libzmq messages.
     private static func step(_ session: RenderSession, body: [UInt8], header: Caffe_V1_EventHeader) throws {
-        let order = try Caffe_V1_OrderEvent(serializedBytes: body)
-        let rendered = try session.render(order)
-        _ = try EventFrames.encode(
-            topic: CaffeTopic.confirmation(locale: order.customer.locale),
-            header: header,
-            body: rendered.confirmation
-        )
-        _ = try EventFrames.encode(topic: CaffeTopic.receipt(store: order.storeID), header: header, body: rendered.receipt)
+        try body.withUnsafeBytes { bytes in
+            let rendered = try session.renderOrder(bytes: bytes)
+            _ = try EventFrames.encode(
+                topic: CaffeTopic.confirmation(locale: rendered.customerLocale),
+                header: header,
+                bodyType: Caffe_V1_Confirmation.protoMessageName,
+                body: rendered.confirmation
+            )
+            _ = try EventFrames.encode(
+                topic: CaffeTopic.receipt(store: rendered.storeID),
+                header: header,
+                bodyType: Caffe_V1_Receipt.protoMessageName,
+                body: rendered.receipt
+            )
+        }
     }
 
     /// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
