@@ -72,7 +72,8 @@ public final class Worker: Service {
             resumed = try url.map(Checkpoint.read) ?? Checkpoint()
             self.context = try context ?? ZMQContext()
             ownsContext = context == nil
-            security = try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: self.context) : nil
+            security =
+                try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: self.context) : nil
         } catch {
             throw WorkerError("\(error)")
         }
@@ -282,7 +283,8 @@ public final class Worker: Service {
         try frontend.set(.maxMessageSize, to: Int64(max(configuration.input.maxMessageBytes, 256 << 20)))
         try frontend.set(.routerMandatory, to: true)
         try attach(frontend, [endpoint], role: "rpc")
-        let watch = security != nil && endpoint.mode == .bind ? try SocketWatch(frontend, countsDisconnects: false) : nil
+        let watch =
+            security != nil && endpoint.mode == .bind ? try SocketWatch(frontend, countsDisconnects: false) : nil
         return try RPCFrontend(
             socket: Handoff(frontend),
             watch: Handoff(watch),

@@ -189,7 +189,8 @@ struct FrameErrorTests {
         var header = Caffe_V1_RequestHeader()
         header.method = CaffeMethod.healthCheck
         let frames =
-            try [frame(Fixtures.routingA)] + RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
+            try [frame(Fixtures.routingA)]
+            + RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
         let error = try failure(try RequestFrames(parsing: frames))
         #expect(error.code == .missingField)
         #expect(error.field == "request_id")

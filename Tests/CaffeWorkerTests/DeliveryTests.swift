@@ -70,7 +70,8 @@ struct DeliveryTests {
         try Checkpoint(sources: ["pos-1": 43, "sim-1": 7]).write(to: url)
         #expect(try Checkpoint.read(url).sources == ["pos-1": 43, "sim-1": 7])
         #expect(
-            try String(contentsOf: url, encoding: .utf8) == #"{"given_up":{},"sources":{"pos-1":43,"sim-1":7},"version":2}"#
+            try String(contentsOf: url, encoding: .utf8)
+                == #"{"given_up":{},"sources":{"pos-1":43,"sim-1":7},"version":2}"#
         )
         // Version 1 files (no given-up ranges) are still read.
         try #"{"sources":{"a":3},"version":1}"#.write(to: url, atomically: true, encoding: .utf8)

@@ -23,7 +23,11 @@ struct WorkerAttackTests {
         var header = EventFrames.header(for: order)
         edit(&header)
         try socket.send(
-            multipart: try EventFrames.encode(topic: CaffeTopic.order(store: order.storeID), header: header, body: order)
+            multipart: try EventFrames.encode(
+                topic: CaffeTopic.order(store: order.storeID),
+                header: header,
+                body: order
+            )
         )
     }
 
@@ -71,7 +75,9 @@ struct WorkerAttackTests {
         var events = try collector.collect { events in
             events.contains { $0.topic == CaffeTopic.deadLetter } && events.count >= 9
         }
-        let gap = try #require(events.first { $0.topic == CaffeTopic.deadLetter }).decodeBody(as: Caffe_V1_DeadLetter.self)
+        let gap = try #require(events.first { $0.topic == CaffeTopic.deadLetter }).decodeBody(
+            as: Caffe_V1_DeadLetter.self
+        )
         #expect(gap.reason == .unrecoverableGap && gap.gapFrom == 4 && gap.gapTo == 999)
         // The source's real 4, 5, 6 arrive after all: rendered, not taken for duplicates.
         for sequence in UInt64(4)...6 { try Self.send(TestOrders.order(sequence, source: "far"), on: push) }
@@ -146,10 +152,13 @@ struct WorkerAttackTests {
         let sent = ContinuousClock.now
         try fixture.source.send(TestOrders.order(3))
         let events = try fixture.collector.collect { events in
-            events.filter { $0.topic.hasPrefix("receipt.") }.count >= 2 && events.contains { $0.topic == CaffeTopic.deadLetter }
+            events.filter { $0.topic.hasPrefix("receipt.") }.count >= 2
+                && events.contains { $0.topic == CaffeTopic.deadLetter }
         }
         #expect(ContinuousClock.now - sent < .seconds(5))
-        let letter = try #require(events.first { $0.topic == CaffeTopic.deadLetter }).decodeBody(as: Caffe_V1_DeadLetter.self)
+        let letter = try #require(events.first { $0.topic == CaffeTopic.deadLetter }).decodeBody(
+            as: Caffe_V1_DeadLetter.self
+        )
         #expect(letter.reason == .oversized && letter.ref.sequence == 2 && letter.originalBody.isEmpty)
         #expect(letter.detail.contains("input.max_message_bytes accepts 1048576"))
         #expect(events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence) == [1, 3])
@@ -175,7 +184,9 @@ struct WorkerAttackTests {
         beat.lastSequence = 5
         try fixture.source.push.send(multipart: try EventFrames.encode(topic: "heartbeat", header: header, body: beat))
         let events = try fixture.collector.collect { $0.filter { $0.topic.hasPrefix("confirmation.") }.count >= 5 }
-        #expect(events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [1, 2, 3, 4, 5])
+        #expect(
+            events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [1, 2, 3, 4, 5]
+        )
         #expect(fixture.source.requests.withLock { $0 } == [4...5])
         #expect(fixture.worker.terminate() == 0)
         #expect(try Checkpoint.read(fixture.worker.checkpoint).sources == ["src": 5])
@@ -185,12 +196,16 @@ struct WorkerAttackTests {
     func replayEndpointFlood() throws {
         let fixture = try WorkerFixture(
             "attack-endpoints",
-            settings: ["replay.backoff_ms=10", "replay.timeout_ms=100", "replay.attempts=2", "replay.max_connections=16"]
+            settings: [
+                "replay.backoff_ms=10", "replay.timeout_ms=100", "replay.attempts=2", "replay.max_connections=16",
+            ]
         )
         defer { withExtendedLifetime(fixture) {} }
         try fixture.worker.waitUntilServing()
         let pid = fixture.worker.process.processIdentifier
-        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
+        func descriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+        }
         let before = descriptors()
         var most = before
         for index in 0..<1100 {
@@ -205,14 +220,20 @@ struct WorkerAttackTests {
         fixture.source.drop(TestOrders.order(2, source: "src"))
         try fixture.source.send(TestOrders.order(3, source: "src"))
         let events = try fixture.collector.collect(quiet: .seconds(30)) { events in
-            Set(events.filter { $0.header.sourceID == "src" && $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence))
-                .count >= 3
+            Set(
+                events.filter { $0.header.sourceID == "src" && $0.topic.hasPrefix("confirmation.") }.map(
+                    \.header.sequence
+                )
+            )
+            .count >= 3
         }
         for _ in 0..<20 {
             most = max(most, descriptors())
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let recovered = Set(events.filter { $0.header.sourceID == "src" && $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence))
+        let recovered = Set(
+            events.filter { $0.header.sourceID == "src" && $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence)
+        )
         #expect(recovered == [1, 2, 3])
         #expect(most - before < 60, "file descriptors went from \(before) to \(most)")
         #expect(fixture.worker.terminate() == 0)

@@ -312,7 +312,9 @@ struct Bench: AsyncParsableCommand {
         var cpuOnly = false
 
         func validate() throws {
-            guard ["push", "acked"].contains(workerOutput) else { throw ValidationError("--worker-output: push or acked") }
+            guard ["push", "acked"].contains(workerOutput) else {
+                throw ValidationError("--worker-output: push or acked")
+            }
             guard cpuSeconds >= 4, !cpuRates.split(separator: ",").contains(where: { Double($0) == nil }) else {
                 throw ValidationError("--cpu-seconds must be at least 4 and --cpu-rates numbers")
             }

@@ -1,7 +1,6 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
-@testable import CaffeSimulator
 import CaffeTestKit
 import Foundation
 import Histogram
@@ -9,6 +8,8 @@ import SwiftProtobuf
 import Synchronization
 import Testing
 import ZeroMQ
+
+@testable import CaffeSimulator
 
 @Suite("caffe-sim load and record", .serialized)
 struct LoadTests {

@@ -126,7 +126,13 @@ public struct PricedOrder: Sendable {
             else { throw Self.tooLarge(path) }
             subtotal = sum
             lines.append(
-                Line(item: item, size: size, quantity: UInt32(line.quantity), unitPrice: unitPrice, linePrice: linePrice)
+                Line(
+                    item: item,
+                    size: size,
+                    quantity: UInt32(line.quantity),
+                    unitPrice: unitPrice,
+                    linePrice: linePrice
+                )
             )
         }
         self.lines = lines

@@ -180,7 +180,9 @@ public enum WorkerConfigurationLoader {
         }
         // Wildcard ports (`:*`, `:0`) bind different ports, so only fixed addresses can clash.
         func isWildcard(_ address: String) -> Bool { address.hasSuffix(":*") || address.hasSuffix(":0") }
-        let inputs = Set(configuration.input.endpoints.filter { $0.mode == .bind && !isWildcard($0.address) }.map(\.address))
+        let inputs = Set(
+            configuration.input.endpoints.filter { $0.mode == .bind && !isWildcard($0.address) }.map(\.address)
+        )
         if let shared = configuration.output.endpoints.first(where: { $0.mode == .bind && inputs.contains($0.address) })
         {
             throw fail("output.endpoints", "\(shared.address) is bound by the input too")

@@ -148,7 +148,9 @@ struct Intake: Sendable {
     }
 
     /// The requests to send at `now` and the ranges to give up on (already marked given up).
-    mutating func due(at now: ContinuousClock.Instant) -> (requests: [ReplayRequest], abandoned: [GapRecovery.Abandoned]) {
+    mutating func due(at now: ContinuousClock.Instant) -> (
+        requests: [ReplayRequest], abandoned: [GapRecovery.Abandoned]
+    ) {
         let tracker = tracker
         let configured = policy.configuredEndpoints
         let announced = announced

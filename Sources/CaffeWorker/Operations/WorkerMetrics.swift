@@ -101,7 +101,11 @@ public final class WorkerMetrics: Sendable {
         counter("events_rendered", "Events rendered into outputs.", counts.rendered)
         counter("outputs_published", "Outputs the output socket accepted.", counts.published)
         counter("outputs_acknowledged", "Outputs consumers acknowledged.", counts.acknowledged)
-        counter("outputs_redelivered", "Outputs sent again after a consumer left them unacknowledged.", counts.redelivered)
+        counter(
+            "outputs_redelivered",
+            "Outputs sent again after a consumer left them unacknowledged.",
+            counts.redelivered
+        )
         counter("consumers_lost", "Consumers dropped with deliveries in flight.", counts.consumersLost)
         counter("duplicates", "Events seen before, not rendered again.", counts.duplicates)
         counter("late_events", "Events that arrived inside a range given up, rendered after all.", counts.late)
@@ -123,12 +127,22 @@ public final class WorkerMetrics: Sendable {
         for (reason, value) in counts.deadLetters.sorted(by: { $0.key < $1.key }) {
             text.sample("caffe_worker_dead_letters_total", [("reason", reason)], value: value)
         }
-        text.family("caffe_worker_rpc_requests_total", type: "counter", help: "Requests answered, by method and status.")
+        text.family(
+            "caffe_worker_rpc_requests_total",
+            type: "counter",
+            help: "Requests answered, by method and status."
+        )
         for (label, value) in counts.rpc.sorted(by: { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }) {
-            text.sample("caffe_worker_rpc_requests_total", [("method", label.first), ("code", label.second)], value: value)
+            text.sample(
+                "caffe_worker_rpc_requests_total",
+                [("method", label.first), ("code", label.second)],
+                value: value
+            )
         }
         text.family("caffe_worker_outputs_total", type: "counter", help: "Outputs rendered, by kind and locale.")
-        for (label, value) in counts.outputs.sorted(by: { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }) {
+        for (label, value) in counts.outputs.sorted(by: {
+            ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second)
+        }) {
             text.sample("caffe_worker_outputs_total", [("kind", label.first), ("locale", label.second)], value: value)
         }
         text.family("caffe_worker_reloads_total", type: "counter", help: "Catalog and menu reloads, by result.")

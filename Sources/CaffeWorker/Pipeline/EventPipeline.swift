@@ -345,7 +345,9 @@ private struct PipelineState {
         case .reject(let detail):
             logger.warning(
                 "event refused",
-                metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(detail)"]
+                metadata: [
+                    "source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(detail)",
+                ]
             )
             enqueue(EventRenderer.deadLetter(.invalid, detail, frames: frames, header: event.header))
         }
@@ -502,7 +504,10 @@ private struct PipelineState {
                     "cannot connect to replay endpoint",
                     metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
                 )
-                for gap in intake.abandon(request, reason: "the replay endpoint '\(routed.endpoint)' is unusable: \(error)") {
+                for gap in intake.abandon(
+                    request,
+                    reason: "the replay endpoint '\(routed.endpoint)' is unusable: \(error)"
+                ) {
                     giveUp(gap)
                 }
                 continue
@@ -525,11 +530,17 @@ private struct PipelineState {
             do {
                 guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero)
                 else {
-                    logger.warning("replay request not sent: endpoint busy", metadata: ["endpoint": "\(routed.endpoint)"])
+                    logger.warning(
+                        "replay request not sent: endpoint busy",
+                        metadata: ["endpoint": "\(routed.endpoint)"]
+                    )
                     continue
                 }
             } catch {
-                logger.error("replay request failed", metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"])
+                logger.error(
+                    "replay request failed",
+                    metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
+                )
                 continue
             }
             asked[request.id] = routed
@@ -538,7 +549,8 @@ private struct PipelineState {
                 "replay requested",
                 metadata: [
                     "source": "\(request.source)", "from": "\(request.range.lowerBound)",
-                    "to": "\(request.range.upperBound)", "attempt": "\(request.attempt)", "endpoint": "\(routed.endpoint)",
+                    "to": "\(request.range.upperBound)", "attempt": "\(request.attempt)",
+                    "endpoint": "\(routed.endpoint)",
                 ]
             )
         }
@@ -597,7 +609,10 @@ private struct PipelineState {
                 case .event(var event) = ParsedInput(frames, limits: settings.limits),
                 event.header.sourceID == request.source, request.range.contains(event.header.sequence)
             else {
-                logger.warning("replay sent an unusable or unasked-for event", metadata: ["source": "\(request.source)"])
+                logger.warning(
+                    "replay sent an unusable or unasked-for event",
+                    metadata: ["source": "\(request.source)"]
+                )
                 continue
             }
             event.header.metadata["replayed"] = "true"

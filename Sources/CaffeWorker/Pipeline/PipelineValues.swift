@@ -62,7 +62,7 @@ enum ParsedInput {
             self = .event(
                 InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: event.header)
             )
-        } catch where error.code == .missingField || error.code == .invalidField {
+        } catch  where error.code == .missingField || error.code == .invalidField {
             // The header decodes but lacks what it must carry: what it does carry identifies it.
             let header =
                 frames.count >= 2 && frames[1].count <= limits.maxHeaderBytes

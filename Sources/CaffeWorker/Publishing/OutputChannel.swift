@@ -25,7 +25,8 @@ protocol OutputChannel: AnyObject {
 
     /// Offers one input's outputs. `false` when the channel cannot take them now: the caller keeps
     /// the event (``RenderedEvent/nextOutput`` says how far it got) and offers it again later.
-    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
+    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts)
+        throws(ZMQError)
         -> Bool
     /// Reads what the socket has for the worker and sends what became possible.
     func service(at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
@@ -92,7 +93,8 @@ final class PublishChannel: OutputChannel {
     var nextDeadline: ContinuousClock.Instant? { blockedSince.map { _ in .now + .milliseconds(1) } }
     var isSettled: Bool { true }
 
-    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
+    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts)
+        throws(ZMQError)
         -> Bool
     {
         guard try sendOutputs(&event, on: socket, counts: &counts) else {
@@ -129,7 +131,8 @@ final class PushChannel: OutputChannel {
     var nextDeadline: ContinuousClock.Instant? { nil }
     var isSettled: Bool { true }
 
-    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
+    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts)
+        throws(ZMQError)
         -> Bool
     {
         isBlocked = try !sendOutputs(&event, on: socket, counts: &counts)
@@ -190,7 +193,8 @@ final class AcknowledgedChannel: OutputChannel {
     var nextDeadline: ContinuousClock.Instant? { book.nextExpiry }
     var isSettled: Bool { book.isSettled }
 
-    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
+    func offer(_ event: inout RenderedEvent, at now: ContinuousClock.Instant, counts: inout WorkerCounts)
+        throws(ZMQError)
         -> Bool
     {
         guard book.waitingCount < capacity else { return false }
@@ -244,7 +248,7 @@ final class AcknowledgedChannel: OutputChannel {
                 try socket.send(output.header.copy(), more: true)
                 try socket.send(output.body.copy(), more: false)
                 counts.published += 1
-            } catch where error.isHostUnreachable {
+            } catch  where error.isHostUnreachable {
                 book.drop(send.consumer)
             }
         }

@@ -124,7 +124,9 @@ final class RPCFrontend: Service {
 
         func answer(_ request: RequestFrames, _ status: RPCStatus, _ body: (any SwiftProtobuf.Message)? = nil) {
             let reply: [ZMQMessage]? =
-                if let body { try? request.reply(status: status, body: body) } else { try? request.reply(status: status) }
+                if let body { try? request.reply(status: status, body: body) } else {
+                    try? request.reply(status: status)
+                }
             send(reply, method: request.header.method, code: status.code)
         }
 
@@ -148,10 +150,16 @@ final class RPCFrontend: Service {
                 CaffeMethod.healthCheck, CaffeMethod.stats, CaffeMethod.renderOrder, CaffeMethod.renderComplication,
             ]
             guard known.contains(method) else {
-                return answer(request, RPCStatus(code: .unimplemented, message: "method '\(method)' is not served here"))
+                return answer(
+                    request,
+                    RPCStatus(code: .unimplemented, message: "method '\(method)' is not served here")
+                )
             }
             guard !expired(request, arrival: arrival) else {
-                return answer(request, RPCStatus(code: .deadlineExceeded, message: "the deadline had passed on arrival"))
+                return answer(
+                    request,
+                    RPCStatus(code: .deadlineExceeded, message: "the deadline had passed on arrival")
+                )
             }
             switch method {
             case CaffeMethod.healthCheck:
@@ -180,7 +188,10 @@ final class RPCFrontend: Service {
                 pendingStats.append(request)
             default:
                 guard status.isServing else {
-                    return answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
+                    return answer(
+                        request,
+                        RPCStatus(code: .unavailable, message: "the worker is draining; try another")
+                    )
                 }
                 guard waiting.count < settings.queue else {
                     return answer(

@@ -57,14 +57,26 @@ struct DeliveryBookTests {
         book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start)
         book.enqueue(["a1"], completing: SequenceRef(source: "s", sequence: 1))
         #expect(Self.sends(&book).map(\.consumer) == ["x"])
-        book.feedback(from: Array("y".utf8), incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start + .seconds(4))
+        book.feedback(
+            from: Array("y".utf8),
+            incarnation: 0,
+            acknowledgedThrough: 0,
+            window: 0,
+            at: Self.start + .seconds(4)
+        )
         book.expire(at: Self.start + .seconds(6))
         #expect(book.consumerCount == 1)
         let again = Self.sends(&book)
         #expect(again.map(\.consumer) == ["y"] && again.map(\.payload) == ["a1"] && again.map(\.tag) == [2])
         let counts = book.takeCounts()
         #expect(counts.redelivered == 1 && counts.lost == 1)
-        book.feedback(from: Array("y".utf8), incarnation: 7, acknowledgedThrough: 2, window: 0, at: Self.start + .seconds(6))
+        book.feedback(
+            from: Array("y".utf8),
+            incarnation: 7,
+            acknowledgedThrough: 2,
+            window: 0,
+            at: Self.start + .seconds(6)
+        )
         #expect(book.takeCompleted() == [SequenceRef(source: "s", sequence: 1)])
     }
 

@@ -36,7 +36,8 @@ struct InProcessWorkerTests {
                     "input.kind=pull", "input.endpoints=@inproc://in-\(id)", "output.kind=acked",
                     "output.endpoints=@inproc://out-\(id)", "rpc.endpoint=", "metrics.address=",
                     "checkpoint.path=\(folder.url.appendingPathComponent("worker.checkpoint").path)",
-                    "checkpoint.interval_ms=10", "render.threads=2", "config_dir=\(ConfigurationDirectory.builtIn.path)",
+                    "checkpoint.interval_ms=10", "render.threads=2",
+                    "config_dir=\(ConfigurationDirectory.builtIn.path)",
                 ] + settings
             )
             worker = try Worker(

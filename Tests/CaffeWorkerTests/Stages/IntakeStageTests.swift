@@ -20,7 +20,9 @@ struct IntakeStageTests {
     func farAhead() {
         let now = ContinuousClock.now
         var intake = Intake(policy: .init(maxSequenceJump: 100))
-        for sequence in UInt64(1)...3 { #expect(intake.admit(Self.header("s", sequence), at: now).decision == .render(late: false)) }
+        for sequence in UInt64(1)...3 {
+            #expect(intake.admit(Self.header("s", sequence), at: now).decision == .render(late: false))
+        }
         let jump = intake.admit(Self.header("s", 1000), at: now)
         #expect(
             jump.decision
@@ -36,7 +38,9 @@ struct IntakeStageTests {
                 == .reject("sequence 4611686018427387905 is beyond the highest accepted, 4611686018427387904")
         )
         // The source's next events are rendered, not taken for duplicates.
-        for sequence in UInt64(4)...6 { #expect(intake.admit(Self.header("s", sequence), at: now).decision == .render(late: false)) }
+        for sequence in UInt64(4)...6 {
+            #expect(intake.admit(Self.header("s", sequence), at: now).decision == .render(late: false))
+        }
     }
 
     @Test("a range given up is left behind; events arriving late inside it are rendered once")

@@ -28,7 +28,11 @@ public enum PacedRenderCost {
         for index in 0..<count {
             let due = start + .seconds(Double(index) * interval)
             let wait = ContinuousClock.now.duration(to: due)
-            if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+            if wait > .zero {
+                Thread.sleep(
+                    forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)
+                )
+            }
             let before = threadCPUNanoseconds()
             try step(session, body: bodies[index % bodies.count], header: headers[index % headers.count])
             total += threadCPUNanoseconds() - before

@@ -234,17 +234,38 @@ public struct PipelineBenchmark {
         for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
         if configuration.cpuOnly {
             return Report(
-                maxSustainedOrdersPerSecond: 0, halfRate: 0, p50MillisecondsAtHalf: 0, p99MillisecondsAtHalf: 0,
-                p999MillisecondsAtHalf: 0, lost: 0, duplicates: 0, peerPyICUOrdersPerSecond: nil,
-                peerBabelOrdersPerSecond: nil, ratioVsPyICU: nil, maxSustainedStrictOrdersPerSecond: 0,
-                peerPyICUStrictOrdersPerSecond: nil, peerBabelStrictOrdersPerSecond: nil, strictRatioVsPyICU: nil,
-                workerCPU: workerCPU, relayFloorCPU: relayCPU, renderCPU: renderCPU, generatorCPU: generatorCPU,
-                peerPyICUCPU: nil, peerBabelCPU: nil, cpuBudget: budget, workerOutput: configuration.workerOutput,
-                rssMegabytesStart: 0, rssMegabytesAfterOneMinute: nil, rssMegabytesEnd: 0, rssMegabytesMax: 0,
-                soakSeconds: 0, stepSeconds: configuration.stepSeconds,
+                maxSustainedOrdersPerSecond: 0,
+                halfRate: 0,
+                p50MillisecondsAtHalf: 0,
+                p99MillisecondsAtHalf: 0,
+                p999MillisecondsAtHalf: 0,
+                lost: 0,
+                duplicates: 0,
+                peerPyICUOrdersPerSecond: nil,
+                peerBabelOrdersPerSecond: nil,
+                ratioVsPyICU: nil,
+                maxSustainedStrictOrdersPerSecond: 0,
+                peerPyICUStrictOrdersPerSecond: nil,
+                peerBabelStrictOrdersPerSecond: nil,
+                strictRatioVsPyICU: nil,
+                workerCPU: workerCPU,
+                relayFloorCPU: relayCPU,
+                renderCPU: renderCPU,
+                generatorCPU: generatorCPU,
+                peerPyICUCPU: nil,
+                peerBabelCPU: nil,
+                cpuBudget: budget,
+                workerOutput: configuration.workerOutput,
+                rssMegabytesStart: 0,
+                rssMegabytesAfterOneMinute: nil,
+                rssMegabytesEnd: 0,
+                rssMegabytesMax: 0,
+                soakSeconds: 0,
+                stepSeconds: configuration.stepSeconds,
                 renderThreads: configuration.renderThreads > 0
                     ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
-                peerProcesses: configuration.peerProcesses, probes: []
+                peerProcesses: configuration.peerProcesses,
+                probes: []
             )
         }
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
@@ -393,7 +414,9 @@ public struct PipelineBenchmark {
         menu: Menu,
         context: ZMQContext
     ) throws -> (subject: Double, generator: Double) {
-        let window = (start: configuration.warmupSeconds, end: max(configuration.warmupSeconds + 1, configuration.cpuSeconds - 1))
+        let window = (
+            start: configuration.warmupSeconds, end: max(configuration.warmupSeconds + 1, configuration.cpuSeconds - 1)
+        )
         return try subject.withRunning { process in
             let samples = Mutex<[(subject: Double, generator: Double)]>([])
             let pid = process.process.processIdentifier
@@ -407,11 +430,14 @@ public struct PipelineBenchmark {
                 }
             }
             sampler.start()
-            let report = try load(rate: rate, seconds: configuration.cpuSeconds, subject, menu: menu, context: context) { _ in }
+            let report = try load(rate: rate, seconds: configuration.cpuSeconds, subject, menu: menu, context: context)
+            { _ in }
             while samples.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.05) }
             let taken = samples.withLock { $0 }
             guard report.lost == 0 else {
-                throw Failure(description: "\(subject.name) lost \(report.lost) orders at \(Int(rate))/s while measuring CPU")
+                throw Failure(
+                    description: "\(subject.name) lost \(report.lost) orders at \(Int(rate))/s while measuring CPU"
+                )
             }
             let orders = rate * (window.end - window.start)
             return (
@@ -709,7 +735,9 @@ extension PipelineBenchmark {
         func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "-" }
         let rates = report.workerCPU.keys.sorted { (Double($0) ?? 0) < (Double($1) ?? 0) }
         let cpuLines = rates.map { key in
-            func figure(_ table: [String: Double]?) -> String { table?[key].map { String(format: "%7.1f", $0) } ?? "      -" }
+            func figure(_ table: [String: Double]?) -> String {
+                table?[key].map { String(format: "%7.1f", $0) } ?? "      -"
+            }
             return "  \(key.padding(toLength: 7, withPad: " ", startingAt: 0))/s  worker \(figure(report.workerCPU))  "
                 + "relay floor \(figure(report.relayFloorCPU))  render \(figure(report.renderCPU))  "
                 + "budget \(figure(report.cpuBudget))  generator \(figure(report.generatorCPU))  "

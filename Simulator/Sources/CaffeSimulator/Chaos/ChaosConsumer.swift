@@ -92,7 +92,9 @@ public final class ChaosConsumer: @unchecked Sendable {
             message.incarnation = tagIncarnation
             message.acknowledgedThrough = processed
             message.window = window
-            if let bytes = try? message.serializedBytes() as [UInt8] { _ = try? socket.send(bytes, more: false, timeout: .zero) }
+            if let bytes = try? message.serializedBytes() as [UInt8] {
+                _ = try? socket.send(bytes, more: false, timeout: .zero)
+            }
             acknowledged = processed
             lastFeedback = .now
         }
@@ -152,4 +154,3 @@ public final class ChaosConsumer: @unchecked Sendable {
         }
     }
 }
-

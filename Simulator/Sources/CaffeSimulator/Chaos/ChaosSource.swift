@@ -30,7 +30,9 @@ public final class ChaosSource: @unchecked Sendable {
     /// Hostile messages sent.
     public var hostileCount: Int { hostileSent }
 
-    public init(context: ZMQContext, menu: Menu, count: Int, rate: Double, seed: UInt64 = 1, hostileEvery: Int = 0) throws {
+    public init(context: ZMQContext, menu: Menu, count: Int, rate: Double, seed: UInt64 = 1, hostileEvery: Int = 0)
+        throws
+    {
         self.hostileEvery = hostileEvery
         sourceID = "chaos-\(UUID().uuidString.prefix(8))"
         server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
@@ -82,7 +84,9 @@ public final class ChaosSource: @unchecked Sendable {
             let now = ContinuousClock.now
             while next <= count, now - start >= .seconds(Double(next - 1) / rate) {
                 encoded.frames(sequence: UInt64(next), topic: &topic, header: &header, body: &body)
-                let accepted = (try? topic.withUnsafeBytes { try socket.send($0, more: true, timeout: .milliseconds(20)) }) ?? false
+                let accepted =
+                    (try? topic.withUnsafeBytes { try socket.send($0, more: true, timeout: .milliseconds(20)) })
+                    ?? false
                 guard accepted else { break }
                 _ = try? header.withUnsafeBytes { try socket.send($0, more: true) }
                 _ = try? body.withUnsafeBytes { try socket.send($0, more: false) }
@@ -115,7 +119,9 @@ public final class ChaosSource: @unchecked Sendable {
         case 1: frames = [Array("order.x".utf8), [0x0a, 0xff, 0x01], body]
         case 2:
             // Oversized: 2 MiB of body.
-            frames = [Array("order.x".utf8), (try? header.serializedBytes()) ?? [], [UInt8](repeating: 0x41, count: 2 << 20)]
+            frames = [
+                Array("order.x".utf8), (try? header.serializedBytes()) ?? [], [UInt8](repeating: 0x41, count: 2 << 20),
+            ]
         case 3:
             header.sequence = 2  // the body says 1
             frames = [Array("order.x".utf8), (try? header.serializedBytes()) ?? [], body]
@@ -144,7 +150,9 @@ public final class ChaosSource: @unchecked Sendable {
         header.metadata["replay_endpoint"] = server.endpoint
         var beat = Caffe_V1_Heartbeat()
         beat.lastSequence = last
-        guard let frames = try? EventFrames.encode(topic: "heartbeat.\(sourceID)", header: header, body: beat) else { return }
+        guard let frames = try? EventFrames.encode(topic: "heartbeat.\(sourceID)", header: header, body: beat) else {
+            return
+        }
         _ = try? socket.send(multipart: frames, timeout: .milliseconds(20))
     }
 }

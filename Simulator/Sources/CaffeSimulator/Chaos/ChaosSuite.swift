@@ -181,7 +181,8 @@ public struct ChaosSuite {
             let clients = try ClientAttacks(context: context, rpc: "ipc://\(folder.path)/rpc", log: worker.logText)
             let figures = try clients.run()
             note = String(
-                format: "/healthz p99 %.1f ms with 200 idle connections; RPC p99 %.2f ms quiet, %.2f ms beside a non-reading flood",
+                format:
+                    "/healthz p99 %.1f ms with 200 idle connections; RPC p99 %.2f ms quiet, %.2f ms beside a non-reading flood",
                 figures.healthz * 1000,
                 figures.quiet * 1000,
                 figures.flooded * 1000
@@ -200,7 +201,8 @@ public struct ChaosSuite {
             while consumer.tally.foreignDeadLetters < source.hostileCount, Date() < lettersDeadline {
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            note = "\(source.hostileCount) hostile messages mixed in, \(consumer.tally.foreignDeadLetters) dead-lettered; "
+            note =
+                "\(source.hostileCount) hostile messages mixed in, \(consumer.tally.foreignDeadLetters) dead-lettered; "
                 + "worker \(worker.isRunning ? "still running" : "gone")"
         }
         return Row(
@@ -218,12 +220,19 @@ public struct ChaosSuite {
 
     public static func table(_ rows: [Row]) -> String {
         var lines = [
-            "row                        sent  delivered   lost  duplicated  dead letters  note",
+            "row                        sent  delivered   lost  duplicated  dead letters  note"
         ]
         for row in rows {
             lines.append(
                 row.name.padding(toLength: 24, withPad: " ", startingAt: 0)
-                    + String(format: "%8d %10d %6d %11d %13d  ", row.sent, row.delivered, row.lost, row.duplicated, row.deadLetters)
+                    + String(
+                        format: "%8d %10d %6d %11d %13d  ",
+                        row.sent,
+                        row.delivered,
+                        row.lost,
+                        row.duplicated,
+                        row.deadLetters
+                    )
                     + row.note
             )
         }

@@ -63,7 +63,9 @@ struct ClientAttacks {
             header.method = CaffeMethod.healthCheck
             header.requestID = "\(label)-\(index)"
             let start = ContinuousClock.now
-            try socket.send(multipart: try RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest()))
+            try socket.send(
+                multipart: try RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
+            )
             guard try socket.receiveMultipart(timeout: .seconds(5)) != nil else {
                 throw ChaosError("a polite request got no answer within 5 s")
             }

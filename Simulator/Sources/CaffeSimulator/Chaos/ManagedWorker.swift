@@ -57,7 +57,8 @@ public final class ManagedWorker: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        let status =
+            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         exits.append(status)
         self.process = nil
         return status

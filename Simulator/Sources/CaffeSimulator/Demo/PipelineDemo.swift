@@ -180,7 +180,9 @@ public struct PipelineDemo {
         var header = Caffe_V1_RequestHeader()
         header.method = CaffeMethod.healthCheck
         header.requestID = "demo-1"
-        try await client.send(multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest()))
+        try await client.send(
+            multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
+        )
 
         if let frames = try await server.receiveMultipart(timeout: .seconds(5)) {
             let request = try RequestFrames(parsing: frames)

@@ -7,15 +7,19 @@ extension LoadReport {
     /// memory when the run watched it. Inline SVG with axes at round numbers; no scripts, no
     /// external files, so it can be attached anywhere.
     public var html: String {
-        let figures: [(String, String)] = [
-            ("traffic", "\(traffic), \(profile)"), ("sent", "\(sent)"), ("received", "\(received)"),
-            ("lost", "\(lost)"), ("duplicates", "\(duplicates)"), ("dead-lettered", "\(deadLettered)"),
-            ("unsent", "\(unsent)"), ("target rate", String(format: "%.0f/s", targetRate)),
-            ("achieved rate", String(format: "%.0f/s", achievedRate)),
-            ("p50", String(format: "%.3f ms", p50Milliseconds)), ("p99", String(format: "%.3f ms", p99Milliseconds)),
-            ("p99.9", String(format: "%.3f ms", p999Milliseconds)), ("max", String(format: "%.3f ms", maxMilliseconds)),
-        ] + statusCodes.sorted { $0.key < $1.key }.map { ("status \($0.key)", "\($0.value)") }
-        let verdict = lost == 0 && unsent == 0 ? ("#2b8a3e", "nothing lost") : ("#c92a2a", "\(lost + unsent) lost or unsent")
+        let figures: [(String, String)] =
+            [
+                ("traffic", "\(traffic), \(profile)"), ("sent", "\(sent)"), ("received", "\(received)"),
+                ("lost", "\(lost)"), ("duplicates", "\(duplicates)"), ("dead-lettered", "\(deadLettered)"),
+                ("unsent", "\(unsent)"), ("target rate", String(format: "%.0f/s", targetRate)),
+                ("achieved rate", String(format: "%.0f/s", achievedRate)),
+                ("p50", String(format: "%.3f ms", p50Milliseconds)),
+                ("p99", String(format: "%.3f ms", p99Milliseconds)),
+                ("p99.9", String(format: "%.3f ms", p999Milliseconds)),
+                ("max", String(format: "%.3f ms", maxMilliseconds)),
+            ] + statusCodes.sorted { $0.key < $1.key }.map { ("status \($0.key)", "\($0.value)") }
+        let verdict =
+            lost == 0 && unsent == 0 ? ("#2b8a3e", "nothing lost") : ("#c92a2a", "\(lost + unsent) lost or unsent")
         let cards = figures.map {
             "<div class=\"card\"><div class=\"label\">\(Self.escape($0.0))</div><div class=\"value\">\(Self.escape($0.1))</div></div>"
         }.joined()
@@ -154,7 +158,8 @@ extension LoadReport {
             + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">"
         svg += "<text x=\"\(left)\" y=\"20\" font-size=\"14\" font-weight=\"600\">\(escape(title))</text>"
         for value in yTicks {
-            svg += "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(width - right)\" y2=\"\(y(value))\" stroke=\"#f1f3f5\"/>"
+            svg +=
+                "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(width - right)\" y2=\"\(y(value))\" stroke=\"#f1f3f5\"/>"
             svg +=
                 "<text x=\"\(left - 6)\" y=\"\(y(value) + 4)\" font-size=\"11\" text-anchor=\"end\">"
                 + "\(tickLabel(value))</text>"
@@ -189,14 +194,18 @@ extension LoadReport {
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
             + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Latency per locale\">"
-        svg += "<text x=\"\(left)\" y=\"20\" font-size=\"14\" font-weight=\"600\">Latency per locale (ms): p50 and p99</text>"
+        svg +=
+            "<text x=\"\(left)\" y=\"20\" font-size=\"14\" font-weight=\"600\">Latency per locale (ms): p50 and p99</text>"
         for value in ticks {
-            svg += "<line x1=\"\(x(value))\" y1=\"\(top - 6)\" x2=\"\(x(value))\" y2=\"\(height - 30)\" stroke=\"#f1f3f5\"/>"
-            svg += "<text x=\"\(x(value))\" y=\"\(height - 14)\" font-size=\"11\" text-anchor=\"middle\">\(tickLabel(value))</text>"
+            svg +=
+                "<line x1=\"\(x(value))\" y1=\"\(top - 6)\" x2=\"\(x(value))\" y2=\"\(height - 30)\" stroke=\"#f1f3f5\"/>"
+            svg +=
+                "<text x=\"\(x(value))\" y=\"\(height - 14)\" font-size=\"11\" text-anchor=\"middle\">\(tickLabel(value))</text>"
         }
         for (index, locale) in locales.enumerated() {
             let rowTop = top + rowHeight * Double(index)
-            svg += "<text x=\"\(left - 8)\" y=\"\(rowTop + 14)\" font-size=\"12\" text-anchor=\"end\">\(escape(locale.locale))</text>"
+            svg +=
+                "<text x=\"\(left - 8)\" y=\"\(rowTop + 14)\" font-size=\"12\" text-anchor=\"end\">\(escape(locale.locale))</text>"
             svg +=
                 "<rect x=\"\(left)\" y=\"\(rowTop + 3)\" width=\"\(max(1, x(locale.p99Milliseconds) - left))\" height=\"14\" fill=\"#ffd8a8\"/>"
             svg +=

@@ -183,7 +183,8 @@ public struct LoadReport: Codable, Sendable {
         throughput = (0..<seconds).map { second in
             Rate(
                 second: second,
-                target: Double(second) < sendSeconds ? configuration.profile.map { $0.rate(at: Double(second) + 0.5) } ?? 0 : 0,
+                target: Double(second) < sendSeconds
+                    ? configuration.profile.map { $0.rate(at: Double(second) + 0.5) } ?? 0 : 0,
                 sent: value(books.sentPerSecond, second),
                 completed: value(books.completedPerSecond, second),
                 deadLettered: value(books.deadLettersPerSecond, second),

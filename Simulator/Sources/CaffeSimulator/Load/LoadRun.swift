@@ -243,7 +243,12 @@ public struct LoadRun {
                     // Orders: the pre-encoded frames, patched; no message objects.
                     let sequence = UInt64(next + 1)
                     if !orderPending {
-                        encoded.frames(sequence: sequence, topic: &topicBuffer, header: &headerBuffer, body: &bodyBuffer)
+                        encoded.frames(
+                            sequence: sequence,
+                            topic: &topicBuffer,
+                            header: &headerBuffer,
+                            body: &bodyBuffer
+                        )
                     }
                     let accepted = try topicBuffer.withUnsafeBytes { try sender.send($0, more: true, timeout: .zero) }
                     guard accepted else {
@@ -432,7 +437,10 @@ public struct LoadRun {
             }
             if let acknowledging {
                 let due = ContinuousClock.now.duration(to: acknowledging.nextDue)
-                wait = min(wait, max(0.0005, Double(due.components.seconds) + Double(due.components.attoseconds) / 1e18))
+                wait = min(
+                    wait,
+                    max(0.0005, Double(due.components.seconds) + Double(due.components.attoseconds) / 1e18)
+                )
             }
             if wait > 0 { _ = try poller.poll(timeout: .milliseconds(Int32(min(100, max(1, wait * 1000))))) }
         }
