@@ -97,9 +97,9 @@ struct EvaluationTests {
         case "en": EnglishGrammar(lexicon: lexicon)
         case "es": SpanishGrammar(lexicon: lexicon)
         case "de": GermanGrammar(lexicon: lexicon)
-        case "fr": RomanceGrammar(FrenchLanguage(lexicon: lexicon))
-        case "it": RomanceGrammar(ItalianLanguage(lexicon: lexicon))
-        default: RomanceGrammar(PortugueseLanguage(lexicon: lexicon))
+        case "fr": FrenchGrammar(lexicon: lexicon)
+        case "it": ItalianGrammar(lexicon: lexicon)
+        default: PortugueseGrammar(lexicon: lexicon)
         }
     }
 

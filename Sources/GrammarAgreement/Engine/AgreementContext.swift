@@ -53,8 +53,7 @@ struct AgreementContext {
         var start = min(offset, bytes.count)
         while start > 0, !Self.endsClause(bytes[start - 1]) { start -= 1 }
         guard start < offset else { return "" }
-        return String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self)
-            .trimmingCharacters(in: .whitespaces)
+        return Self.trimmed(String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self))
     }
 
     /// The text of the clause after `offset`, up to the next clause end, trimmed.
@@ -63,7 +62,23 @@ struct AgreementContext {
         guard offset < bytes.count else { return "" }
         var end = offset
         while end < bytes.count, !Self.endsClause(bytes[end]) { end += 1 }
-        return String(decoding: bytes[offset..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return Self.trimmed(String(decoding: bytes[offset..<end], as: UTF8.self))
+    }
+
+    /// `text` without the whitespace around it, as `trimmingCharacters(in: .whitespaces)` gives it
+    /// (spaces and tabs), without going through `NSString` for the usual ASCII ends.
+    private static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isWhitespace(scalars[start]) { start = scalars.index(after: start) }
+        while start < end, isWhitespace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return start == scalars.startIndex && end == scalars.endIndex ? text : String(scalars[start..<end])
+    }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        // The ASCII members of `CharacterSet.whitespaces` (category Zs and the tab) are these two.
+        scalar.isASCII ? scalar == " " || scalar == "\t" : CharacterSet.whitespaces.contains(scalar)
     }
 
     private static func endsClause(_ byte: UInt8) -> Bool {

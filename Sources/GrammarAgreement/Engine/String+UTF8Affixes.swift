@@ -29,6 +29,24 @@ extension String {
         }
     }
 
+    /// Whether `infix`'s UTF-8 bytes occur in the string's: a byte search, without the generic
+    /// Character matching behind `contains(_:)` for strings.
+    func includes(_ infix: String) -> Bool {
+        var text = self
+        var part = infix
+        return text.withUTF8 { bytes in
+            part.withUTF8 { needle in
+                guard let head = needle.first else { return true }
+                guard bytes.count >= needle.count else { return false }
+                search: for start in 0...(bytes.count - needle.count) where bytes[start] == head {
+                    for offset in 1..<needle.count where bytes[start + offset] != needle[offset] { continue search }
+                    return true
+                }
+                return false
+            }
+        }
+    }
+
     /// The string without its last `count` bytes: for dropping ASCII endings just tested with
     /// ``endsWith(_:)``, without `dropLast`'s walk over characters.
     @inline(__always)
@@ -41,9 +59,13 @@ extension String {
     /// Whether every byte is ASCII.
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 
-    /// Lowercased, without the Unicode machinery when the text is already lowercase ASCII.
+    /// Lowercased, without making a new string when the text is already lowercase: ASCII read from
+    /// its bytes, other text from its scalars' properties (lexicon forms are mostly lowercase).
     var fastLowercased: String {
         if utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return self }
-        return lowercased()
+        let changes = unicodeScalars.contains { scalar in
+            scalar.isASCII ? (0x41...0x5A).contains(scalar.value) : scalar.properties.changesWhenLowercased
+        }
+        return changes ? lowercased() : self
     }
 }

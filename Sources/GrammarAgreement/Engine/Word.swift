@@ -27,7 +27,7 @@ struct Word: Sendable {
     var current: String { replacement ?? text }
 
     /// The lowercase form as it will be shown.
-    var currentLower: String { replacement?.lowercased() ?? lower }
+    var currentLower: String { replacement?.fastLowercased ?? lower }
 
     /// Sets the word to `lowercaseForm`, keeping the capitalisation it was written with.
     mutating func set(_ lowercaseForm: String) {

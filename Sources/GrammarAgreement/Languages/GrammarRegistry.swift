@@ -22,10 +22,10 @@ enum GrammarRegistry {
             switch language {
             case "en": grammar = EnglishGrammar(lexicon: try Lexicon.bundled(language: "en"))
             case "es": grammar = SpanishGrammar(lexicon: try Lexicon.bundled(language: "es"))
-            case "fr": grammar = RomanceGrammar(FrenchLanguage(lexicon: try Lexicon.bundled(language: "fr")))
+            case "fr": grammar = FrenchGrammar(lexicon: try Lexicon.bundled(language: "fr"))
             case "de": grammar = GermanGrammar(lexicon: try Lexicon.bundled(language: "de"))
-            case "it": grammar = RomanceGrammar(ItalianLanguage(lexicon: try Lexicon.bundled(language: "it")))
-            case "pt": grammar = RomanceGrammar(PortugueseLanguage(lexicon: try Lexicon.bundled(language: "pt")))
+            case "it": grammar = ItalianGrammar(lexicon: try Lexicon.bundled(language: "it"))
+            case "pt": grammar = PortugueseGrammar(lexicon: try Lexicon.bundled(language: "pt"))
             default: grammar = UnsupportedLanguageGrammar(language: language)
             }
         } catch {

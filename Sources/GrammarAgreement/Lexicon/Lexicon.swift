@@ -17,13 +17,38 @@ import RichText
 public struct Lexicon: Sendable {
     /// The lexicon's name, for messages.
     public let source: String
-    private var entries = WordTable<LexiconEntry>()
-    /// Irregular forms (plurals, feminines, short forms) back to their lemma.
-    private var forms = WordTable<FormReference>()
+    /// The tables, shared by copies: grammars keep the lexicon and hand it to their helpers, and a
+    /// copy costs one reference count instead of one per table array. Immutable, so lookups read
+    /// them in place; ``add(_:line:)`` makes new tables.
+    private var tables = Tables()
+
+    private final class Tables: Sendable {
+        let entries: WordTable<LexiconEntry>
+        /// Irregular forms (plurals, feminines, short forms) back to their lemma.
+        let forms: WordTable<FormReference>
+        /// The most words in a multi-word lemma.
+        let longestPhrase: Int
+        /// The first words of multi-word lemmas, so phrase lookups are tried only where one can start.
+        let phraseStarts: WordTable<Bool>
+
+        init(
+            entries: WordTable<LexiconEntry> = [:],
+            forms: WordTable<FormReference> = [:],
+            longestPhrase: Int = 1,
+            phraseStarts: WordTable<Bool> = [:]
+        ) {
+            self.entries = entries
+            self.forms = forms
+            self.longestPhrase = longestPhrase
+            self.phraseStarts = phraseStarts
+        }
+
+        /// Holds no words; stands in while ``Lexicon/add(_:line:)`` changes the tables it took out.
+        static let placeholder = Tables()
+    }
+
     /// The most words in a multi-word lemma.
-    public private(set) var longestPhrase = 1
-    /// The first words of multi-word lemmas, so phrase lookups are tried only where one can start.
-    private var phraseStarts = WordTable<Bool>()
+    public var longestPhrase: Int { tables.longestPhrase }
 
     /// What an irregular form is of its lemma.
     public enum FormKind: Hashable, Sendable {
@@ -71,9 +96,16 @@ public struct Lexicon: Sendable {
     /// - Throws: ``LexiconError`` when the lemma is already present.
     public mutating func add(_ entry: LexiconEntry, line: Int = 0) throws(LexiconError) {
         let key = entry.lemma.lowercased()
-        guard entries[key] == nil else {
+        guard tables.entries[key] == nil else {
             throw LexiconError(source: source, line: line, message: "'\(entry.lemma)' is listed twice")
         }
+        var entries = tables.entries
+        var forms = tables.forms
+        var phraseStarts = tables.phraseStarts
+        var longestPhrase = tables.longestPhrase
+        // Let go of the old tables, so the copies above are the only ones and change in place
+        // (unless another copy of the lexicon shares them).
+        tables = .placeholder
         entries[key] = entry
         let words = key.split(separator: " ")
         longestPhrase = max(longestPhrase, words.count)
@@ -85,30 +117,43 @@ public struct Lexicon: Sendable {
         reference(entry.plural, .plural)
         reference(entry.feminine, .feminine)
         reference(entry.apocope, .apocope)
+        tables = Tables(entries: entries, forms: forms, longestPhrase: longestPhrase, phraseStarts: phraseStarts)
     }
 
     /// The entry whose lemma is `word` (lowercase).
     public func entry(_ word: String) -> LexiconEntry? {
-        entries[word]
+        tables.entries[word]
+    }
+
+    /// The entry whose lemma has the UTF-8 bytes `word` (lowercase): a part of a longer word, such
+    /// as the last part of a compound, looked up without copying it out.
+    func entry(utf8 word: UnsafeBufferPointer<UInt8>) -> LexiconEntry? {
+        tables.entries[utf8: word]
     }
 
     /// The entry and form kind when `word` (lowercase) is an irregular form listed in the lexicon.
     public func entry(forInflectedForm word: String) -> (entry: LexiconEntry, kind: FormKind)? {
-        guard let reference = forms[word], let entry = entries[reference.lemma] else { return nil }
+        guard let reference = tables.forms[word], let entry = tables.entries[reference.lemma] else { return nil }
+        return (entry, reference.kind)
+    }
+
+    /// ``entry(forInflectedForm:)`` for a form given as UTF-8 bytes.
+    func entry(forInflectedFormUTF8 word: UnsafeBufferPointer<UInt8>) -> (entry: LexiconEntry, kind: FormKind)? {
+        guard let reference = tables.forms[utf8: word], let entry = tables.entries[reference.lemma] else { return nil }
         return (entry, reference.kind)
     }
 
     /// Whether a multi-word lemma starts with `word` (lowercase).
-    public func startsPhrase(_ word: String) -> Bool { phraseStarts.contains(word) }
+    public func startsPhrase(_ word: String) -> Bool { tables.phraseStarts.contains(word) }
 
     /// Whether the lexicon has `word` (lowercase) as a lemma.
-    public func contains(_ word: String) -> Bool { entries.contains(word) }
+    public func contains(_ word: String) -> Bool { tables.entries.contains(word) }
 
     /// How many lemmas the lexicon lists.
-    public var count: Int { entries.count }
+    public var count: Int { tables.entries.count }
 
     /// All lemmas (lowercase), for tools and tests.
-    public var lemmas: [String] { entries.allKeys }
+    public var lemmas: [String] { tables.entries.allKeys }
 
     // MARK: Reading
 

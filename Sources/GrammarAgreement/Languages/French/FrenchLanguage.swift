@@ -88,21 +88,19 @@ struct FrenchLanguage: RomanceLanguage {
     /// feuilleté*, *le pâté*) except in *-ité* and after a consonant (*la qualité*, *la santé*).
     func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
         if Self.isEnglishLoan(lemma) { return .masculine }
-        let masculineEndings = ["age", "isme", "ment", "eau", "oir", "ège", "ème", "ing", "ier", "et", "on", "é"]
-        let feminineEndings = [
-            "tion", "sion", "ité", "nté", "rté", "ette", "ure", "ade", "ière", "ine", "ence", "ance", "ise", "elle", "ée", "ie",
-            "ine", "aine", "eine", "ère", "ose", "ole", "ule", "ette", "esse", "ude", "ue", "otte", "ode", "ise",
-            "ille", "aille", "euille", "ouille", "che", "que", "sse", "nne", "tte", "ppe", "ffe", "pe", "te",
-        ]
-        var best: (length: Int, gender: Morphology.GrammaticalGender)?
-        for ending in feminineEndings where lemma.endsWith(ending) && ending.count > (best?.length ?? 0) {
-            best = (ending.count, .feminine)
-        }
-        for ending in masculineEndings where lemma.endsWith(ending) && ending.count > (best?.length ?? 0) {
-            best = (ending.count, .masculine)
-        }
-        return best?.gender ?? .masculine
+        return Self.genderEndings.longestMatch(in: lemma) ?? .masculine
     }
+
+    /// The endings ``guessedGender(ofNoun:)`` reads; the longest that fits decides.
+    private static let genderEndings = EndingTable<Morphology.GrammaticalGender>(
+        (feminineEndings, .feminine),
+        (["age", "isme", "ment", "eau", "oir", "ège", "ème", "ing", "ier", "et", "on", "é"], .masculine)
+    )
+    private static let feminineEndings = [
+        "tion", "sion", "ité", "nté", "rté", "ette", "ure", "ade", "ière", "ine", "ence", "ance", "ise", "elle", "ée",
+        "ie", "ine", "aine", "eine", "ère", "ose", "ole", "ule", "ette", "esse", "ude", "ue", "otte", "ode", "ise",
+        "ille", "aille", "euille", "ouille", "che", "que", "sse", "nne", "tte", "ppe", "ffe", "pe", "te",
+    ]
 
     // MARK: Adjectives
 
@@ -115,12 +113,12 @@ struct FrenchLanguage: RomanceLanguage {
         if entry?.isInvariable == true { return lemma }
         let feminine = features.gender == .feminine
         if feminine {
-            let singular = entry?.feminine?.lowercased() ?? Self.feminine(of: lemma)
+            let singular = entry?.feminine?.fastLowercased ?? Self.feminine(of: lemma)
             return features.isPlural ? singular + "s" : singular
         }
-        if features.isPlural { return entry?.plural?.lowercased() ?? Self.masculinePlural(of: lemma) }
+        if features.isPlural { return entry?.plural?.fastLowercased ?? Self.masculinePlural(of: lemma) }
         // bel, nouvel, vieil before a vowel: a masculine singular noun starting with a vowel.
-        if let next, let short = entry?.apocope?.lowercased(), onset(of: next) == .vowel { return short }
+        if let next, let short = entry?.apocope?.fastLowercased, onset(of: next) == .vowel { return short }
         return lemma
     }
 
@@ -168,13 +166,15 @@ struct FrenchLanguage: RomanceLanguage {
     /// Endings of French adjectives: participles (*-é*, *-i*, *-u*), *-eux*, *-if*, *-al*, *-el*,
     /// *-ien*, *-ais*, *-ois*, *-in*, *-ique*, *-able*, *-ible*, *-ant*, *-ent*, *-aire*, *-at*.
     func looksLikeAdjective(_ word: String) -> Bool {
-        let endings = [
-            "é", "ée", "és", "ées", "eux", "euse", "if", "ive", "al", "ale", "el", "elle", "ien", "ienne", "ais",
-            "aise", "ois", "oise", "in", "ine", "ique", "able", "ible", "ant", "ante", "ent", "ente", "aire", "at",
-            "ate", "i", "ie", "u", "ue", "et", "ette", "eur", "er", "ère", "ard", "arde", "ot", "otte", "eau",
-        ]
-        return endings.contains { word.endsWith($0) }
+        Self.adjectiveEndings.matches(word)
     }
+
+    private static let adjectiveEndings = EndingTable((adjectiveEndingList, true))
+    private static let adjectiveEndingList = [
+        "é", "ée", "és", "ées", "eux", "euse", "if", "ive", "al", "ale", "el", "elle", "ien", "ienne", "ais",
+        "aise", "ois", "oise", "in", "ine", "ique", "able", "ible", "ant", "ante", "ent", "ente", "aire", "at",
+        "ate", "i", "ie", "u", "ue", "et", "ette", "eur", "er", "ère", "ard", "arde", "ot", "otte", "eau",
+    ]
 
     /// *bienvenu*, *prêt*, *abonné*: participles and the adjectives templates address the reader with.
     func isMasculineAdjectiveBase(_ word: String) -> Bool {
@@ -194,10 +194,13 @@ struct FrenchLanguage: RomanceLanguage {
         }
     }
 
+    /// The short words that elide.
+    private static let elidable: WordSet = ["de", "que", "ne", "je", "me", "te", "se", "jusque", "lorsque", "puisque"]
+
     /// *de*, *que*, *ne*, *je*, *me*, *te*, *se* lose their *e* before a vowel (*d'orange*); *d'*
     /// before a consonant is *de*.
     func elided(_ word: String, before onset: Onset) -> String? {
-        let elidable: WordSet = ["de", "que", "ne", "je", "me", "te", "se", "jusque", "lorsque", "puisque"]
+        let elidable = Self.elidable
         if onset == .vowel, elidable.contains(word) { return word.droppingLastBytes(1) + "'" }
         if onset != .vowel, word.endsWith("'"), elidable.contains(word.droppingLastBytes(1) + "e") {
             return word.droppingLastBytes(1) + "e"

@@ -135,7 +135,7 @@ enum GermanDeclension {
 /// after a diphthong (*teuer* → *teur*, *sauer* → *saur*).
 enum GermanAdjectives {
     static func stem(of lemma: String, entry: LexiconEntry?) -> String {
-        if let stem = entry?.stem { return stem.lowercased() }
+        if let stem = entry?.stem { return stem.fastLowercased }
         if lemma.endsWith("el") { return lemma.droppingLastBytes(2) + "l" }
         if lemma.endsWith("euer") || lemma.endsWith("auer") { return lemma.droppingLastBytes(2) + "r" }
         return lemma

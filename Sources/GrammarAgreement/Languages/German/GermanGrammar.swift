@@ -181,11 +181,11 @@ struct GermanGrammar: LanguageGrammar {
             if let entry = lexicon.entry(base), entry.canBeAdjective { return (base, entry) }
             if let entry = lexicon.entry(base + "e"), entry.canBeAdjective { return (base + "e", entry) }
             if let found = lexicon.entry(forInflectedForm: base)?.entry, found.canBeAdjective {
-                return (found.lemma.lowercased(), found)
+                return (found.lemma.fastLowercased, found)
             }
         }
         if let found = lexicon.entry(forInflectedForm: lower)?.entry, found.canBeAdjective {
-            return (found.lemma.lowercased(), found)
+            return (found.lemma.fastLowercased, found)
         }
         // Unknown: a capitalised word is a noun or a place name (Wiener); a lowercase one an adjective.
         return CasePattern(of: word.text) == .lower ? (lower, nil) : nil
@@ -206,25 +206,60 @@ struct GermanGrammar: LanguageGrammar {
             return GermanCase(stated)
         }
         guard let first = phrase.words.first, let last = phrase.words.last else { return .nominative }
+        // Clauses come trimmed, so only their first and last space-separated words need reading.
         let before = context.clause(before: first.utf8Range.lowerBound)
-        let beforeWords = before.split(separator: " ").map { $0.lowercased() }
-        if let preposition = beforeWords.last, let governed = Self.prepositionCases[preposition] {
-            return governed
-        }
-        if beforeWords.isEmpty {
-            let after = context.clause(after: last.utf8Range.upperBound).split(separator: " ")
-            if let next = after.first?.lowercased(), Self.finiteVerbs.contains(next) { return .nominative }
-            if let final = after.last.map(String.init), Self.isNonFiniteVerb(final) { return .accusative }
+        guard let previousWord = Self.lastWord(of: before) else {
+            let after = context.clause(after: last.utf8Range.upperBound)
+            if let next = Self.firstWord(of: after)?.lowercased(), Self.finiteVerbs.contains(next) {
+                return .nominative
+            }
+            if let final = Self.lastWord(of: after), Self.isNonFiniteVerb(final) { return .accusative }
             return .nominative
         }
-        if let previous = beforeWords.last, Self.copulas.contains(previous) { return .nominative }
+        let previous = previousWord.lowercased()
+        if let governed = Self.prepositionCases[previous] { return governed }
+        if Self.copulas.contains(previous) { return .nominative }
         return .accusative
+    }
+
+    /// The last of a trimmed clause's space-separated words, `nil` for an empty clause.
+    private static func lastWord(of clause: String) -> Substring? {
+        guard !clause.isEmpty else { return nil }
+        let space = spacesStandAlone(in: clause) ? clause.utf8.lastIndex(of: 0x20) : clause.lastIndex(of: " ")
+        return space.map { clause[clause.index(after: $0)...] } ?? clause[...]
+    }
+
+    /// The first of a trimmed clause's space-separated words, `nil` for an empty clause.
+    private static func firstWord(of clause: String) -> Substring? {
+        guard !clause.isEmpty else { return nil }
+        let space = spacesStandAlone(in: clause) ? clause.utf8.firstIndex(of: 0x20) : clause.firstIndex(of: " ")
+        return clause[..<(space ?? clause.endIndex)]
+    }
+
+    /// Whether every space byte in `text` is a `Character` of its own, so words can be split at
+    /// space bytes: true when each has ASCII on both sides (a combining mark after a space would
+    /// join it, as would some marks before it).
+    private static func spacesStandAlone(in text: String) -> Bool {
+        let bytes = text.utf8
+        var previous: UInt8 = 0
+        var afterSpace = false
+        for byte in bytes {
+            if afterSpace, byte >= 0x80 { return false }
+            if byte == 0x20, previous >= 0x80 { return false }
+            afterSpace = byte == 0x20
+            previous = byte
+        }
+        return true
     }
 
     /// A lowercase infinitive or participle ending a clause: *hinzufügen*, *bestellen*, *bestellt*,
     /// *hinzugefügt*.
-    static func isNonFiniteVerb(_ word: String) -> Bool {
-        let trimmed = String(word.drop { !$0.isLetter }.reversed().drop { !$0.isLetter }.reversed())
+    static func isNonFiniteVerb(_ word: some StringProtocol) -> Bool {
+        // The word without the punctuation around it.
+        guard let start = word.firstIndex(where: \.isLetter), let end = word.lastIndex(where: \.isLetter) else {
+            return false
+        }
+        let trimmed = word[start...end]
         guard let first = trimmed.first, first.isLowercase, trimmed.count > 3 else { return false }
         if trimmed.hasSuffix("en") || trimmed.hasSuffix("ern") || trimmed.hasSuffix("eln") { return true }
         return trimmed.hasSuffix("t") && (trimmed.hasPrefix("ge") || trimmed.contains("ge"))
@@ -286,6 +321,11 @@ struct GermanGrammar: LanguageGrammar {
     /// Last letters of the prepositions that contract with *dem*, *der* and *das*.
     private static let contractingEndings = Array("unmeion".utf8)
 
+    private static let contractions: WordTable<String> = [
+        "zu dem": "zum", "zu der": "zur", "in dem": "im", "an dem": "am", "von dem": "vom", "bei dem": "beim",
+        "in das": "ins", "an das": "ans",
+    ]
+
     /// A preposition before the span contracts with its article: *zu dem* → *zum*, *zu der* → *zur*,
     /// *in dem* → *im*, *an dem* → *am*, *von dem* → *vom*, *bei dem* → *beim*, *in das* → *ins*,
     /// *an das* → *ans*.
@@ -293,11 +333,7 @@ struct GermanGrammar: LanguageGrammar {
         guard let first = phrase.words.first, !first.isNumber,
             let before = context.word(before: first.utf8Range.lowerBound, endingIn: Self.contractingEndings)
         else { return [] }
-        let contractions: [String: String] = [
-            "zu dem": "zum", "zu der": "zur", "in dem": "im", "an dem": "am", "von dem": "vom", "bei dem": "beim",
-            "in das": "ins", "an das": "ans",
-        ]
-        guard let contracted = contractions[before.text.lowercased() + " " + first.currentLower] else { return [] }
+        guard let contracted = Self.contractions[before.text.lowercased() + " " + first.currentLower] else { return [] }
         return [
             RichTextEdit(
                 utf8Range: before.utf8Range.lowerBound..<first.utf8Range.upperBound,

@@ -22,7 +22,7 @@ struct GermanNouns: Sendable {
         if let entry = lexicon.entry(lemma), entry.canBeNoun {
             return Reading(
                 gender: entry.grammaticalGender ?? .masculine,
-                plural: entry.plural?.lowercased() ?? Self.regularPlural(of: lemma, gender: entry.grammaticalGender ?? .masculine),
+                plural: entry.plural?.fastLowercased ?? Self.regularPlural(of: lemma, gender: entry.grammaticalGender ?? .masculine),
                 entry: entry
             )
         }
@@ -37,35 +37,66 @@ struct GermanNouns: Sendable {
     /// The longest listed noun ending the word, and what comes before it: *kaffeebecher* →
     /// (*kaffee*, *becher*); *cappuccino-becher* → (*cappuccino-*, *becher*).
     func lastCompoundPart(of word: String) -> (prefix: String, part: String)? {
-        if let hyphen = word.lastIndex(of: "-") {
+        if word.utf8.contains(UInt8(ascii: "-")), let hyphen = word.lastIndex(of: "-") {
             let part = String(word[word.index(after: hyphen)...])
             guard !part.isEmpty else { return nil }
             return (String(word[...hyphen]), part)
         }
-        let scalars = Array(word.unicodeScalars)
-        guard scalars.count > Self.shortestCompoundPart else { return nil }
-        for start in 1...(scalars.count - Self.shortestCompoundPart) {
-            let part = String(String.UnicodeScalarView(scalars[start...]))
-            if let entry = lexicon.entry(part), entry.canBeNoun, !entry.isAmbiguous || entry.partsOfSpeech.first == .noun {
-                let prefix = String(String.UnicodeScalarView(scalars[..<start]))
-                // A listed word that ends a letter or two before the part, with no linking element
-                // between, marks the true boundary: *Zwiebel|fladen* is not a *Laden*.
-                guard !isMisplacedBoundary(prefix) else { continue }
-                return (prefix, part)
-            }
+        return Self.firstPart(of: word) { bytes, offset in
+            let part = UnsafeBufferPointer(rebasing: bytes[offset...])
+            guard let entry = lexicon.entry(utf8: part), entry.canBeNoun,
+                !entry.isAmbiguous || entry.partsOfSpeech.first == .noun
+            else { return nil }
+            let prefix = UnsafeBufferPointer(rebasing: bytes[..<offset])
+            // A listed word that ends a letter or two before the part, with no linking element
+            // between, marks the true boundary: *Zwiebel|fladen* is not a *Laden*.
+            guard !isMisplacedBoundary(prefix) else { return nil }
+            return (String(decoding: prefix, as: UTF8.self), String(decoding: part, as: UTF8.self))
         }
-        return nil
     }
 
-    /// Whether a listed word ends one or two letters before the end of `prefix`, the letters
+    /// The first non-`nil` result of `body` over the places a compound's last part could start, from
+    /// the longest part to the shortest: after the word's first scalar, leaving at least
+    /// ``shortestCompoundPart`` scalars. `body` gets the word's UTF-8 bytes and the part's offset, so
+    /// parts are looked up in place; only the one found becomes a `String`.
+    private static func firstPart<Result>(
+        of word: String,
+        _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result?
+    ) -> Result? {
+        var word = word
+        return word.withUTF8 { bytes in
+            let scalarCount = bytes.reduce(0) { $0 + (isScalarStart($1) ? 1 : 0) }
+            guard scalarCount > shortestCompoundPart else { return nil }
+            var scalar = 0
+            for offset in bytes.indices where isScalarStart(bytes[offset]) {
+                scalar += 1
+                guard scalar > 1 else { continue }
+                guard scalar <= scalarCount - shortestCompoundPart + 1 else { break }
+                if let result = body(bytes, offset) { return result }
+            }
+            return nil
+        }
+    }
+
+    /// Whether a UTF-8 byte starts a scalar (is not a continuation byte, `10xxxxxx`).
+    private static func isScalarStart(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
+
+    /// Linking elements between the parts of a compound (*Erdbeer|en|torte*).
+    private static let linkingElements: WordSet = ["s", "n", "e", "es", "en", "er"]
+
+    /// Whether a listed word ends one or two letters before the end of `prefix` (UTF-8), the letters
     /// between being no linking element (*-s*, *-n*, *-e*, *-es*, *-en*, *-er*).
-    private func isMisplacedBoundary(_ prefix: String) -> Bool {
-        let scalars = Array(prefix.unicodeScalars)
-        for extra in 1...2 where scalars.count > extra + 2 {
-            let head = String(String.UnicodeScalarView(scalars.dropLast(extra)))
-            let between = String(String.UnicodeScalarView(scalars.suffix(extra)))
-            if ["s", "n", "e", "es", "en", "er"].contains(between) { continue }
-            if let entry = lexicon.entry(head), entry.canBeNoun { return true }
+    private func isMisplacedBoundary(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        let scalarCount = prefix.reduce(0) { $0 + (Self.isScalarStart($1) ? 1 : 0) }
+        var split = prefix.count
+        for extra in 1...2 {
+            // Back to the start of the `extra`-th scalar from the end.
+            repeat { split -= 1 } while split > 0 && !Self.isScalarStart(prefix[split])
+            guard scalarCount > extra + 2 else { continue }
+            if Self.linkingElements.contains(utf8: UnsafeBufferPointer(rebasing: prefix[split...])) { continue }
+            if let entry = lexicon.entry(utf8: UnsafeBufferPointer(rebasing: prefix[..<split])), entry.canBeNoun {
+                return true
+            }
         }
         return false
     }
@@ -73,22 +104,20 @@ struct GermanNouns: Sendable {
     /// The singular of a written plural, when the lexicon or a compound tells it.
     func singular(of word: String) -> String? {
         if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural, entry.canBeNoun {
-            return entry.lemma.lowercased()
+            return entry.lemma.fastLowercased
         }
         if let (prefix, part) = lastCompoundPart(ofPlural: word) { return prefix + part }
         return nil
     }
 
     private func lastCompoundPart(ofPlural word: String) -> (prefix: String, part: String)? {
-        let scalars = Array(word.unicodeScalars)
-        guard scalars.count > Self.shortestCompoundPart else { return nil }
-        for start in 1...(scalars.count - Self.shortestCompoundPart) {
-            let tail = String(String.UnicodeScalarView(scalars[start...]))
-            if let (entry, kind) = lexicon.entry(forInflectedForm: tail), kind == .plural, entry.canBeNoun {
-                return (String(String.UnicodeScalarView(scalars[..<start])), entry.lemma.lowercased())
-            }
+        Self.firstPart(of: word) { bytes, offset in
+            let part = UnsafeBufferPointer(rebasing: bytes[offset...])
+            guard let (entry, kind) = lexicon.entry(forInflectedFormUTF8: part), kind == .plural, entry.canBeNoun
+            else { return nil }
+            let prefix = UnsafeBufferPointer(rebasing: bytes[..<offset])
+            return (String(decoding: prefix, as: UTF8.self), entry.lemma.fastLowercased)
         }
-        return nil
     }
 
     // MARK: Rules for unlisted nouns
@@ -97,21 +126,19 @@ struct GermanNouns: Sendable {
     /// *-enz*, *-anz*, *-ur*, *-a* and most *-e* are feminine; *-chen*, *-lein*, *-ment*, *-um*, *-tum*,
     /// *-ett* neuter; *-ling*, *-ismus*, *-ist*, *-or*, *-eur*, *-ich*, *-ig*, *-o* and the rest masculine.
     static func guessedGender(of word: String) -> Morphology.GrammaticalGender {
-        let endings: [(String, Morphology.GrammaticalGender)] = [
-            ("ung", .feminine), ("heit", .feminine), ("keit", .feminine), ("schaft", .feminine), ("ion", .feminine),
-            ("tät", .feminine), ("ik", .feminine), ("ei", .feminine), ("ie", .feminine), ("enz", .feminine),
-            ("anz", .feminine), ("ur", .feminine), ("a", .feminine), ("e", .feminine),
-            ("chen", .neuter), ("lein", .neuter), ("ment", .neuter), ("um", .neuter), ("tum", .neuter),
-            ("ett", .neuter), ("eau", .neuter), ("ee", .masculine), ("ling", .masculine), ("ismus", .masculine),
-            ("ist", .masculine), ("or", .masculine), ("eur", .masculine), ("ich", .masculine), ("ig", .masculine),
-            ("o", .masculine), ("ier", .masculine), ("ant", .masculine), ("ent", .masculine),
-        ]
-        var best: (length: Int, gender: Morphology.GrammaticalGender)?
-        for (ending, gender) in endings where word.endsWith(ending) && ending.count > (best?.length ?? 0) {
-            best = (ending.count, gender)
-        }
-        return best?.gender ?? .masculine
+        genderEndings.longestMatch(in: word) ?? .masculine
     }
+
+    /// The endings ``guessedGender(of:)`` reads; the longest that fits decides.
+    private static let genderEndings = EndingTable<Morphology.GrammaticalGender>([
+        ("ung", .feminine), ("heit", .feminine), ("keit", .feminine), ("schaft", .feminine), ("ion", .feminine),
+        ("tät", .feminine), ("ik", .feminine), ("ei", .feminine), ("ie", .feminine), ("enz", .feminine),
+        ("anz", .feminine), ("ur", .feminine), ("a", .feminine), ("e", .feminine),
+        ("chen", .neuter), ("lein", .neuter), ("ment", .neuter), ("um", .neuter), ("tum", .neuter),
+        ("ett", .neuter), ("eau", .neuter), ("ee", .masculine), ("ling", .masculine), ("ismus", .masculine),
+        ("ist", .masculine), ("or", .masculine), ("eur", .masculine), ("ich", .masculine), ("ig", .masculine),
+        ("o", .masculine), ("ier", .masculine), ("ant", .masculine), ("ent", .masculine),
+    ])
 
     /// The plural by gender and ending: *-e* → *-en*; feminines *-en* (*-in* → *-innen*, *-el*/*-er* →
     /// *-n*); masculines and neuters in *-er*, *-el*, *-en*, *-chen*, *-lein* take none; *-um* → *-en*;

@@ -138,13 +138,14 @@ struct ItalianLanguage: RomanceLanguage {
     /// and the rest of *-e* masculine.
     func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
         if Self.isFrenchLoan(lemma) { return .feminine }
-        for ending in ["zione", "sione", "tà", "tù", "ie", "trice", "igine", "ite", "gione", "udine"]
-        where lemma.endsWith(ending) {
-            return .feminine
-        }
+        if Self.feminineEndings.matches(lemma) { return .feminine }
         if lemma.endsWith("ma") && lemma.unicodeScalars.count > 4 && lemma.endsWith("ema") { return .masculine }
         return lemma.endsWith("a") ? .feminine : .masculine
     }
+
+    private static let feminineEndings = EndingTable(
+        (["zione", "sione", "tà", "tù", "ie", "trice", "igine", "ite", "gione", "udine"], true)
+    )
 
     // MARK: Adjectives
 
@@ -162,14 +163,14 @@ struct ItalianLanguage: RomanceLanguage {
             switch (feminine, features.isPlural) {
             case (false, false): return lemma
             case (true, false): return stem + "a"
-            case (false, true): return entry?.plural?.lowercased() ?? Self.masculinePluralInO(lemma)
+            case (false, true): return entry?.plural?.fastLowercased ?? Self.masculinePluralInO(lemma)
             case (true, true): return Self.femininePluralInA(stem + "a")
             }
         }
         if lemma.endsWith("e") {
             guard !feminine || entry?.feminine == nil else {
                 // -tore → -trice (vincitore, vincitrice).
-                let feminineForm = entry?.feminine?.lowercased() ?? lemma
+                let feminineForm = entry?.feminine?.fastLowercased ?? lemma
                 return features.isPlural ? regularPlural(ofNoun: feminineForm) : feminineForm
             }
             return features.isPlural ? lemma.droppingLastBytes(1) + "i" : lemma
@@ -238,14 +239,16 @@ struct ItalianLanguage: RomanceLanguage {
     /// Adjective endings: *-ato*, *-ito*, *-uto* (participles), *-oso*, *-ale*, *-ile*, *-ese*,
     /// *-ico*, *-ino*, *-ano*, *-ante*, *-ente*, *-bile*, *-ivo*, *-aro*, *-ello*, *-etto*, *-esco*.
     func looksLikeAdjective(_ word: String) -> Bool {
-        let endings = [
-            "ato", "ata", "ito", "ita", "uto", "uta", "oso", "osa", "ale", "ile", "ese", "ico", "ica", "ino", "ina",
-            "ano", "ana", "ante", "ente", "bile", "ivo", "iva", "aro", "ara", "ello", "ella", "etto", "etta", "esco",
-            "esca", "ato", "eo", "ea", "ense", "iale", "ziale", "ato", "ido", "ida", "ingo", "ingue", "ro", "ra",
-            "to", "ta", "do", "da", "co", "ca", "io", "ia", "lo", "la", "no", "na", "so", "sa", "vo", "va",
-        ]
-        return endings.contains { word.endsWith($0) }
+        Self.adjectiveEndings.matches(word)
     }
+
+    private static let adjectiveEndings = EndingTable((adjectiveEndingList, true))
+    private static let adjectiveEndingList = [
+        "ato", "ata", "ito", "ita", "uto", "uta", "oso", "osa", "ale", "ile", "ese", "ico", "ica", "ino", "ina",
+        "ano", "ana", "ante", "ente", "bile", "ivo", "iva", "aro", "ara", "ello", "ella", "etto", "etta", "esco",
+        "esca", "ato", "eo", "ea", "ense", "iale", "ziale", "ato", "ido", "ida", "ingo", "ingue", "ro", "ra",
+        "to", "ta", "do", "da", "co", "ca", "io", "ia", "lo", "la", "no", "na", "so", "sa", "vo", "va",
+    ]
 
     func isMasculineAdjectiveBase(_ word: String) -> Bool {
         word.endsWith("o") && !word.endsWith("zione")
@@ -256,8 +259,15 @@ struct ItalianLanguage: RomanceLanguage {
     /// A preposition and the article after it are written as one word: *di* + *il* → *del*, *a* +
     /// *lo* → *allo*, *in* + *la* → *nella*, *su* + *i* → *sui*, *da* + *l'* → *dall'*.
     func contraction(of preposition: String, with article: String) -> String? {
-        let stems: [String: String] = ["di": "de", "a": "a", "da": "da", "in": "ne", "su": "su"]
-        guard let stem = stems[preposition] else { return nil }
+        let stem: String
+        switch preposition {
+        case "di": stem = "de"
+        case "a": stem = "a"
+        case "da": stem = "da"
+        case "in": stem = "ne"
+        case "su": stem = "su"
+        default: return nil
+        }
         switch article {
         case "il": return stem + "l"
         case "lo", "la", "le": return stem + "l" + article

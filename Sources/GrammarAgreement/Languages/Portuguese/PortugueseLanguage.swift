@@ -131,12 +131,14 @@ struct PortugueseLanguage: RomanceLanguage {
     /// Feminine: *-a*, *-ção*, *-são*, *-dade*, *-gem*, *-tude*, *-ice*, *-ez*; masculine: *-o*, *-ão*,
     /// *-or*, *-l*, *-e* and the rest.
     func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
-        for ending in ["ção", "são", "dade", "gem", "tude", "ice", "ez", "ise", "agem"] where lemma.endsWith(ending) {
-            return .feminine
-        }
+        if Self.feminineEndings.matches(lemma) { return .feminine }
         if lemma.endsWith("ma") && lemma.endsWith("ema") { return .masculine }
         return lemma.endsWith("a") || lemma.endsWith("ã") ? .feminine : .masculine
     }
+
+    private static let feminineEndings = EndingTable(
+        (["ção", "são", "dade", "gem", "tude", "ice", "ez", "ise", "agem"], true)
+    )
 
     // MARK: Adjectives
 
@@ -148,9 +150,9 @@ struct PortugueseLanguage: RomanceLanguage {
     ) -> String {
         if entry?.isInvariable == true { return lemma }
         let singular =
-            features.gender == .feminine ? entry?.feminine?.lowercased() ?? Self.feminine(of: lemma) : lemma
+            features.gender == .feminine ? entry?.feminine?.fastLowercased ?? Self.feminine(of: lemma) : lemma
         guard features.isPlural else { return singular }
-        if features.gender != .feminine, let plural = entry?.plural { return plural.lowercased() }
+        if features.gender != .feminine, let plural = entry?.plural { return plural.fastLowercased }
         return regularPlural(ofNoun: singular)
     }
 
@@ -181,13 +183,15 @@ struct PortugueseLanguage: RomanceLanguage {
     /// Endings of Portuguese adjectives: participles (*-ado*, *-ido*), *-oso*, *-al*, *-vel*, *-ico*,
     /// *-ino*, *-ano*, *-ês*, *-ante*, *-ente*, *-eiro*, *-ivo*, *-il*, *-ar*, *-ento*, *-udo*.
     func looksLikeAdjective(_ word: String) -> Bool {
-        let endings = [
-            "ado", "ada", "ido", "ida", "oso", "osa", "al", "vel", "ico", "ica", "ino", "ina", "ano", "ana", "ês",
-            "esa", "ante", "ente", "eiro", "eira", "ivo", "iva", "il", "ar", "ento", "enta", "udo", "uda", "ão",
-            "ã", "ro", "ra", "to", "ta", "do", "da", "co", "ca", "go", "ga", "lo", "la", "no", "na", "so", "sa",
-        ]
-        return endings.contains { word.endsWith($0) }
+        Self.adjectiveEndings.matches(word)
     }
+
+    private static let adjectiveEndings = EndingTable((adjectiveEndingList, true))
+    private static let adjectiveEndingList = [
+        "ado", "ada", "ido", "ida", "oso", "osa", "al", "vel", "ico", "ica", "ino", "ina", "ano", "ana", "ês",
+        "esa", "ante", "ente", "eiro", "eira", "ivo", "iva", "il", "ar", "ento", "enta", "udo", "uda", "ão",
+        "ã", "ro", "ra", "to", "ta", "do", "da", "co", "ca", "go", "ga", "lo", "la", "no", "na", "so", "sa",
+    ]
 
     func isMasculineAdjectiveBase(_ word: String) -> Bool {
         (word.endsWith("o") || word.endsWith("or") || word.endsWith("ês")) && !word.endsWith("ão")
@@ -198,14 +202,21 @@ struct PortugueseLanguage: RomanceLanguage {
     /// *de*, *em*, *a* and *por* join the article after them: *do*, *da*, *no*, *na*, *ao*, *à*, *pelo*,
     /// *pela*, and *de*/*em* + *um* → *dum*, *num* in writing that uses them (not contracted here).
     func contraction(of preposition: String, with article: String) -> String? {
-        let articles: [String] = ["o", "a", "os", "as"]
-        guard articles.contains(article) else { return nil }
+        switch article {
+        case "o", "a", "os", "as": break
+        default: return nil
+        }
         switch preposition {
         case "de": return "d" + article
         case "em": return "n" + article
         case "por": return "pel" + article
         case "a":
-            return ["o": "ao", "os": "aos", "a": "à", "as": "às"][article]
+            switch article {
+            case "o": return "ao"
+            case "os": return "aos"
+            case "a": return "à"
+            default: return "às"
+            }
         default: return nil
         }
     }

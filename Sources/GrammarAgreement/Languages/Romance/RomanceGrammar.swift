@@ -12,10 +12,32 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private let pluralVerbs: WordTable<String>
 
     var language: String { rules.code }
-    private var lexicon: Lexicon { rules.lexicon }
+    // The rules' tables, kept here so lookups read them in place: reading one through `rules` (a
+    // protocol requirement) copies it out first, every array of it.
+    private let lexicon: Lexicon
+    private let determiners: DeterminerTable
+    private let prepositions: WordSet
+    private let conjunctions: WordSet
+    private let sizeAdjectives: WordSet
+    private let personNouns: WordTable<String>
+    private let verbs: WordTable<String>
+    /// Determiners, prepositions and conjunctions, so a word's role takes one lookup.
+    private let closedClass: WordTable<ClosedClass>
+    /// The first bytes of the lexicon's words with an aspirated *h* and of their forms, indexed by
+    /// byte: a word starting otherwise needs no lookup to know it elides.
+    private let aspiratedInitials: [Bool]
 
     init(_ rules: Language) {
         self.rules = rules
+        lexicon = rules.lexicon
+        determiners = rules.determiners
+        prepositions = rules.prepositions
+        conjunctions = rules.conjunctions
+        sizeAdjectives = rules.sizeAdjectives
+        personNouns = rules.personNouns
+        verbs = rules.verbs
+        closedClass = Self.closedClasses(of: rules)
+        aspiratedInitials = Self.aspiratedInitials(in: rules.lexicon)
         personNounsByFeminine = WordTable(
             rules.personNouns.allKeys.compactMap { masculine in rules.personNouns[masculine].map { ($0, masculine) } }
                 .reversed()
@@ -29,14 +51,52 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         case number, determiner, preposition, conjunction, content
     }
 
+    /// Which closed classes a word belongs to.
+    private struct ClosedClass: Sendable {
+        var isDeterminer = false
+        var isPreposition = false
+        var isConjunction = false
+    }
+
     private func role(of word: Word, beforeHead: Bool) -> Role {
         if word.isNumber { return .number }
-        let lower = word.lower
         if word.hint?.partOfSpeech == .noun || word.hint?.partOfSpeech == .adjective { return .content }
-        if beforeHead, rules.determiners[lower] != nil { return .determiner }
-        if rules.prepositions.contains(lower) { return .preposition }
-        if rules.conjunctions.contains(lower) { return .conjunction }
+        guard let closed = closedClass[word.lower] else { return .content }
+        if beforeHead, closed.isDeterminer { return .determiner }
+        if closed.isPreposition { return .preposition }
+        if closed.isConjunction { return .conjunction }
         return .content
+    }
+
+    /// Whether a lowercase word is a form of a determiner.
+    private func isDeterminer(_ word: String) -> Bool { closedClass[word]?.isDeterminer == true }
+
+    private static func closedClasses(of rules: Language) -> WordTable<ClosedClass> {
+        var table = WordTable<ClosedClass>()
+        func mark(_ words: [String], _ property: WritableKeyPath<ClosedClass, Bool>) {
+            for word in words {
+                var classes = table[word] ?? ClosedClass()
+                classes[keyPath: property] = true
+                table[word] = classes
+            }
+        }
+        mark(rules.determiners.writtenForms, \.isDeterminer)
+        mark(rules.prepositions.words, \.isPreposition)
+        mark(rules.conjunctions.words, \.isConjunction)
+        return table
+    }
+
+    /// The first bytes of the words (lemmas and listed forms) the lexicon marks as starting with an
+    /// aspirated *h*, indexed by byte.
+    private static func aspiratedInitials(in lexicon: Lexicon) -> [Bool] {
+        var initials = [Bool](repeating: false, count: 256)
+        for lemma in lexicon.lemmas {
+            guard let entry = lexicon.entry(lemma), entry.isAspirated else { continue }
+            for form in [lemma, entry.plural, entry.feminine, entry.apocope] {
+                if let first = form?.fastLowercased.utf8.first { initials[Int(first)] = true }
+            }
+        }
+        return initials
     }
 
     // MARK: Inflecting a span
@@ -61,7 +121,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         }
         let word = phrase.words[head]
         let hint = word.hint ?? phrase.hint
-        let determinerNumber = phrase.words[..<head].lazy.compactMap { rules.determiners.writtenNumber($0.lower) }.first
+        var determinerNumber: Bool?
+        for earlier in phrase.words[..<head] {
+            determinerNumber = determiners.writtenNumber(earlier.lower)
+            if determinerNumber != nil { break }
+        }
         let writtenPlural =
             hint?.number.map { $0 != .singular }
             ?? (lexicon.entry(word.lower) == nil ? determinerNumber : nil) ?? isPluralNoun(word.lower)
@@ -70,7 +134,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
         var gender = hint?.grammaticalGender ?? rules.gender(ofNoun: lemma)
         if entry?.gender == .common, hint?.grammaticalGender == nil,
-            phrase.words[..<head].contains(where: { rules.determiners.writtenFeminine($0.lower) == true })
+            phrase.words[..<head].contains(where: { determiners.writtenFeminine($0.lower) == true })
         {
             gender = .feminine
         }
@@ -79,7 +143,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             phrase.words[head].set(features.isPlural ? rules.plural(ofNoun: lemma) : lemma)
         }
         agreeModifiers(&phrase, head: head, features: features)
-        let isPerson = rules.personNouns[lemma] != nil || personNounsByFeminine[lemma] != nil
+        let isPerson = personNouns[lemma] != nil || personNounsByFeminine[lemma] != nil
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
 
@@ -116,7 +180,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             {
                 head = content[1]
             } else if !hasNumber, content.count == 1, word.hint?.partOfSpeech != .noun,
-                !phrase.words[..<first].contains(where: { rules.determiners[$0.lower] != nil }),
+                !phrase.words[..<first].contains(where: { isDeterminer($0.lower) }),
                 lexicon.entry(word.lower).map({ !$0.canBeNoun }) ?? rules.isMasculineAdjectiveBase(word.lower)
             {
                 return nil
@@ -141,7 +205,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// A noun the lexicon lists as a noun first, a person noun, or a listed noun's plural.
     private func isKnownNoun(_ word: String) -> Bool {
         if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .noun }
-        if rules.personNouns[word] != nil || personNounsByFeminine[word] != nil { return true }
+        if personNouns[word] != nil || personNounsByFeminine[word] != nil { return true }
         if let singular = rules.singular(ofNoun: word) { return lexicon.entry(singular)?.partsOfSpeech.first == .noun }
         return false
     }
@@ -171,13 +235,23 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
 
     /// Whether a word is an adjective here: the lexicon's reading, or an adjective-like ending.
     private func isAdjective(_ word: String, afterNoun: Bool) -> Bool {
+        adjectiveReading(word, afterNoun: afterNoun) != nil
+    }
+
+    /// The word's masculine singular and entry (``RomanceLanguage/adjectiveLemma(of:)``) when it is
+    /// an adjective here, found on the way to deciding that, so agreeing it does not look again.
+    private func adjectiveReading(_ word: String, afterNoun: Bool) -> (lemma: String, entry: LexiconEntry?)? {
         if let entry = lexicon.entry(word) {
-            return entry.canBeAdjective && (afterNoun || entry.partsOfSpeech.first == .adjective)
+            guard entry.canBeAdjective && (afterNoun || entry.partsOfSpeech.first == .adjective) else { return nil }
+            return (word, entry)
         }
-        if let (entry, _) = lexicon.entry(forInflectedForm: word) { return entry.canBeAdjective }
-        if rules.adjectiveLemma(of: word).entry != nil { return true }
-        if rules.singular(ofNoun: word) != nil { return false }
-        return afterNoun && rules.looksLikeAdjective(word)
+        if let (entry, _) = lexicon.entry(forInflectedForm: word) {
+            return entry.canBeAdjective ? (entry.lemma.fastLowercased, entry) : nil
+        }
+        let reading = rules.adjectiveLemma(of: word)
+        if reading.entry != nil { return reading }
+        if rules.singular(ofNoun: word) != nil { return nil }
+        return afterNoun && rules.looksLikeAdjective(word) ? reading : nil
     }
 
     /// Adjectives agree with the head on both sides of it; nouns in apposition and complements keep
@@ -197,15 +271,17 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                     agreeAdjective(&phrase, index, features, beforeNoun: true)
                 } else if inComplement {
                     // 2 tasses de café moyennes: sizes describe the container.
-                    if rules.sizeAdjectives.contains(rules.adjectiveLemma(of: word.lower).lemma) {
+                    if sizeAdjectives.contains(rules.adjectiveLemma(of: word.lower).lemma) {
                         agreeAdjective(&phrase, index, features, beforeNoun: false)
                     }
                 } else if word.text != word.lower, CasePattern(of: word.text) == .capitalized,
                     CasePattern(of: phrase.words[head].text) == .lower
                 {
                     continue  // pizza Margherita, salade César
-                } else if word.hint?.partOfSpeech == .adjective || isAdjective(word.lower, afterNoun: true) {
+                } else if word.hint?.partOfSpeech == .adjective {
                     agreeAdjective(&phrase, index, features, beforeNoun: false)
+                } else if let reading = adjectiveReading(word.lower, afterNoun: true) {
+                    agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
                 }
             }
         }
@@ -218,7 +294,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private func elideBeforeVowels(_ phrase: inout Phrase) {
         for index in phrase.words.indices.dropLast() where !phrase.words[index].isNumber {
             let lower = phrase.words[index].lower
-            guard rules.determiners[lower] == nil, phrase.words[index].replacement != "",
+            guard !isDeterminer(lower), phrase.words[index].replacement != "",
                 let form = rules.elided(lower, before: onset(of: phrase.words[index + 1]))
             else { continue }
             setElidable(&phrase.words[index], form)
@@ -229,10 +305,10 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private func agreeDeterminers(_ phrase: inout Phrase, upTo head: Int, features: GrammaticalFeatures) {
         for index in stride(from: head - 1, through: 0, by: -1) {
             let word = phrase.words[index]
-            guard !word.isNumber, word.hint == nil, let forms = rules.determiners[word.lower] else { continue }
+            guard !word.isNumber, word.hint == nil, let forms = determiners[word.lower] else { continue }
             let next = phrase.words[index + 1]
             // A preposition that is also an article form, before an article (Portuguese a + o → ao).
-            if rules.prepositions.contains(word.lower), rules.determiners[next.lower] != nil { continue }
+            if prepositions.contains(word.lower), isDeterminer(next.lower) { continue }
             let form = forms.form(features, before: onset(of: next))
             setElidable(&phrase.words[index], form)
             // A preposition before the article contracts with it (de + le → du).
@@ -249,7 +325,9 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// How the word as it will be shown starts, taking French aspirated *h* from the lexicon.
     private func onset(of word: Word) -> Onset {
         let lower = word.currentLower
-        if let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry, entry.isAspirated {
+        if let first = lower.utf8.first, aspiratedInitials[Int(first)],
+            let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry, entry.isAspirated
+        {
             return .consonant
         }
         return rules.onset(of: lower)
@@ -258,16 +336,17 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// Sets a form that may end in an apostrophe, which then joins the next word (*l'*, *un'*).
     private func setElidable(_ word: inout Word, _ form: String) {
         word.set(form)
-        word.elides = form.hasSuffix("'") || form.hasSuffix("\u{2019}")
+        word.elides = form.endsWith("'") || form.endsWith("\u{2019}")
     }
 
     private func agreeAdjective(
         _ phrase: inout Phrase,
         _ index: Int,
         _ features: GrammaticalFeatures,
-        beforeNoun: Bool
+        beforeNoun: Bool,
+        reading: (lemma: String, entry: LexiconEntry?)? = nil
     ) {
-        let (lemma, entry) = rules.adjectiveLemma(of: phrase.words[index].lower)
+        let (lemma, entry) = reading ?? rules.adjectiveLemma(of: phrase.words[index].lower)
         let next = beforeNoun && index + 1 < phrase.words.count ? phrase.words[index + 1].currentLower : nil
         setElidable(&phrase.words[index], rules.adjectiveForm(lemma, entry: entry, features: features, before: next))
     }
@@ -291,17 +370,17 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             if word.isNumber { continue }
             let lower = word.lower
             // What follows a preposition (bienvenu *dans* notre café) has its own agreement.
-            if index > 0, rules.prepositions.contains(lower) { break }
-            if let forms = rules.determiners[lower] {
+            if index > 0, prepositions.contains(lower) { break }
+            if let forms = determiners[lower] {
                 let next = index + 1 < phrase.words.count ? onset(of: phrase.words[index + 1]) : .consonant
                 setElidable(&phrase.words[index], forms.form(features, before: next))
             } else if let person = personForm(lower, features) {
                 phrase.words[index].set(person)
-            } else if let plural = rules.verbs[lower] {
+            } else if let plural = verbs[lower] {
                 if features.isPlural { phrase.words[index].set(plural) }
             } else if let singular = pluralVerbs[lower] {
                 if !features.isPlural { phrase.words[index].set(singular) }
-            } else if rules.prepositions.contains(lower) || rules.conjunctions.contains(lower) {
+            } else if prepositions.contains(lower) || conjunctions.contains(lower) {
                 continue
             } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
                 continue
@@ -314,14 +393,14 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// A person noun in the gender and number asked for (*client* → *cliente*).
     private func personForm(_ word: String, _ features: GrammaticalFeatures) -> String? {
         let masculine: String
-        if rules.personNouns[word] != nil {
+        if personNouns[word] != nil {
             masculine = word
         } else if let found = personNounsByFeminine[word] {
             masculine = found
         } else {
             return nil
         }
-        let singular = features.gender == .feminine ? rules.personNouns[masculine] ?? masculine : masculine
+        let singular = features.gender == .feminine ? personNouns[masculine] ?? masculine : masculine
         return features.isPlural ? rules.plural(ofNoun: singular) : singular
     }
 
@@ -350,7 +429,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// A preposition just before the span contracts with the span's first word when that is an
     /// article (*de* + *le* → *du*, *em* + *a* → *na*, *di* + *il* → *del*).
     func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] {
-        guard let first = phrase.words.first, !first.isNumber, rules.determiners[first.lower] != nil,
+        guard let first = phrase.words.first, !first.isNumber, isDeterminer(first.lower),
             let before = context.word(before: first.utf8Range.lowerBound, endingIn: romanceContractingEndings)
         else { return [] }
         let article = first.currentLower

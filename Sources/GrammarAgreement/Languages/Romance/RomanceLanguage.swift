@@ -86,6 +86,9 @@ struct DeterminerTable: Sendable {
     /// The determiner a written form belongs to (*les* → *le*).
     subscript(form: String) -> DeterminerForms? { forms[form] }
 
+    /// Every written form.
+    var writtenForms: [String] { forms.allKeys }
+
     /// Whether a written form shows the plural, when it shows a number at all.
     func writtenNumber(_ form: String) -> Bool? {
         guard let entry = forms[form], entry.masculineSingular != entry.masculinePlural else { return nil }
@@ -153,7 +156,7 @@ extension RomanceLanguage {
     /// The plural of a lowercase singular noun: the lexicon's, or by rule.
     func plural(ofNoun lemma: String) -> String {
         if let entry = lexicon.entry(lemma) {
-            if let plural = entry.plural { return plural.lowercased() }
+            if let plural = entry.plural { return plural.fastLowercased }
             if entry.isPluralOnly || entry.isInvariable { return lemma }
         }
         return regularPlural(ofNoun: lemma)
@@ -162,7 +165,7 @@ extension RomanceLanguage {
     /// The singular of a plural form: listed, or a regular plural of a listed noun.
     func singular(ofNoun word: String) -> String? {
         if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural {
-            return entry.lemma.lowercased()
+            return entry.lemma.fastLowercased
         }
         return singularCandidates(of: word).first { candidate in
             guard candidate != word, let entry = lexicon.entry(candidate), entry.canBeNoun else { return false }
@@ -179,7 +182,7 @@ extension RomanceLanguage {
     func adjectiveLemma(of word: String) -> (lemma: String, entry: LexiconEntry?) {
         if let entry = lexicon.entry(word), entry.canBeAdjective { return (word, entry) }
         if let (entry, _) = lexicon.entry(forInflectedForm: word), entry.canBeAdjective {
-            return (entry.lemma.lowercased(), entry)
+            return (entry.lemma.fastLowercased, entry)
         }
         for candidate in adjectiveLemmaCandidates(of: word) where candidate != word {
             guard let entry = lexicon.entry(candidate), entry.canBeAdjective else { continue }
@@ -198,13 +201,14 @@ extension RomanceLanguage {
     /// *oo*, *ee*): an English loan, which keeps one gender (masculine) and pluralises only its last
     /// part (*milk-shakes*, *kouign-amanns*).
     static func isEnglishLoan(_ word: String) -> Bool {
-        word.contains("k") || word.contains("w") || word.contains("sh") || word.contains("oo") || word.contains("ee")
+        word.includes("k") || word.includes("w") || word.includes("sh") || word.includes("oo") || word.includes("ee")
     }
 
     /// The plural of a hyphenated compound: both parts when the first is a noun or adjective
     /// (*choux-fleurs*, *cachorros-quentes*, *pães-doces*), only the last for loans and for a first
     /// part `isVerbLike` (a verb stem: *guarda-chuvas*, *tire-bouchons*).
     func hyphenatedPlural(_ lemma: String, isVerbLike: (String) -> Bool) -> String? {
+        guard lemma.utf8.contains(UInt8(ascii: "-")) else { return nil }
         let parts = lemma.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, parts.allSatisfy({ $0.count > 1 }) else { return nil }
         if Self.isEnglishLoan(lemma) || isVerbLike(parts[0]) { return parts[0] + "-" + plural(ofNoun: parts[1]) }
