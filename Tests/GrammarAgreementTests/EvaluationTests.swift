@@ -74,7 +74,8 @@ struct EvaluationTests {
                 || SpanishNouns(lexicon: lexicon).singular(of: lower) != nil
         case "de":
             return GermanDeclension.determiners[lower] != nil || GermanGrammar.prepositionCases[lower] != nil
-                || GermanGrammar.conjunctions.contains(lower) || GermanNouns(lexicon: lexicon).singular(of: lower) != nil
+                || GermanGrammar.conjunctions.contains(lower)
+                || GermanNouns(lexicon: lexicon).singular(of: lower) != nil
         default:
             guard let rules = romanceRules(language, lexicon: lexicon) else { return false }
             return rules.determiners[lower] != nil || rules.prepositions.contains(lower)

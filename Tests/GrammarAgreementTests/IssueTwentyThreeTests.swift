@@ -63,10 +63,19 @@ struct IssueTwentyThreeTests {
     }
 
     @Test(arguments: [
-        ("fr-FR", "^[Bienvenu](inflect: true, inflectionAlternative: 'Bienvenu·e')", "Bienvenue", "Bienvenu", "Bienvenu·e"),
+        (
+            "fr-FR", "^[Bienvenu](inflect: true, inflectionAlternative: 'Bienvenu·e')", "Bienvenue", "Bienvenu",
+            "Bienvenu·e"
+        ),
         ("de-DE", "^[Willkommen](inflect: true)", "Willkommen", "Willkommen", "Willkommen"),
-        ("it-IT", "^[Benvenuto](inflect: true, inflectionAlternative: 'Benvenuto/a')", "Benvenuta", "Benvenuto", "Benvenuto/a"),
-        ("pt-BR", "^[Bem-vindo](inflect: true, inflectionAlternative: 'Bem-vindo/a')", "Bem-vinda", "Bem-vindo", "Bem-vindo/a"),
+        (
+            "it-IT", "^[Benvenuto](inflect: true, inflectionAlternative: 'Benvenuto/a')", "Benvenuta", "Benvenuto",
+            "Benvenuto/a"
+        ),
+        (
+            "pt-BR", "^[Bem-vindo](inflect: true, inflectionAlternative: 'Bem-vindo/a')", "Bem-vinda", "Bem-vindo",
+            "Bem-vindo/a"
+        ),
     ])
     func termOfAddress(locale: String, markup: String, feminine: String, masculine: String, unknown: String) throws {
         #expect(try plain(markup, locale, term: .feminine) == feminine)
@@ -89,8 +98,12 @@ struct IssueTwentyThreeTests {
 
     @Test func zeroWithAnIntegerSpecifier() throws {
         let template = "^[%lld %@](inflect: true)"
-        #expect(try GrammarAgreement.inflect(template, arguments: [0, "Kaffee"], locale: "de-DE").plainText == "0 Kaffees")
-        #expect(try GrammarAgreement.inflect(template, arguments: [0, "caffè"], locale: "it-IT").plainText == "0 caffè")
+        #expect(
+            try GrammarAgreement.inflect(template, arguments: [0, "Kaffee"], locale: "de-DE").plainText == "0 Kaffees"
+        )
+        #expect(
+            try GrammarAgreement.inflect(template, arguments: [0, "caffè"], locale: "it-IT").plainText == "0 caffè"
+        )
         #expect(try GrammarAgreement.inflect(template, arguments: [0, "café"], locale: "fr-FR").plainText == "0 café")
         #expect(try GrammarAgreement.inflect(template, arguments: [0, "café"], locale: "pt-BR").plainText == "0 café")
     }

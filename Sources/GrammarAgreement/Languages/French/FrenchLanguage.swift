@@ -152,7 +152,9 @@ struct FrenchLanguage: RomanceLanguage {
         if word.endsWith("aux") { candidates.append(word.droppingLastBytes(3) + "al") }
         if word.endsWith("s") { singular = word.droppingLastBytes(1) }
         candidates.append(singular)
-        if singular.endsWith("euse") { candidates += [singular.droppingLastBytes(2) + "x", singular.droppingLastBytes(2) + "r"] }
+        if singular.endsWith("euse") {
+            candidates += [singular.droppingLastBytes(2) + "x", singular.droppingLastBytes(2) + "r"]
+        }
         if singular.endsWith("ère") { candidates.append(singular.droppingLastBytes(4) + "er") }
         if singular.endsWith("ve") { candidates.append(singular.droppingLastBytes(2) + "f") }
         if singular.endsWith("que") { candidates.append(singular.droppingLastBytes(3) + "c") }

@@ -82,7 +82,12 @@ struct GermanGrammar: LanguageGrammar {
         if reading.entry?.isUncountable != true {
             let base = features.isPlural ? reading.plural : lemma
             phrase.words[head].set(
-                GermanNouns.form(base, plural: features.isPlural, gender: features.gender ?? .masculine, case: grammaticalCase)
+                GermanNouns.form(
+                    base,
+                    plural: features.isPlural,
+                    gender: features.gender ?? .masculine,
+                    case: grammaticalCase
+                )
             )
         }
         decline(&phrase, before: head, features: features, case: grammaticalCase)
@@ -99,7 +104,9 @@ struct GermanGrammar: LanguageGrammar {
         var content: [Int] = []
         for index in phrase.words.indices {
             let word = phrase.words[index]
-            if word.isNumber || GermanDeclension.determiners[word.lower] != nil || Self.conjunctions.contains(word.lower) {
+            if word.isNumber || GermanDeclension.determiners[word.lower] != nil
+                || Self.conjunctions.contains(word.lower)
+            {
                 continue
             }
             if Self.prepositionCases[word.lower] != nil {
@@ -110,7 +117,8 @@ struct GermanGrammar: LanguageGrammar {
         }
         // A measure noun before another noun is the head: 2 Tassen Kaffee, 2 Stück Kuchen.
         if let measure = content.dropLast().first(where: { Self.measureNouns.contains(phrase.words[$0].lower) }),
-            let next = content.first(where: { $0 > measure }), isNoun(phrase.words[next].lower)
+            let next = content.first(where: { $0 > measure }),
+            isNoun(phrase.words[next].lower)
                 || CasePattern(of: phrase.words[next].text) != .lower
         {
             return measure
@@ -139,7 +147,12 @@ struct GermanGrammar: LanguageGrammar {
     }
 
     /// Determiners and adjectives before the head, declined for its case, gender and number.
-    private func decline(_ phrase: inout Phrase, before head: Int, features: GrammaticalFeatures, case grammaticalCase: GermanCase) {
+    private func decline(
+        _ phrase: inout Phrase,
+        before head: Int,
+        features: GrammaticalFeatures,
+        case grammaticalCase: GermanCase
+    ) {
         var determiner: GermanDeclension.Determiner?
         for index in 0..<head {
             let word = phrase.words[index]
@@ -156,8 +169,9 @@ struct GermanGrammar: LanguageGrammar {
                 phrase.words[index].set(GermanDeclension.form(of: found, grammaticalCase, features))
                 continue
             }
-            if Self.conjunctions.contains(lower) || word.hint.map({ $0.partOfSpeech != .adjective }) == true
-                && word.hint?.partOfSpeech != nil
+            if Self.conjunctions.contains(lower)
+                || word.hint.map({ $0.partOfSpeech != .adjective }) == true
+                    && word.hint?.partOfSpeech != nil
             {
                 continue
             }
@@ -165,7 +179,9 @@ struct GermanGrammar: LanguageGrammar {
             if entry?.isInvariable == true { continue }
             let declension = GermanDeclension.declension(after: determiner, features)
             let ending = GermanDeclension.ending(declension, grammaticalCase, features)
-            phrase.words[index].set(GermanAdjectives.form(stem: GermanAdjectives.stem(of: lemma, entry: entry), ending: ending))
+            phrase.words[index].set(
+                GermanAdjectives.form(stem: GermanAdjectives.stem(of: lemma, entry: entry), ending: ending)
+            )
         }
     }
 
@@ -282,10 +298,12 @@ struct GermanGrammar: LanguageGrammar {
     /// them are declined for it, in the nominative; predicative words (*Willkommen*, *bereit*) do not
     /// change in German.
     func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
-        guard let head = phrase.words.indices.first(where: { index in
-            let lower = phrase.words[index].lower
-            return Self.personNouns[lower] != nil || Self.personNounsByFeminine[lower] != nil
-        }) else { return }
+        guard
+            let head = phrase.words.indices.first(where: { index in
+                let lower = phrase.words[index].lower
+                return Self.personNouns[lower] != nil || Self.personNounsByFeminine[lower] != nil
+            })
+        else { return }
         let lower = phrase.words[head].lower
         let masculine = Self.personNouns[lower] != nil ? lower : Self.personNounsByFeminine[lower] ?? lower
         let singular = features.gender == .feminine ? Self.personNouns[masculine] ?? masculine : masculine

@@ -22,7 +22,8 @@ struct GermanNouns: Sendable {
         if let entry = lexicon.entry(lemma), entry.canBeNoun {
             return Reading(
                 gender: entry.grammaticalGender ?? .masculine,
-                plural: entry.plural?.fastLowercased ?? Self.regularPlural(of: lemma, gender: entry.grammaticalGender ?? .masculine),
+                plural: entry.plural?.fastLowercased
+                    ?? Self.regularPlural(of: lemma, gender: entry.grammaticalGender ?? .masculine),
                 entry: entry
             )
         }
@@ -176,14 +177,21 @@ struct GermanNouns: Sendable {
 
     /// A noun's form in a case: dative plural adds *-n* (not after *-n* or *-s*); the genitive
     /// singular of masculines and neuters adds *-s* (*-es* after *s*, *ß*, *x*, *z*).
-    static func form(_ form: String, plural: Bool, gender: Morphology.GrammaticalGender, case grammaticalCase: GermanCase)
+    static func form(
+        _ form: String,
+        plural: Bool,
+        gender: Morphology.GrammaticalGender,
+        case grammaticalCase: GermanCase
+    )
         -> String
     {
         switch grammaticalCase {
         case .dative where plural:
             return form.endsWith("n") || form.endsWith("s") ? form : form + "n"
         case .genitive where !plural && gender != .feminine:
-            if form.endsWith("s") || form.endsWith("ß") || form.endsWith("x") || form.endsWith("z") { return form + "es" }
+            if form.endsWith("s") || form.endsWith("ß") || form.endsWith("x") || form.endsWith("z") {
+                return form + "es"
+            }
             return form + "s"
         default:
             return form

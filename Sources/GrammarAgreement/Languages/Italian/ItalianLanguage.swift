@@ -10,26 +10,63 @@ struct ItalianLanguage: RomanceLanguage {
 
     let determiners = DeterminerTable([
         DeterminerForms(
-            "il", "la", "i", "le", masculineBeforeVowel: "l'", feminineBeforeVowel: "l'", masculineBeforeCluster: "lo",
+            "il",
+            "la",
+            "i",
+            "le",
+            masculineBeforeVowel: "l'",
+            feminineBeforeVowel: "l'",
+            masculineBeforeCluster: "lo",
             masculinePluralBeforeVowelOrCluster: "gli"
         ),
-        DeterminerForms("un", "una", "dei", "delle", feminineBeforeVowel: "un'", masculineBeforeCluster: "uno",
-            masculinePluralBeforeVowelOrCluster: "degli"),
         DeterminerForms(
-            "del", "della", "dei", "delle", masculineBeforeVowel: "dell'", feminineBeforeVowel: "dell'",
-            masculineBeforeCluster: "dello", masculinePluralBeforeVowelOrCluster: "degli"
+            "un",
+            "una",
+            "dei",
+            "delle",
+            feminineBeforeVowel: "un'",
+            masculineBeforeCluster: "uno",
+            masculinePluralBeforeVowelOrCluster: "degli"
         ),
         DeterminerForms(
-            "al", "alla", "ai", "alle", masculineBeforeVowel: "all'", feminineBeforeVowel: "all'",
-            masculineBeforeCluster: "allo", masculinePluralBeforeVowelOrCluster: "agli"
+            "del",
+            "della",
+            "dei",
+            "delle",
+            masculineBeforeVowel: "dell'",
+            feminineBeforeVowel: "dell'",
+            masculineBeforeCluster: "dello",
+            masculinePluralBeforeVowelOrCluster: "degli"
         ),
         DeterminerForms(
-            "nel", "nella", "nei", "nelle", masculineBeforeVowel: "nell'", feminineBeforeVowel: "nell'",
-            masculineBeforeCluster: "nello", masculinePluralBeforeVowelOrCluster: "negli"
+            "al",
+            "alla",
+            "ai",
+            "alle",
+            masculineBeforeVowel: "all'",
+            feminineBeforeVowel: "all'",
+            masculineBeforeCluster: "allo",
+            masculinePluralBeforeVowelOrCluster: "agli"
         ),
         DeterminerForms(
-            "quel", "quella", "quei", "quelle", masculineBeforeVowel: "quell'", feminineBeforeVowel: "quell'",
-            masculineBeforeCluster: "quello", masculinePluralBeforeVowelOrCluster: "quegli"
+            "nel",
+            "nella",
+            "nei",
+            "nelle",
+            masculineBeforeVowel: "nell'",
+            feminineBeforeVowel: "nell'",
+            masculineBeforeCluster: "nello",
+            masculinePluralBeforeVowelOrCluster: "negli"
+        ),
+        DeterminerForms(
+            "quel",
+            "quella",
+            "quei",
+            "quelle",
+            masculineBeforeVowel: "quell'",
+            feminineBeforeVowel: "quell'",
+            masculineBeforeCluster: "quello",
+            masculinePluralBeforeVowelOrCluster: "quegli"
         ),
         DeterminerForms("questo", "questa", "questi", "queste"),
         DeterminerForms("mio", "mia", "miei", "mie"),
@@ -37,7 +74,14 @@ struct ItalianLanguage: RomanceLanguage {
         DeterminerForms("suo", "sua", "suoi", "sue"),
         DeterminerForms("nostro", "nostra", "nostri", "nostre"),
         DeterminerForms("vostro", "vostra", "vostri", "vostre"),
-        DeterminerForms("nessun", "nessuna", "nessuni", "nessune", feminineBeforeVowel: "nessun'", masculineBeforeCluster: "nessuno"),
+        DeterminerForms(
+            "nessun",
+            "nessuna",
+            "nessuni",
+            "nessune",
+            feminineBeforeVowel: "nessun'",
+            masculineBeforeCluster: "nessuno"
+        ),
         DeterminerForms("ogni", "ogni", "ogni", "ogni"),
         DeterminerForms("altro", "altra", "altri", "altre"),
     ])
@@ -130,7 +174,8 @@ struct ItalianLanguage: RomanceLanguage {
     }
 
     static func isFrenchLoan(_ word: String) -> Bool {
-        word.endsWith("e") && (word.unicodeScalars.contains { "âêîôûç".unicodeScalars.contains($0) } || word.endsWith("che"))
+        word.endsWith("e")
+            && (word.unicodeScalars.contains { "âêîôûç".unicodeScalars.contains($0) } || word.endsWith("che"))
     }
 
     /// *-a*, *-zione*, *-sione*, *-tà*, *-tù*, *-ie*, *-trice*, *-igine*, *-ite* are feminine, and so
@@ -209,8 +254,14 @@ struct ItalianLanguage: RomanceLanguage {
             return onset == .cluster ? nil : "buon"
         case "bello":
             let forms = DeterminerForms(
-                "bel", "bella", "bei", "belle", masculineBeforeVowel: "bell'", feminineBeforeVowel: "bell'",
-                masculineBeforeCluster: "bello", masculinePluralBeforeVowelOrCluster: "begli"
+                "bel",
+                "bella",
+                "bei",
+                "belle",
+                masculineBeforeVowel: "bell'",
+                feminineBeforeVowel: "bell'",
+                masculineBeforeCluster: "bello",
+                masculinePluralBeforeVowelOrCluster: "begli"
             )
             return forms.form(features, before: onset)
         case "grande":

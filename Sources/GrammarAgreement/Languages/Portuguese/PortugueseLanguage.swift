@@ -69,9 +69,12 @@ struct PortugueseLanguage: RomanceLanguage {
 
     /// Removes the written accent from the last syllable (*português* → *portugues*, before *-es*).
     static func removingFinalAccent(_ word: String) -> String {
-        let plain: [Unicode.Scalar: Unicode.Scalar] = ["á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u", "ê": "e", "ô": "o"]
+        let plain: [Unicode.Scalar: Unicode.Scalar] = [
+            "á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u", "ê": "e", "ô": "o",
+        ]
         var scalars = Array(word.unicodeScalars)
-        guard let last = scalars.lastIndex(where: { plain[$0] != nil }), !scalars[(last + 1)...].contains(where: isVowel)
+        guard let last = scalars.lastIndex(where: { plain[$0] != nil }),
+            !scalars[(last + 1)...].contains(where: isVowel)
         else { return word }
         scalars[last] = plain[scalars[last]] ?? scalars[last]
         return String(String.UnicodeScalarView(scalars))
@@ -174,7 +177,9 @@ struct PortugueseLanguage: RomanceLanguage {
             singular = word.droppingLastBytes(1)
             candidates += singularCandidates(of: word)
         }
-        if singular.endsWith("a") { candidates += [singular.droppingLastBytes(1) + "o", singular.droppingLastBytes(1)] }
+        if singular.endsWith("a") {
+            candidates += [singular.droppingLastBytes(1) + "o", singular.droppingLastBytes(1)]
+        }
         if singular.endsWith("esa") { candidates.append(singular.droppingLastBytes(3) + "ês") }
         candidates.append(singular)
         return candidates

@@ -166,7 +166,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         var head: Int?
         for (position, index) in content.enumerated() where isKnownNoun(phrase.words[index].lower) {
             let modifiersOnly = content[..<position].allSatisfy { earlier in
-                phrase.words[earlier].hint?.partOfSpeech == .adjective || isPrenominalAdjective(phrase.words[earlier].lower)
+                phrase.words[earlier].hint?.partOfSpeech == .adjective
+                    || isPrenominalAdjective(phrase.words[earlier].lower)
             }
             if modifiersOnly { head = index }
             break
@@ -425,7 +426,6 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
 
     // MARK: Around the span
 
-
     /// A preposition just before the span contracts with the span's first word when that is an
     /// article (*de* + *le* → *du*, *em* + *a* → *na*, *di* + *il* → *del*).
     func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] {
@@ -435,7 +435,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         let article = first.currentLower
         guard let contracted = rules.contraction(of: before.text.lowercased(), with: article) else { return [] }
         let cased = CasePattern(of: before.text).apply(to: contracted, original: before.text)
-        let end = first.elides && phrase.words.count > 1 ? phrase.words[1].utf8Range.lowerBound : first.utf8Range.upperBound
+        let end =
+            first.elides && phrase.words.count > 1 ? phrase.words[1].utf8Range.lowerBound : first.utf8Range.upperBound
         return [RichTextEdit(utf8Range: before.utf8Range.lowerBound..<end, replacement: cased)]
     }
 }

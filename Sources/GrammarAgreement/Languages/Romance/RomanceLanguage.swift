@@ -186,9 +186,13 @@ extension RomanceLanguage {
         }
         for candidate in adjectiveLemmaCandidates(of: word) where candidate != word {
             guard let entry = lexicon.entry(candidate), entry.canBeAdjective else { continue }
-            let forms = [GrammaticalFeatures.Gendered.masculineSingular, .feminineSingular, .masculinePlural,
-                .femininePlural]
-            if forms.contains(where: { adjectiveForm(candidate, entry: entry, features: $0.features, before: nil) == word }) {
+            let forms = [
+                GrammaticalFeatures.Gendered.masculineSingular, .feminineSingular, .masculinePlural,
+                .femininePlural,
+            ]
+            if forms.contains(where: {
+                adjectiveForm(candidate, entry: entry, features: $0.features, before: nil) == word
+            }) {
                 return (candidate, entry)
             }
         }
