@@ -238,7 +238,8 @@ struct Bench: AsyncParsableCommand {
                     configurationDirectory: URL(fileURLWithPath: config),
                     orders: orders,
                     seed: seed,
-                    renderThreads: renderThreads
+                    renderThreads: renderThreads,
+                    simulatorExecutable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
                 )
             )
             let report = try benchmark.run { line in

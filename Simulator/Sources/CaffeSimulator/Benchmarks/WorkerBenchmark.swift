@@ -11,7 +11,9 @@ import ZeroMQ
 /// collector PULLs the confirmations and receipts; the figure is orders whose two outputs both
 /// arrived, per second of the timed run. Beside it, the same orders rendered in this process on
 /// one thread with no transport (from each body's bytes to its outputs' bytes, as the worker's
-/// render stage does), measured in the same run.
+/// render stage does), and the same orders through `caffe-sim relay`, which receives and sends
+/// the same frames on the same sockets and does nothing else: the transport's ceiling on this
+/// machine, measured in the same run.
 public struct WorkerBenchmark {
     public struct Configuration: Sendable {
         /// The `caffe` executable.
@@ -22,14 +24,18 @@ public struct WorkerBenchmark {
         public var seed: UInt64
         /// Render threads in the worker; 0: one per core.
         public var renderThreads: Int
+        /// The `caffe-sim` executable, for the relay (`caffe-sim relay`); none: no relay figure.
+        public var simulatorExecutable: URL?
 
         public init(
             executable: URL,
             configurationDirectory: URL,
             orders: Int = 50_000,
             seed: UInt64 = 1,
-            renderThreads: Int = 0
+            renderThreads: Int = 0,
+            simulatorExecutable: URL? = nil
         ) {
+            self.simulatorExecutable = simulatorExecutable
             self.executable = executable
             self.configurationDirectory = configurationDirectory
             self.orders = orders
@@ -47,6 +53,8 @@ public struct WorkerBenchmark {
         public var ratioVsInProcess: Double
         public var renderThreads: Int
         public var deadLetters: Int
+        /// Orders per second through the relay, on the same sockets with the same load.
+        public var relayOrdersPerSecond: Double?
 
         enum CodingKeys: String, CodingKey {
             case orders, seconds
@@ -56,6 +64,7 @@ public struct WorkerBenchmark {
             case ratioVsInProcess = "ratio_vs_in_process_one_thread"
             case renderThreads = "render_threads"
             case deadLetters = "dead_letters"
+            case relayOrdersPerSecond = "relay_orders_per_s"
         }
     }
 
@@ -118,53 +127,27 @@ public struct WorkerBenchmark {
         )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = configuration.executable
-        process.arguments = Self.workerArguments(
-            configurationDirectory: configuration.configurationDirectory,
-            input: sourceEndpoint,
-            output: collectorEndpoint,
-            checkpoint: folder.appendingPathComponent("checkpoint"),
-            renderThreads: configuration.renderThreads
-        )
-        process.standardOutput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
-        defer {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
-
-        var deadLetters = 0
-        func collect(_ outputs: Int) throws -> Int {
-            var received = 0
-            while received < outputs {
-                guard let frames = try collector.receiveMultipart(timeout: .seconds(30)) else {
-                    throw Failure(description: "the worker stopped answering after \(received) of \(outputs) outputs")
-                }
-                if frames.first?.string == CaffeTopic.deadLetter { deadLetters += 1 }
-                received += 1
-            }
-            return received
-        }
-        progress("warming up with \(warmUp) orders")
-        for frames in encoded[..<warmUp] { try source.send(multipart: frames) }
-        _ = try collect(2 * warmUp)
+        let through = Subject(source: source, collector: collector, encoded: encoded, warmUp: warmUp)
 
         progress("timing \(configuration.orders) orders through the worker")
-        let timed = Array(encoded[warmUp...])
-        let sender = SocketBox(source)
-        let started = ContinuousClock.now
-        let thread = Thread {
-            for frames in timed { try? sender.socket.send(multipart: frames) }
+        let (seconds, deadLetters) = try through.time(
+            executable: configuration.executable,
+            arguments: Self.workerArguments(
+                configurationDirectory: configuration.configurationDirectory,
+                input: sourceEndpoint,
+                output: collectorEndpoint,
+                checkpoint: folder.appendingPathComponent("checkpoint"),
+                renderThreads: configuration.renderThreads
+            )
+        )
+        var relaySeconds: Double?
+        if let simulator = configuration.simulatorExecutable {
+            progress("timing the same orders through caffe-sim relay (no work)")
+            relaySeconds = try through.time(
+                executable: simulator,
+                arguments: ["relay", "--input", sourceEndpoint, "--output", collectorEndpoint]
+            ).seconds
         }
-        thread.start()
-        _ = try collect(2 * configuration.orders)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        process.terminate()
-        process.waitUntilExit()
 
         progress("timing the same orders in this process, one thread")
         // As the worker's render stage does: each body's bytes to its outputs' bytes.
@@ -186,12 +169,65 @@ public struct WorkerBenchmark {
             ratioVsInProcess: rate / baseline,
             renderThreads: configuration.renderThreads > 0
                 ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
-            deadLetters: deadLetters
+            deadLetters: deadLetters,
+            relayOrdersPerSecond: relaySeconds.map { Double(configuration.orders) / $0 }
         )
     }
 
+    /// A process timed on the benchmark's sockets: warmed up, then every timed order sent from
+    /// another thread while this one collects both outputs of each.
+    private struct Subject {
+        let source: ZMQSocket
+        let collector: ZMQSocket
+        let encoded: [[[UInt8]]]
+        let warmUp: Int
+
+        /// Seconds for the timed orders through `executable`, and the dead letters among the outputs.
+        func time(executable: URL, arguments: [String]) throws -> (seconds: Double, deadLetters: Int) {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            try process.runWithSignalsUnblocked()
+            defer {
+                if process.isRunning {
+                    process.terminate()
+                    process.waitUntilExit()
+                }
+            }
+            var deadLetters = 0
+            func collect(_ outputs: Int) throws {
+                var received = 0
+                while received < outputs {
+                    guard let frames = try collector.receiveMultipart(timeout: .seconds(30)) else {
+                        throw Failure(
+                            description:
+                                "\(executable.lastPathComponent) stopped answering after \(received) of \(outputs) outputs"
+                        )
+                    }
+                    if frames.first?.string == CaffeTopic.deadLetter { deadLetters += 1 }
+                    received += 1
+                }
+            }
+            for frames in encoded[..<warmUp] { try source.send(multipart: frames) }
+            try collect(2 * warmUp)
+            let timed = Array(encoded[warmUp...])
+            let sender = SocketBox(source)
+            let started = ContinuousClock.now
+            let thread = Thread {
+                for frames in timed { try? sender.socket.send(multipart: frames) }
+            }
+            thread.start()
+            try collect(2 * timed.count)
+            let elapsed = ContinuousClock.now - started
+            process.terminate()
+            process.waitUntilExit()
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, deadLetters)
+        }
+    }
+
     public static func summary(_ report: Report) -> String {
-        String(
+        var text = String(
             format: """
                 through caffe worker (%d render threads, PUSH -> worker -> PULL over tcp loopback):
                   %.0f orders/s (%.0f outputs/s), %d orders in %.2f s, %d dead letters
@@ -206,5 +242,14 @@ public struct WorkerBenchmark {
             report.inProcessOrdersPerSecond,
             report.ratioVsInProcess
         )
+        if let relay = report.relayOrdersPerSecond {
+            text += String(
+                format:
+                    "\nthrough caffe-sim relay (same sockets and load, no work): %.0f orders/s (worker / relay: %.2f)",
+                relay,
+                report.ordersPerSecond / relay
+            )
+        }
+        return text
     }
 }
