@@ -650,6 +650,11 @@ struct Endpoints {
     var input: String
     var output: String
 
+    init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
     init(context: ZMQContext) throws {
         func free() throws -> String {
             let socket = try context.socket(.pull)

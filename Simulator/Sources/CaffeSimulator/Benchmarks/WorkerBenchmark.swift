@@ -127,10 +127,13 @@ public struct WorkerBenchmark {
         )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let through = Subject(source: source, collector: collector, encoded: encoded, warmUp: warmUp)
+        let endpoints = Endpoints(input: sourceEndpoint, output: collectorEndpoint)
+        let timing = TimedRun(source: source, collector: collector, encoded: encoded, warmUp: warmUp)
 
         progress("timing \(configuration.orders) orders through the worker")
-        let (seconds, deadLetters) = try through.time(
+        let worker = Subject(
+            name: "caffe worker",
+            endpoints: endpoints,
             executable: configuration.executable,
             arguments: Self.workerArguments(
                 configurationDirectory: configuration.configurationDirectory,
@@ -138,15 +141,21 @@ public struct WorkerBenchmark {
                 output: collectorEndpoint,
                 checkpoint: folder.appendingPathComponent("checkpoint"),
                 renderThreads: configuration.renderThreads
-            )
+            ),
+            log: folder.appendingPathComponent("worker.log")
         )
+        let (seconds, deadLetters) = try worker.withRunning { _ in try timing.run(through: worker.name) }
         var relaySeconds: Double?
         if let simulator = configuration.simulatorExecutable {
             progress("timing the same orders through caffe-sim relay (no work)")
-            relaySeconds = try through.time(
+            let relay = Subject(
+                name: "caffe-sim relay",
+                endpoints: endpoints,
                 executable: simulator,
-                arguments: ["relay", "--input", sourceEndpoint, "--output", collectorEndpoint]
-            ).seconds
+                arguments: ["relay", "--input", sourceEndpoint, "--output", collectorEndpoint],
+                log: folder.appendingPathComponent("relay.log")
+            )
+            relaySeconds = try relay.withRunning { _ in try timing.run(through: relay.name) }.seconds
         }
 
         progress("timing the same orders in this process, one thread")
@@ -157,7 +166,7 @@ public struct WorkerBenchmark {
         let inProcessStart = ContinuousClock.now
         for body in sample { _ = try body.withUnsafeBytes { try session.renderOrder(bytes: $0) } }
         let inProcess = ContinuousClock.now - inProcessStart
-        let inProcessSeconds = Double(inProcess.components.seconds) + Double(inProcess.components.attoseconds) / 1e18
+        let inProcessSeconds = PipelineBenchmark.seconds(inProcess)
         let rate = Double(configuration.orders) / seconds
         let baseline = Double(sample.count) / inProcessSeconds
         return Report(
@@ -174,36 +183,24 @@ public struct WorkerBenchmark {
         )
     }
 
-    /// A process timed on the benchmark's sockets: warmed up, then every timed order sent from
-    /// another thread while this one collects both outputs of each.
-    private struct Subject {
+    /// The timed part of a run on the benchmark's sockets, with the subject already running:
+    /// warm-up, then every timed order sent from another thread while this one collects both
+    /// outputs of each.
+    private struct TimedRun {
         let source: ZMQSocket
         let collector: ZMQSocket
         let encoded: [[[UInt8]]]
         let warmUp: Int
 
-        /// Seconds for the timed orders through `executable`, and the dead letters among the outputs.
-        func time(executable: URL, arguments: [String]) throws -> (seconds: Double, deadLetters: Int) {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            try process.runWithSignalsUnblocked()
-            defer {
-                if process.isRunning {
-                    process.terminate()
-                    process.waitUntilExit()
-                }
-            }
+        /// Seconds for the timed orders through the subject called `name`, and the dead letters
+        /// among the outputs.
+        func run(through name: String) throws -> (seconds: Double, deadLetters: Int) {
             var deadLetters = 0
             func collect(_ outputs: Int) throws {
                 var received = 0
                 while received < outputs {
                     guard let frames = try collector.receiveMultipart(timeout: .seconds(30)) else {
-                        throw Failure(
-                            description:
-                                "\(executable.lastPathComponent) stopped answering after \(received) of \(outputs) outputs"
-                        )
+                        throw Failure(description: "\(name) stopped answering after \(received) of \(outputs) outputs")
                     }
                     if frames.first?.string == CaffeTopic.deadLetter { deadLetters += 1 }
                     received += 1
@@ -219,10 +216,7 @@ public struct WorkerBenchmark {
             }
             thread.start()
             try collect(2 * timed.count)
-            let elapsed = ContinuousClock.now - started
-            process.terminate()
-            process.waitUntilExit()
-            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, deadLetters)
+            return (PipelineBenchmark.seconds(ContinuousClock.now - started), deadLetters)
         }
     }
 

@@ -230,6 +230,25 @@ public struct LoadRun {
             }
         }
 
+        /// Called when the input took nothing at `now`: after `configuration.timeout` of that,
+        /// nobody is taking messages, so sending stops (what is left is counted unsent) rather
+        /// than waiting forever. Returns whether it stopped.
+        func givesUp(at now: Double) throws -> Bool {
+            let since = blockedSince ?? now
+            blockedSince = since
+            guard now - since > configuration.timeout else { return false }
+            let seconds = String(format: "%g", configuration.timeout)
+            guard books.sent > 0 else {
+                throw LoadError(
+                    "nothing could be sent to \(configuration.inputEndpoint) for \(seconds) s: is a worker connected?"
+                )
+            }
+            unsent = total - next
+            total = next
+            progress("the input took nothing for \(seconds) s; \(unsent) messages not sent")
+            return true
+        }
+
         while true {
             let now = elapsed()
             // Send what is due.
@@ -252,21 +271,7 @@ public struct LoadRun {
                     }
                     let accepted = try topicBuffer.withUnsafeBytes { try sender.send($0, more: true, timeout: .zero) }
                     guard accepted else {
-                        orderPending = true
-                        let since = blockedSince ?? now
-                        blockedSince = since
-                        if now - since > configuration.timeout {
-                            let seconds = String(format: "%g", configuration.timeout)
-                            guard books.sent > 0 else {
-                                throw LoadError(
-                                    "nothing could be sent to \(configuration.inputEndpoint) for \(seconds) s: is a worker connected?"
-                                )
-                            }
-                            unsent = total - next
-                            total = next
-                            orderPending = false
-                            progress("the input took nothing for \(seconds) s; \(unsent) messages not sent")
-                        }
+                        orderPending = try !givesUp(at: now)
                         break
                     }
                     try headerBuffer.withUnsafeBytes { try sender.send($0, more: true) }
@@ -287,22 +292,7 @@ public struct LoadRun {
                 }
                 let item = try waiting ?? message(next)
                 guard try sender.send(multipart: item.frames, timeout: .zero) else {
-                    waiting = item
-                    let since = blockedSince ?? now
-                    blockedSince = since
-                    if now - since > configuration.timeout {
-                        // Nobody is taking messages: stop sending rather than wait forever.
-                        let seconds = String(format: "%g", configuration.timeout)
-                        guard books.sent > 0 else {
-                            throw LoadError(
-                                "nothing could be sent to \(configuration.inputEndpoint) for \(seconds) s: is a worker connected?"
-                            )
-                        }
-                        unsent = total - next
-                        total = next
-                        waiting = nil
-                        progress("the input took nothing for \(seconds) s; \(unsent) messages not sent")
-                    }
+                    waiting = try givesUp(at: now) ? nil : item
                     break
                 }
                 blockedSince = nil
