@@ -4,7 +4,8 @@
 # Both install what the machine is missing first (libzmq3-dev, via apt-get).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-APT_PACKAGES := libzmq3-dev pkg-config python3-venv protobuf-compiler
+APT_PACKAGES := libzmq3-dev pkg-config python3-venv protobuf-compiler hunspell hunspell-fr-comprehensive \
+	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 PYTHON ?= python3
 CLIENT_VENV := .build/python-client

@@ -75,7 +75,7 @@ struct EvaluationTests {
         case "de":
             return GermanDeclension.determiners[lower] != nil || GermanGrammar.prepositionCases[lower] != nil
                 || GermanGrammar.conjunctions.contains(lower)
-                || GermanNouns(lexicon: lexicon).singular(of: lower) != nil
+                || GermanNouns(lexicon: lexicon).isPlural(lower)
         default:
             guard let rules = romanceRules(language, lexicon: lexicon) else { return false }
             return rules.determiners[lower] != nil || rules.prepositions.contains(lower)
@@ -177,8 +177,12 @@ struct EvaluationTests {
         try Self.evaluate("pt", locale: "pt-BR", minimum: 0.99)
     }
 
+    // Since issue 27 a word neither lexicon (hand-written or compiled from dictionaries) knows is left
+    // as written instead of inflected by guess: the held-out rows whose noun no dictionary has (lassi,
+    // chaï, samossa, bagnat in French; pasticciotto, ginger in Italian) now keep it, by design.
+
     @Test func frenchHeldOut() throws {
-        try Self.evaluate("fr", set: "fr-heldout", locale: "fr-FR", minimum: 0.97)
+        try Self.evaluate("fr", set: "fr-heldout", locale: "fr-FR", minimum: 0.93)
     }
 
     @Test func germanHeldOut() throws {
@@ -186,7 +190,7 @@ struct EvaluationTests {
     }
 
     @Test func italianHeldOut() throws {
-        try Self.evaluate("it", set: "it-heldout", locale: "it-IT", minimum: 0.97)
+        try Self.evaluate("it", set: "it-heldout", locale: "it-IT", minimum: 0.94)
     }
 
     @Test func portugueseHeldOut() throws {

@@ -27,9 +27,9 @@ struct LexiconTests {
     }
 
     @Test(arguments: [
-        ("pizza\tnoun\tx\n", 1, "unknown gender 'x' (m, f, mf, n or -)"),
+        ("pizza\tnoun\tx\n", 1, "unknown gender 'x' (m, f, n, several of them, ? or -)"),
         ("pizza\tnoum\tf\n", 1, "unknown part of speech 'noum'"),
-        ("# c\npizza\tnoun\t-\n", 2, "the noun 'pizza' needs a gender"),
+        ("# c\npizza\tnoun\t-\n", 2, "the noun 'pizza' needs a gender (m, f, n, several, or ? when unknown)"),
         ("pizza\tnoun\tf\nPizza\tnoun\tf\n", 2, "'Pizza' is listed twice"),
         ("pizza\tnoun\tf\tplural=pizzas\n", 1, "unknown key 'plural'"),
         ("pizza\n", 1, "expected 3 or 4 tab-separated columns, found 1"),

@@ -133,7 +133,11 @@ public final class AgreementEngine: Sendable {
             guard let rule = plan.rule, plan.agreeWithArgument == nil, plan.agreeWithConcept == nil,
                 plan.referentConcept == nil
             else { continue }
-            let number = phrases[index].words.first(where: \.isNumber)?.number?.grammaticalNumber(pluralRules)
+            for position in phrases[index].words.indices where phrases[index].words[position].isNumber {
+                phrases[index].words[position].grammaticalNumber =
+                    phrases[index].words[position].number?.grammaticalNumber(pluralRules)
+            }
+            let number = phrases[index].words.first(where: \.isNumber)?.grammaticalNumber
             var explicit: Morphology?
             if case .explicit(let morphology) = rule { explicit = morphology }
             let analysis = grammar.inflect(&phrases[index], number: number, rule: explicit, context: &context)
@@ -143,7 +147,8 @@ public final class AgreementEngine: Sendable {
                     &phrases[index],
                     term: termOfAddress,
                     alternative: plan.alternative,
-                    number: analysis.features?.number
+                    number: analysis.features?.number,
+                    context: &context
                 )
             }
         }
@@ -173,7 +178,7 @@ public final class AgreementEngine: Sendable {
                     recordOfArgument: recordOfArgument,
                     context: &context
                 ) {
-                    grammar.agree(&phrases[index], with: features)
+                    grammar.agree(&phrases[index], with: features, context: &context)
                 }
             } else if let number = plan.agreeWithConcept {
                 guard let concept = concept(number, concepts, &context) else { continue }
@@ -184,11 +189,12 @@ public final class AgreementEngine: Sendable {
                         &phrases[index],
                         term: term,
                         alternative: plan.alternative,
-                        number: nil
+                        number: nil,
+                        context: &context
                     )
                 case .localizedPhrase(let text):
                     if let features = grammar.features(of: Tokenizer.phrase(text)) {
-                        grammar.agree(&phrases[index], with: features)
+                        grammar.agree(&phrases[index], with: features, context: &context)
                     }
                 }
             }
@@ -248,11 +254,12 @@ public final class AgreementEngine: Sendable {
         _ phrase: inout Phrase,
         term: TermOfAddress,
         alternative: String?,
-        number: Morphology.GrammaticalNumber?
+        number: Morphology.GrammaticalNumber?,
+        context: inout AgreementContext
     ) -> String? {
         if var features = grammar.features(addressing: term) {
             if let number { features.number = number }
-            grammar.agree(&phrase, with: features)
+            grammar.agree(&phrase, with: features, context: &context)
             return nil
         }
         guard let alternative, grammar.dependsOnReaderGender(phrase) else { return nil }

@@ -13,6 +13,9 @@ struct Word: Sendable {
     var number: FormatArgument?
     /// The 1-based format argument the word came from.
     var argument: Int?
+    /// For a number, the grammatical number its plural category gives (set by the engine): each
+    /// noun joined by a conjunction takes its own (*2 Espressos und 1 Waffel*).
+    var grammaticalNumber: Morphology.GrammaticalNumber?
     /// A `morphology` attribute on exactly this word.
     var hint: Morphology?
     /// The chosen form; `nil` keeps the word as written.

@@ -47,7 +47,7 @@ protocol LanguageGrammar: Sendable {
     func features(of phrase: Phrase) -> GrammaticalFeatures?
 
     /// Makes the phrase's adjectives, determiners, person nouns and verbs agree with `features`.
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures)
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext)
 
     /// The features a term of address gives agreeing words, or `nil` when the language has no
     /// form for it (so the inflection alternative is used).
@@ -66,8 +66,9 @@ extension LanguageGrammar {
     func dependsOnReaderGender(_ phrase: Phrase) -> Bool {
         var feminine = phrase
         var masculine = phrase
-        agree(&feminine, with: GrammaticalFeatures(gender: .feminine, number: .singular))
-        agree(&masculine, with: GrammaticalFeatures(gender: .masculine, number: .singular))
+        var scratch = AgreementContext(texts: [])
+        agree(&feminine, with: GrammaticalFeatures(gender: .feminine, number: .singular), context: &scratch)
+        agree(&masculine, with: GrammaticalFeatures(gender: .masculine, number: .singular), context: &scratch)
         return zip(feminine.words, masculine.words).contains { $0.current != $1.current }
     }
 }
@@ -86,7 +87,7 @@ struct UnsupportedLanguageGrammar: LanguageGrammar {
     }
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? { nil }
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {}
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {}
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? { nil }
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {}
     func boundaryEdits(for phrase: Phrase, context: inout AgreementContext) -> [RichTextEdit] { [] }

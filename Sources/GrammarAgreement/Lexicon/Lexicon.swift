@@ -1,5 +1,6 @@
 import Foundation
 import RichText
+import Synchronization
 
 /// A language's word list: lemmas with their parts of speech, genders and irregular forms.
 ///
@@ -18,8 +19,7 @@ public struct Lexicon: Sendable {
     /// The lexicon's name, for messages.
     public let source: String
     /// The tables, shared by copies: grammars keep the lexicon and hand it to their helpers, and a
-    /// copy costs one reference count instead of one per table array. Immutable, so lookups read
-    /// them in place; ``add(_:line:)`` makes new tables.
+    /// copy costs one reference count instead of one per table array. Immutable once built.
     private var tables = Tables()
 
     private final class Tables: Sendable {
@@ -30,31 +30,140 @@ public struct Lexicon: Sendable {
         let longestPhrase: Int
         /// The first words of multi-word lemmas, so phrase lookups are tried only where one can start.
         let phraseStarts: WordTable<Bool>
+        /// Tables looked in after these: the bundled lexicon under a catalog's declared terms.
+        let base: Tables?
 
         init(
             entries: WordTable<LexiconEntry> = [:],
             forms: WordTable<FormReference> = [:],
             longestPhrase: Int = 1,
-            phraseStarts: WordTable<Bool> = [:]
+            phraseStarts: WordTable<Bool> = [:],
+            base: Tables? = nil
         ) {
             self.entries = entries
             self.forms = forms
-            self.longestPhrase = longestPhrase
+            self.longestPhrase = max(longestPhrase, base?.longestPhrase ?? 1)
             self.phraseStarts = phraseStarts
+            self.base = base
         }
 
-        /// Holds no words; stands in while ``Lexicon/add(_:line:)`` changes the tables it took out.
-        static let placeholder = Tables()
+        func entry(_ word: String) -> LexiconEntry? { entries[word] ?? base?.entry(word) }
+
+        func entry(utf8 word: UnsafeBufferPointer<UInt8>) -> LexiconEntry? {
+            entries[utf8: word] ?? base?.entry(utf8: word)
+        }
+
+        func form(_ word: String) -> FormReference? { forms[word] ?? base?.form(word) }
+
+        func form(utf8 word: UnsafeBufferPointer<UInt8>) -> FormReference? {
+            forms[utf8: word] ?? base?.form(utf8: word)
+        }
+
+        func startsPhrase(_ word: String) -> Bool {
+            phraseStarts.contains(word) || base?.startsPhrase(word) == true
+        }
+    }
+
+    /// Tables being filled while files are read; made into ``Tables`` once.
+    private struct Builder {
+        var entries = WordTable<LexiconEntry>()
+        var forms = WordTable<FormReference>()
+        var phraseStarts = WordTable<Bool>()
+        var longestPhrase = 1
+
+        /// Adds `entry`; where its lemma is there already (from an earlier file), adds what the
+        /// earlier entry lacks: its other parts of speech with their forms. Returns whether it was new.
+        mutating func add(_ entry: LexiconEntry) -> Bool {
+            let key = entry.lemma.fastLowercased
+            if let existing = entries[key] {
+                merge(entry, into: existing, key: key)
+                return false
+            }
+            entries[key] = entry
+            var words = 1
+            var first = Substring(key)
+            if key.utf8.contains(0x20) {
+                let parts = key.split(separator: " ")
+                words = parts.count
+                first = parts.first ?? first
+            }
+            longestPhrase = max(longestPhrase, words)
+            if words > 1 { phraseStarts[String(first)] = true }
+            func reference(_ form: String?, _ kind: FormKind) {
+                guard let form = form?.fastLowercased, form != key, forms[form] == nil else { return }
+                forms[form] = FormReference(lemma: key, kind: kind)
+            }
+            index(entry, key: key)
+            return true
+        }
+
+        private mutating func index(_ entry: LexiconEntry, key: String) {
+            func reference(_ form: String?, _ kind: FormKind) {
+                guard let form = form?.fastLowercased, form != key, forms[form] == nil else { return }
+                forms[form] = FormReference(lemma: key, kind: kind)
+            }
+            reference(entry.plural, .plural)
+            reference(entry.feminine, .feminine)
+            reference(entry.femininePlural, .femininePlural)
+            reference(entry.adjectivePlural, .plural)
+            reference(entry.apocope, .apocope)
+            reference(entry.dativePlural, .dativePlural)
+            reference(entry.oblique, .oblique)
+        }
+
+        /// A hand-written entry keeps everything it says; a dictionary adds the readings it lacks
+        /// (*frappé*, listed as a noun by hand, is also a participle).
+        private mutating func merge(_ later: LexiconEntry, into entry: LexiconEntry, key: String) {
+            if later.canBeNoun, !entry.canBeNoun {
+                entry.hasRegularNounPlural = entry.isInvariable && !later.isInvariable
+                entry.partsOfSpeech.append(.noun)
+                entry.gender = later.gender
+                entry.alternativeGenders = later.alternativeGenders
+                if entry.canBeAdjective, let adjectivePlural = entry.plural { entry.adjectivePlural = adjectivePlural }
+                entry.plural = later.plural
+                entry.isPluralOnly = later.isPluralOnly
+                entry.isUncountable = later.isUncountable
+                entry.dativePlural = later.dativePlural
+                entry.oblique = later.oblique
+            }
+            if later.canBeNoun, entry.canBeNoun {
+                // Case forms a hand-written German noun does not state (Kunde: den Kunden).
+                if entry.oblique == nil { entry.oblique = later.oblique }
+                if entry.dativePlural == nil, entry.plural == later.plural { entry.dativePlural = later.dativePlural }
+            }
+            if later.canBeAdjective, !entry.canBeAdjective {
+                entry.partsOfSpeech.append(.adjective)
+                entry.feminine = entry.feminine ?? later.feminine
+                entry.femininePlural = later.femininePlural
+                let adjectivePlural = later.adjectivePlural ?? (later.canBeNoun ? nil : later.plural)
+                if adjectivePlural != entry.plural { entry.adjectivePlural = adjectivePlural }
+                entry.stem = entry.stem ?? later.stem
+            }
+            index(entry, key: key)
+        }
+
+        func tables(base: Tables? = nil) -> Tables {
+            Tables(
+                entries: entries,
+                forms: forms,
+                longestPhrase: longestPhrase,
+                phraseStarts: phraseStarts,
+                base: base
+            )
+        }
     }
 
     /// The most words in a multi-word lemma.
     public var longestPhrase: Int { tables.longestPhrase }
 
-    /// What an irregular form is of its lemma.
+    /// What a listed form is of its lemma.
     public enum FormKind: Hashable, Sendable {
         case plural
         case feminine
+        case femininePlural
         case apocope
+        case dativePlural
+        case oblique
     }
 
     private struct FormReference: Hashable, Sendable {
@@ -75,85 +184,114 @@ public struct Lexicon: Sendable {
     ///   - hasGenderColumn: whether the third column is a gender (`m`, `f`, `mf`, `-`).
     /// - Throws: ``LexiconError`` for the first malformed line.
     public init(parsing text: String, source: String, hasGenderColumn: Bool) throws(LexiconError) {
-        self.source = source
-        var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let entry = try Self.entry(
-                from: trimmed,
-                line: lineNumber,
-                source: source,
-                hasGenderColumn: hasGenderColumn
-            )
-            try add(entry, line: lineNumber)
+        try self.init(files: [(text, source)], hasGenderColumn: hasGenderColumn)
+    }
+
+    /// Reads several files as one lexicon, the first file's entry winning where two list a lemma: a
+    /// hand-written file before one compiled from dictionaries. Within one file a lemma is listed once.
+    ///
+    /// - Throws: ``LexiconError`` for the first malformed line or a lemma listed twice in one file.
+    public init(files: [(text: String, source: String)], hasGenderColumn: Bool) throws(LexiconError) {
+        self.source = files.map(\.source).joined(separator: " + ")
+        var builder = Builder()
+        for (fileIndex, (text, name)) in files.enumerated() {
+            var lemmas = WordTable<Bool>()
+            var lineNumber = 0
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                lineNumber += 1
+                let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                let entry = try Self.entry(
+                    from: trimmed,
+                    line: lineNumber,
+                    source: name,
+                    hasGenderColumn: hasGenderColumn
+                )
+                let key = entry.lemma.fastLowercased
+                guard lemmas[key] == nil else {
+                    throw LexiconError(source: name, line: lineNumber, message: "'\(entry.lemma)' is listed twice")
+                }
+                lemmas[key] = true
+                // Files after the first are compiled from dictionaries (Lexicon.bundled).
+                entry.isCompiled = fileIndex > 0
+                _ = builder.add(entry)
+            }
         }
+        tables = builder.tables()
+    }
+
+    /// This lexicon with `entries` looked up first: terms a catalog declares over the bundled words.
+    public func overlaid(with entries: [LexiconEntry], source: String) -> Lexicon {
+        guard !entries.isEmpty else { return self }
+        var builder = Builder()
+        for entry in entries { _ = builder.add(entry) }
+        var lexicon = Lexicon(source: "\(source) + \(self.source)")
+        lexicon.tables = builder.tables(base: tables)
+        return lexicon
     }
 
     /// Adds an entry, with its irregular forms.
     ///
     /// - Throws: ``LexiconError`` when the lemma is already present.
     public mutating func add(_ entry: LexiconEntry, line: Int = 0) throws(LexiconError) {
-        let key = entry.lemma.lowercased()
-        guard tables.entries[key] == nil else {
+        guard tables.entry(entry.lemma.fastLowercased) == nil else {
             throw LexiconError(source: source, line: line, message: "'\(entry.lemma)' is listed twice")
         }
-        var entries = tables.entries
-        var forms = tables.forms
-        var phraseStarts = tables.phraseStarts
-        var longestPhrase = tables.longestPhrase
-        // Let go of the old tables, so the copies above are the only ones and change in place
-        // (unless another copy of the lexicon shares them).
-        tables = .placeholder
-        entries[key] = entry
-        let words = key.split(separator: " ")
-        longestPhrase = max(longestPhrase, words.count)
-        if words.count > 1, let first = words.first { phraseStarts[String(first)] = true }
-        func reference(_ form: String?, _ kind: FormKind) {
-            guard let form = form?.lowercased(), form != key, forms[form] == nil else { return }
-            forms[form] = FormReference(lemma: key, kind: kind)
-        }
-        reference(entry.plural, .plural)
-        reference(entry.feminine, .feminine)
-        reference(entry.apocope, .apocope)
-        tables = Tables(entries: entries, forms: forms, longestPhrase: longestPhrase, phraseStarts: phraseStarts)
+        var builder = Builder()
+        builder.add(entry)
+        tables = builder.tables(base: tables)
     }
 
     /// The entry whose lemma is `word` (lowercase).
     public func entry(_ word: String) -> LexiconEntry? {
-        tables.entries[word]
+        tables.entry(word)
     }
 
     /// The entry whose lemma has the UTF-8 bytes `word` (lowercase): a part of a longer word, such
     /// as the last part of a compound, looked up without copying it out.
     func entry(utf8 word: UnsafeBufferPointer<UInt8>) -> LexiconEntry? {
-        tables.entries[utf8: word]
+        tables.entry(utf8: word)
     }
 
     /// The entry and form kind when `word` (lowercase) is an irregular form listed in the lexicon.
     public func entry(forInflectedForm word: String) -> (entry: LexiconEntry, kind: FormKind)? {
-        guard let reference = tables.forms[word], let entry = tables.entries[reference.lemma] else { return nil }
+        guard let reference = tables.form(word), let entry = tables.entry(reference.lemma) else { return nil }
         return (entry, reference.kind)
     }
 
     /// ``entry(forInflectedForm:)`` for a form given as UTF-8 bytes.
     func entry(forInflectedFormUTF8 word: UnsafeBufferPointer<UInt8>) -> (entry: LexiconEntry, kind: FormKind)? {
-        guard let reference = tables.forms[utf8: word], let entry = tables.entries[reference.lemma] else { return nil }
+        guard let reference = tables.form(utf8: word), let entry = tables.entry(reference.lemma) else { return nil }
         return (entry, reference.kind)
     }
 
     /// Whether a multi-word lemma starts with `word` (lowercase).
-    public func startsPhrase(_ word: String) -> Bool { tables.phraseStarts.contains(word) }
+    public func startsPhrase(_ word: String) -> Bool { tables.startsPhrase(word) }
 
     /// Whether the lexicon has `word` (lowercase) as a lemma.
-    public func contains(_ word: String) -> Bool { tables.entries.contains(word) }
+    public func contains(_ word: String) -> Bool { tables.entry(word) != nil }
 
     /// How many lemmas the lexicon lists.
-    public var count: Int { tables.entries.count }
+    public var count: Int {
+        var count = 0
+        var current: Tables? = tables
+        while let level = current {
+            count += level.entries.count
+            current = level.base
+        }
+        return count
+    }
 
     /// All lemmas (lowercase), for tools and tests.
-    public var lemmas: [String] { tables.entries.allKeys }
+    public var lemmas: [String] {
+        var lemmas: [String] = []
+        var current: Tables? = tables
+        while let level = current {
+            lemmas += level.entries.allKeys
+            current = level.base
+        }
+        return lemmas
+    }
 
     // MARK: Reading
 
@@ -188,14 +326,24 @@ public struct Lexicon: Sendable {
         if hasGenderColumn {
             formsColumn = 3
             let gender = columns[2]
-            if gender != "-" {
-                guard let value = LexiconEntry.Gender(rawValue: String(gender)) else {
-                    throw failure("unknown gender '\(gender)' (m, f, mf, n or -)")
+            if gender == "?" {
+                guard entry.canBeNoun else { throw failure("only a noun can have an unknown gender (?)") }
+            } else if gender != "-" {
+                if let value = LexiconEntry.Gender(rawValue: String(gender)) {
+                    entry.gender = value
+                } else {
+                    // Several genders, the usual one first: nm (das, der Cookie), fm.
+                    var genders: [LexiconEntry.Gender] = []
+                    for letter in gender {
+                        guard let value = LexiconEntry.Gender(rawValue: String(letter)), !genders.contains(value)
+                        else { throw failure("unknown gender '\(gender)' (m, f, n, several of them, ? or -)") }
+                        genders.append(value)
+                    }
+                    entry.gender = genders.first
+                    entry.alternativeGenders = Array(genders.dropFirst())
                 }
-                entry.gender = value
-            }
-            if entry.canBeNoun, entry.gender == nil {
-                throw failure("the noun '\(lemma)' needs a gender")
+            } else if entry.canBeNoun {
+                throw failure("the noun '\(lemma)' needs a gender (m, f, n, several, or ? when unknown)")
             }
         }
         if columns.count > formsColumn {
@@ -224,6 +372,10 @@ public struct Lexicon: Sendable {
                 entry.plural = value
             }
         case "f": entry.feminine = value
+        case "fpl": entry.femininePlural = value
+        case "apl": entry.adjectivePlural = value
+        case "dpl": entry.dativePlural = value
+        case "obl": entry.oblique = value
         case "apocope": entry.apocope = value
         case "stem": entry.stem = value
         case "article":
@@ -239,6 +391,7 @@ public struct Lexicon: Sendable {
                 case "invariable": entry.isInvariable = true
                 case "genderInvariable": if entry.feminine == nil { entry.feminine = entry.lemma }
                 case "aspirated": entry.isAspirated = true
+                case "feminineInPlural": entry.isFeminineInPlural = true
                 default: throw failure("unknown flag '\(flag)'")
                 }
             }
@@ -257,45 +410,52 @@ extension Lexicon {
     }
 }
 
-/// Bundled lexicons, read on first use.
+/// Bundled lexicons, each read the first time its language is asked for: the hand-written
+/// `<language>.tsv`, then the `<language>.dictionary.tsv` compiled from dictionaries
+/// (`Scripts/lexicons`), where there is one.
 private final class BundledLexicons: Sendable {
     static let shared = BundledLexicons()
 
     /// Languages with a bundled lexicon, and whether it has a gender column.
-    static let languages: [(code: String, hasGenderColumn: Bool)] = [
-        ("en", false), ("es", true), ("fr", true), ("de", true), ("it", true), ("pt", true),
+    static let languages: [String: Bool] = [
+        "en": false, "es": true, "fr": true, "de": true, "it": true, "pt": true,
     ]
 
-    private let lexicons: [String: Result<Lexicon, LexiconError>]
-
-    private init() {
-        var lexicons: [String: Result<Lexicon, LexiconError>] = [:]
-        for (code, hasGenderColumn) in Self.languages {
-            lexicons[code] = Self.load(code, hasGenderColumn: hasGenderColumn)
-        }
-        self.lexicons = lexicons
-    }
+    private let lexicons = Mutex<[String: Result<Lexicon, LexiconError>]>([:])
+    /// Held while a language's files are read, so two threads asking at once read them once.
+    private let loading = Mutex<Void>(())
 
     func lexicon(language: String) throws(LexiconError) -> Lexicon {
-        guard let lexicon = lexicons[language] else {
+        if let loaded = lexicons.withLock({ $0[language] }) { return try loaded.get() }
+        guard let hasGenderColumn = Self.languages[language] else {
             throw LexiconError(source: language, line: 0, message: "no lexicon is bundled for '\(language)'")
         }
-        return try lexicon.get()
+        let result = loading.withLock { _ in
+            if let loaded = lexicons.withLock({ $0[language] }) { return loaded }
+            let result = Self.load(language, hasGenderColumn: hasGenderColumn)
+            lexicons.withLock { $0[language] = result }
+            return result
+        }
+        return try result.get()
     }
 
     private static func load(_ language: String, hasGenderColumn: Bool) -> Result<Lexicon, LexiconError> {
-        let name = "\(language).tsv"
-        guard let url = Bundle.module.url(forResource: language, withExtension: "tsv", subdirectory: "Lexicons")
-        else {
-            return .failure(LexiconError(source: name, line: 0, message: "missing from the module's resources"))
-        }
-        do {
-            let text = try String(contentsOf: url, encoding: .utf8)
-            return Result { () throws(LexiconError) in
-                try Lexicon(parsing: text, source: name, hasGenderColumn: hasGenderColumn)
+        var files: [(text: String, source: String)] = []
+        for (resource, required) in [(language, true), ("\(language).dictionary", false)] {
+            let name = "\(resource).tsv"
+            guard let url = Bundle.module.url(forResource: resource, withExtension: "tsv", subdirectory: "Lexicons")
+            else {
+                if required {
+                    return .failure(LexiconError(source: name, line: 0, message: "missing from the module's resources"))
+                }
+                continue
             }
-        } catch {
-            return .failure(LexiconError(source: name, line: 0, message: "unreadable: \(error)"))
+            do {
+                files.append((try String(contentsOf: url, encoding: .utf8), name))
+            } catch {
+                return .failure(LexiconError(source: name, line: 0, message: "unreadable: \(error)"))
+            }
         }
+        return Result { () throws(LexiconError) in try Lexicon(files: files, hasGenderColumn: hasGenderColumn) }
     }
 }

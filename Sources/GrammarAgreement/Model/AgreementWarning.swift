@@ -11,6 +11,12 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         case missingConcept
         /// The locale's language has no agreement rules; spans are left as written.
         case unsupportedLanguage
+        /// A word agreement would have to change is in neither the lexicon nor the catalog's declared
+        /// terms: it is left as written, and so are the words whose form depends on it.
+        case unknownWord
+        /// A noun whose gender the lexicon does not give (or gives two of) and nothing in the phrase
+        /// shows: the words whose form depends on the gender are left as written.
+        case unknownGender
     }
 
     public var code: Code
@@ -31,6 +37,26 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
             word: word,
             message: "'\(word)' can be \(alternatives.joined(separator: " or ")); read as \(reading) by its "
                 + "position (add morphology: {partOfSpeech: '\(reading)'} to say so)"
+        )
+    }
+
+    /// A word agreement does not know, left as written.
+    static func unknown(_ word: String, language: String) -> AgreementWarning {
+        AgreementWarning(
+            code: .unknownWord,
+            word: word,
+            message: "'\(word)' is not in the \(language) lexicon or the catalog's declared terms; left as written "
+                + "(declare it in the Menu table: see WritingStringsForAgreement)"
+        )
+    }
+
+    /// A noun whose gender is not known, so gendered words around it are left as written.
+    static func unknownGender(_ word: String) -> AgreementWarning {
+        AgreementWarning(
+            code: .unknownGender,
+            word: word,
+            message: "the gender of '\(word)' is not known; words agreeing with it are left as written "
+                + "(add morphology: {grammaticalGender: …} to the term)"
         )
     }
 

@@ -44,6 +44,62 @@ struct EnglishGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
+        let parts = conjuncts(of: phrase)
+        guard parts.count > 1 else { return inflectWhole(&phrase, number: number, rule: rule, context: &context) }
+        // Nouns joined by "and": the number goes with the noun it counts (2 bagels and coffee); a part
+        // without a number keeps its noun as written, its article agreeing (and an espresso).
+        var analysis: PhraseAnalysis?
+        let numbered = parts.contains { part in phrase.words[part].contains(where: \.isNumber) }
+        for (position, part) in parts.enumerated() {
+            var sub = Phrase(words: Array(phrase.words[part]), hint: phrase.hint)
+            let own = sub.words.first(where: \.isNumber)?.grammaticalNumber
+            if own != nil || (!numbered && position == 0) {
+                let result = inflectWhole(&sub, number: own ?? number, rule: rule, context: &context)
+                if analysis == nil { analysis = result }
+            } else {
+                articleAgreement(&sub)
+            }
+            phrase.words.replaceSubrange(part, with: sub.words)
+        }
+        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
+    }
+
+    /// The parts of a span between the conjunctions written in the template (*and*, *or*, *&*), but
+    /// those inside a listed phrase (*mac and cheese*).
+    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
+        let words = phrase.words
+        var parts: [Range<Int>] = []
+        var start = 0
+        for index in words.indices
+        where words[index].argument == nil && ["and", "or", "&"].contains(words[index].lower)
+            && !isInsidePhrase(index, words)
+        {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<words.count)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    private func isInsidePhrase(_ index: Int, _ words: [Word]) -> Bool {
+        let longest = lexicon.longestPhrase
+        guard longest > 2 else { return false }
+        for start in max(0, index - longest + 2)...index {
+            let upper = min(words.count, start + longest)
+            guard upper >= index + 2 else { continue }
+            for end in (index + 2)...upper where end > start + 2 {
+                if lexicon.entry(words[start..<end].map(\.lower).joined(separator: " ")) != nil { return true }
+            }
+        }
+        return false
+    }
+
+    private func inflectWhole(
+        _ phrase: inout Phrase,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
         guard let head = head(of: phrase, context: &context) else {
             articleAgreement(&phrase)
             return PhraseAnalysis(features: nil, addressesReader: false)
@@ -183,7 +239,7 @@ struct EnglishGrammar: LanguageGrammar {
         )
     }
 
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {
         for index in phrase.words.indices {
             let lower = phrase.words[index].lower
             let hintIsVerb = phrase.words[index].hint?.partOfSpeech == .verb

@@ -37,11 +37,15 @@ struct GermanGrammar: LanguageGrammar {
     static let measureNouns: WordSet = [
         "tasse", "glas", "becher", "flasche", "stück", "portion", "kanne", "kännchen", "teller", "scheibe", "kugel",
         "schale", "dose", "packung", "tüte", "liter", "kilo", "gramm", "karaffe", "krug", "schälchen", "schüssel",
+        "schuss", "prise", "spritzer", "schluck", "kugeln", "scheibe", "stange", "laib", "beutel", "löffel",
+        "teelöffel", "esslöffel", "schnitte", "ecke", "riegel", "pott", "humpen", "maß", "pint", "shot",
     ]
     /// Forms of *sein*, *werden*, *bleiben*: what follows them is in the nominative (*Hier ist ein …*).
     static let copulas: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "sei", "heißt",
     ]
+    /// Pronouns that stand between a copula and its complement (*Sind Sie ein neuer Kunde?*).
+    static let subjectWords: WordSet = ["sie", "du", "er", "es", "das", "dies", "ihr", "wir"]
     /// Finite verbs that, right after a span starting its clause, make the span their subject.
     static let finiteVerbs: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "kostet",
@@ -53,7 +57,9 @@ struct GermanGrammar: LanguageGrammar {
     static let personNouns: WordTable<String> = [
         "kunde": "kundin", "gast": "gast", "freund": "freundin", "nutzer": "nutzerin", "besucher": "besucherin",
         "mitglied": "mitglied", "abonnent": "abonnentin", "gewinner": "gewinnerin", "koch": "köchin",
-        "kellner": "kellnerin", "barista": "barista", "nachbar": "nachbarin",
+        "kellner": "kellnerin", "barista": "barista", "nachbar": "nachbarin", "genießer": "genießerin",
+        "frühaufsteher": "frühaufsteherin", "liebhaber": "liebhaberin", "kenner": "kennerin", "fan": "fan",
+        "student": "studentin", "mitarbeiter": "mitarbeiterin", "teilnehmer": "teilnehmerin", "käufer": "käuferin",
     ]
     private static let personNounsByFeminine = WordTable(
         personNouns.allKeys.compactMap { masculine in personNouns[masculine].map { ($0, masculine) } }.reversed()
@@ -67,43 +73,157 @@ struct GermanGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let grammaticalCase = grammaticalCase(of: phrase, rule: rule, context: &context)
-        guard let head = head(of: phrase, context: &context) else {
-            return PhraseAnalysis(features: nil, addressesReader: number == nil)
+        let parts = conjuncts(of: phrase)
+        guard parts.count > 1 else {
+            return inflect(&phrase, part: 0..<phrase.words.count, number: number, rule: rule, context: &context)
         }
-        let word = phrase.words[head]
+        // Nouns joined by a conjunction written in the template: each part agrees within itself, and
+        // a number goes with the noun it counts (2 Brezeln und Kaffee, 2 Espressos und 1 Waffel).
+        var analysis: PhraseAnalysis?
+        for part in parts {
+            let own = phrase.words[part].first(where: \.isNumber)?.grammaticalNumber
+            let result = inflect(&phrase, part: part, number: own, rule: rule, context: &context)
+            if analysis == nil || (own != nil && analysis?.features == nil) { analysis = result }
+        }
+        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
+    }
+
+    /// The parts between the conjunctions written in the template (not inside an argument's name).
+    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
+        let words = phrase.words
+        var parts: [Range<Int>] = []
+        var start = 0
+        for index in words.indices
+        where index > 0 && words[index].argument == nil && Self.conjunctions.contains(words[index].lower) {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<words.count)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    /// Agreement in one part of a span (all of it, or the nouns one conjunct holds).
+    private func inflect(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
+        // A preposition opening the span governs it (mit 2 Keksen, ohne Zucker) and stays as written;
+        // a contraction (zum, im) also brings its article.
+        var start = part.lowerBound
+        var governed: GermanCase?
+        var contractedArticle = false
+        while start < part.upperBound, !phrase.words[start].isNumber,
+            let governs = Self.prepositionCases[phrase.words[start].lower]
+        {
+            governed = governs
+            contractedArticle = Self.contractedArticles.contains(phrase.words[start].lower)
+            start += 1
+        }
+        let stated = rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
+            ?? phrase.words.lazy.compactMap({ $0.hint?.grammaticalCase }).first
+        let grammaticalCase =
+            stated.map(GermanCase.init) ?? governed ?? grammaticalCase(of: phrase, rule: rule, context: &context)
+        guard let head = head(of: phrase, in: start..<part.upperBound, context: &context) else {
+            return PhraseAnalysis(features: nil, addressesReader: number == nil && !hasContent(phrase, part))
+        }
+        let word = phrase.words[head.index]
         let hint = word.hint ?? phrase.hint
-        let singular = nouns.singular(of: word.lower)
-        let writtenPlural = hint?.number.map { $0 != .singular } ?? (singular != nil)
-        let lemma = writtenPlural ? singular ?? word.lower : word.lower
-        let reading = nouns.reading(of: lemma)
+        let writtenPlural =
+            hint?.number.map { $0 != .singular }
+            ?? writtenNumber(in: phrase, from: start, before: head.index, gender: hint?.grammaticalGender ?? head.reading.gender, case: grammaticalCase)
+            ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
-        let features = GrammaticalFeatures(gender: hint?.grammaticalGender ?? reading.gender, number: target)
-        if reading.entry?.isUncountable != true {
-            let base = features.isPlural ? reading.plural : lemma
-            phrase.words[head].set(
-                GermanNouns.form(
-                    base,
-                    plural: features.isPlural,
-                    gender: features.gender ?? .masculine,
-                    case: grammaticalCase
-                )
-            )
+        let features = GrammaticalFeatures(gender: hint?.grammaticalGender ?? head.reading.gender, number: target)
+        var determiner: GermanDeclension.Determiner? =
+            contractedArticle ? GermanDeclension.Determiner(declension: .weak, stem: "") : nil
+        decline(
+            &phrase,
+            from: start,
+            before: head.index,
+            features: features,
+            case: grammaticalCase,
+            determiner: &determiner,
+            context: &context
+        )
+        if let adjective = head.adjective {
+            // A noun made of an adjective (ein Helles, 5 Helle, mit 2 Dunklen) declines as one.
+            let declension = GermanDeclension.declension(after: determiner, features)
+            let ending = GermanDeclension.ending(declension, grammaticalCase, features)
+            phrase.words[head.index].set(GermanAdjectives.form(stem: adjective.stem, ending: ending))
+        } else if !head.reading.isUncountable {
+            let form = head.reading.form(plural: features.isPlural, case: grammaticalCase)
+            setNoun(&phrase, head: head, form: form)
         }
-        decline(&phrase, before: head, features: features, case: grammaticalCase)
-        let isPerson = Self.personNouns[lemma] != nil || Self.personNounsByFeminine[lemma] != nil
+        let isPerson = personNoun(in: phrase).map { $0.0 == head.index } ?? false
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
 
-    /// The head: a word hinted as a noun, else the last content word before the first preposition
-    /// that is a listed or capitalised noun, else the last content word.
-    private func head(of phrase: Phrase, context: inout AgreementContext) -> Int? {
-        if let hinted = phrase.words.indices.first(where: { phrase.words[$0].hint?.partOfSpeech == .noun }) {
-            return hinted
+    /// Whether a determiner before the head shows the phrase written in the plural (*die Kunden*) or
+    /// the singular (*den Kunden* after *für*), when only one of the two has its form.
+    private func writtenNumber(
+        in phrase: Phrase,
+        from start: Int,
+        before head: Int,
+        gender: Morphology.GrammaticalGender,
+        case grammaticalCase: GermanCase
+    ) -> Bool? {
+        for index in start..<head {
+            let written = phrase.words[index].lower
+            guard let determiner = GermanDeclension.determiners[written] else { continue }
+            let singular = GermanDeclension.form(of: determiner, grammaticalCase, GrammaticalFeatures(gender: gender, number: .singular))
+            let plural = GermanDeclension.form(of: determiner, grammaticalCase, GrammaticalFeatures(gender: gender, number: .plural))
+            if written == singular, written != plural { return false }
+            if written == plural, written != singular { return true }
+        }
+        return nil
+    }
+
+    /// Prepositions written together with the definite article: what follows them declines weak.
+    static let contractedArticles: WordSet = ["zum", "zur", "beim", "vom", "im", "am", "ins", "ans", "aufs"]
+
+    /// The head of a span: where it is, how many words it spans, and its forms.
+    private struct Head {
+        var index: Int
+        var length = 1
+        var reading: GermanNouns.Reading
+        /// Set for an adjective used as a noun (*Helles*): the stem its endings go on.
+        var adjective: (stem: String, lemma: String)?
+    }
+
+    /// Whether the part has words other than determiners, numbers and prepositions.
+    private func hasContent(_ phrase: Phrase, _ part: Range<Int>) -> Bool {
+        part.contains { index in
+            let word = phrase.words[index]
+            return !word.isNumber && GermanDeclension.determiners[word.lower] == nil
+                && Self.prepositionCases[word.lower] == nil
+        }
+    }
+
+    /// The head: a word hinted as a noun; else a measure noun before the noun it measures (*2 Tassen
+    /// Kaffee*); else the last content word before a preposition, which must be a noun the lexicon
+    /// knows (listed, a listed multi-word noun such as *Flat White*, or a compound whose last part is
+    /// listed) or an adjective used as a noun (*Helles*). An unknown word there is reported and the
+    /// span left as written.
+    private func head(of phrase: Phrase, in part: Range<Int>, context: inout AgreementContext) -> Head? {
+        let words = phrase.words
+        if let hinted = part.first(where: { words[$0].hint?.partOfSpeech == .noun }) {
+            let word = words[hinted]
+            let reading =
+                nouns.reading(of: word.lower)
+                ?? GermanNouns.Reading(
+                    gender: word.hint?.grammaticalGender ?? phrase.hint?.grammaticalGender ?? .masculine,
+                    singular: word.lower,
+                    plural: word.lower,
+                    dativePlural: word.lower
+                )
+            return Head(index: hinted, reading: reading)
         }
         var content: [Int] = []
-        for index in phrase.words.indices {
-            let word = phrase.words[index]
+        for index in part {
+            let word = words[index]
             if word.isNumber || GermanDeclension.determiners[word.lower] != nil
                 || Self.conjunctions.contains(word.lower)
             {
@@ -115,46 +235,104 @@ struct GermanGrammar: LanguageGrammar {
             }
             content.append(index)
         }
+        guard !content.isEmpty else { return nil }
+        // A listed multi-word noun: Flat White, Irish Coffee, Latte macchiato.
+        for index in content {
+            guard let length = phraseLength(at: index, in: words, end: part.upperBound) else { continue }
+            let text = words[index..<(index + length)].map(\.lower).joined(separator: " ")
+            guard let reading = nouns.reading(of: text) else { continue }
+            return Head(index: index, length: length, reading: reading)
+        }
         // A measure noun before another noun is the head: 2 Tassen Kaffee, 2 Stück Kuchen.
-        if let measure = content.dropLast().first(where: { Self.measureNouns.contains(phrase.words[$0].lower) }),
+        if let measure = content.dropLast().first(where: { Self.measureNouns.contains(words[$0].lower) }),
+            let reading = nouns.reading(of: words[measure].lower),
             let next = content.first(where: { $0 > measure }),
-            isNoun(phrase.words[next].lower)
-                || CasePattern(of: phrase.words[next].text) != .lower
+            nouns.reading(of: words[next].lower) != nil || CasePattern(of: words[next].text) != .lower
         {
-            return measure
+            return Head(index: measure, reading: reading)
         }
-        let head =
-            content.last { index in
-                let word = phrase.words[index]
-                return isNoun(word.lower) || (CasePattern(of: word.text) != .lower && index != 0)
-            } ?? content.last
-        for index in content where phrase.words[index].hint == nil {
-            guard let entry = lexicon.entry(phrase.words[index].lower), entry.isAmbiguous else { continue }
-            context.warn(
-                .ambiguous(
-                    phrase.words[index].text,
-                    readAs: index == head ? "noun" : "adjective",
-                    alternatives: entry.partsOfSpeech.map(\.rawValue)
-                )
-            )
+        let index = content.last!
+        let word = words[index]
+        if let reading = nouns.reading(of: word.lower) {
+            return Head(index: index, reading: reading)
         }
-        return head
+        if CasePattern(of: word.text) != .lower, let adjective = nominalizedAdjective(word) {
+            return Head(index: index, reading: adjective.reading, adjective: (adjective.stem, adjective.lemma))
+        }
+        context.warn(.unknown(word.text, language: language))
+        return nil
     }
 
-    private func isNoun(_ word: String) -> Bool {
-        if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .noun }
-        return nouns.singular(of: word) != nil || Self.personNouns[word] != nil
+    /// A listed multi-word noun starting at `index`: how many words it has.
+    private func phraseLength(at index: Int, in words: [Word], end: Int) -> Int? {
+        guard lexicon.longestPhrase > 1, lexicon.startsPhrase(words[index].lower) else { return nil }
+        var longest: Int?
+        var text = words[index].lower
+        for next in (index + 1)..<min(end, index + lexicon.longestPhrase) {
+            guard !words[next].isNumber else { break }
+            text += " " + words[next].lower
+            if let entry = lexicon.entry(text), entry.canBeNoun { longest = next - index + 1 }
+        }
+        return longest
+    }
+
+    /// Sets the head to `form`, a multi-word head word by word.
+    private func setNoun(_ phrase: inout Phrase, head: Head, form: String) {
+        guard head.length > 1 else {
+            phrase.words[head.index].set(form)
+            return
+        }
+        let parts = form.split(separator: " ").map(String.init)
+        guard parts.count == head.length else { return }
+        for offset in 0..<head.length { phrase.words[head.index + offset].set(parts[offset]) }
+    }
+
+    /// A capitalised word that is a declined adjective (*Helles*, *Kurzer*, *Weiße*): a noun whose
+    /// gender its strong nominative ending shows (*-er* masculine, *-es* neuter, *-e* feminine).
+    private func nominalizedAdjective(_ word: Word) -> (reading: GermanNouns.Reading, stem: String, lemma: String)? {
+        let lower = word.lower
+        for (ending, gender) in [("es", Morphology.GrammaticalGender.neuter), ("er", .masculine), ("e", .feminine)]
+        where lower.endsWith(ending) {
+            let base = lower.droppingLastBytes(ending.utf8.count)
+            guard let (lemma, entry) = adjectiveLemma(ofStem: base) else { continue }
+            let stem = GermanAdjectives.stem(of: lemma, entry: entry)
+            let reading = GermanNouns.Reading(gender: gender, singular: lower, plural: lower, dativePlural: lower)
+            return (reading, stem, lemma)
+        }
+        return nil
+    }
+
+    /// The adjective whose declension stem is `base` (*hell*, *dunkl* → *dunkel*).
+    private func adjectiveLemma(ofStem base: String) -> (String, LexiconEntry)? {
+        if let entry = lexicon.entry(base), entry.canBeAdjective { return (base, entry) }
+        if let entry = lexicon.entry(base + "e"), entry.canBeAdjective { return (base + "e", entry) }
+        // A stem that is not the lemma (dunkl → dunkel, teur → teuer, hoh → hoch).
+        for candidate in [base.droppingLastBytes(1) + "el", base.droppingLastBytes(1) + "er"] where base.count > 2 {
+            if let entry = lexicon.entry(candidate), entry.canBeAdjective,
+                GermanAdjectives.stem(of: candidate, entry: entry) == base
+            {
+                return (candidate, entry)
+            }
+        }
+        if let found = lexicon.entry(forInflectedForm: base)?.entry, found.canBeAdjective {
+            return (found.lemma.fastLowercased, found)
+        }
+        return nil
     }
 
     /// Determiners and adjectives before the head, declined for its case, gender and number.
+    /// Unknown words stay as written; so does an adjective written uninflected right before an
+    /// inflected one of the same argument, which it qualifies (*frisch gepresster*).
     private func decline(
         _ phrase: inout Phrase,
+        from start: Int,
         before head: Int,
         features: GrammaticalFeatures,
-        case grammaticalCase: GermanCase
+        case grammaticalCase: GermanCase,
+        determiner: inout GermanDeclension.Determiner?,
+        context: inout AgreementContext
     ) {
-        var determiner: GermanDeclension.Determiner?
-        for index in 0..<head {
+        for index in start..<head {
             let word = phrase.words[index]
             if word.isNumber {
                 // The digit 1 reads "ein": the mixed declension (1 großer Kaffee, mit 1 großen Kaffee).
@@ -169,14 +347,23 @@ struct GermanGrammar: LanguageGrammar {
                 phrase.words[index].set(GermanDeclension.form(of: found, grammaticalCase, features))
                 continue
             }
-            if Self.conjunctions.contains(lower)
+            if Self.conjunctions.contains(lower) || Self.prepositionCases[lower] != nil
                 || word.hint.map({ $0.partOfSpeech != .adjective }) == true
                     && word.hint?.partOfSpeech != nil
             {
                 continue
             }
-            guard let (lemma, entry) = adjectiveLemma(of: word) else { continue }
-            if entry?.isInvariable == true { continue }
+            guard let (lemma, entry) = adjectiveLemma(of: word) else {
+                // Capitalised words before the head are nouns or names (Latte, Wiener): not declined.
+                if CasePattern(of: word.text) == .lower { context.warn(.unknown(word.text, language: language)) }
+                continue
+            }
+            if entry.isInvariable { continue }
+            if lower == lemma, index + 1 < head, let next = adjectiveLemma(of: phrase.words[index + 1]),
+                phrase.words[index + 1].lower != next.0, phrase.words[index + 1].argument == word.argument
+            {
+                continue  // frisch gepresster Orangensaft: an adverb
+            }
             let declension = GermanDeclension.declension(after: determiner, features)
             let ending = GermanDeclension.ending(declension, grammaticalCase, features)
             phrase.words[index].set(
@@ -185,26 +372,22 @@ struct GermanGrammar: LanguageGrammar {
         }
     }
 
-    /// An adjective's lemma and entry; `nil` for words that do not decline: nouns before the head
-    /// (*Latte Macchiato*), capitalised place names in *-er* (*Wiener Würstchen*).
-    private func adjectiveLemma(of word: Word) -> (String, LexiconEntry?)? {
+    /// An adjective's lemma and entry, when the lexicon knows the word (declined or not);
+    /// capitalised place names in *-er* (*Wiener Würstchen*) and nouns are not adjectives here.
+    private func adjectiveLemma(of word: Word) -> (String, LexiconEntry)? {
         let lower = word.lower
-        if let entry = lexicon.entry(lower) {
-            return entry.canBeAdjective ? (lower, entry) : nil
-        }
+        let isLower = CasePattern(of: word.text) == .lower || word.hint?.partOfSpeech == .adjective
+        if isLower, let entry = lexicon.entry(lower), entry.canBeAdjective { return (lower, entry) }
+        // Capitalised, an adjective is declined only in a name or after a stop (Kalter Hund, Lieber
+        // Kunde): written with an ending on a known adjective; place names (Wiener) have none.
+        guard isLower || GermanAdjectives.endings.contains(where: { lower.endsWith($0) }) else { return nil }
         for ending in GermanAdjectives.endings where lower.endsWith(ending) {
-            let base = lower.droppingLastBytes(ending.utf8.count)
-            if let entry = lexicon.entry(base), entry.canBeAdjective { return (base, entry) }
-            if let entry = lexicon.entry(base + "e"), entry.canBeAdjective { return (base + "e", entry) }
-            if let found = lexicon.entry(forInflectedForm: base)?.entry, found.canBeAdjective {
-                return (found.lemma.fastLowercased, found)
-            }
+            if let found = adjectiveLemma(ofStem: lower.droppingLastBytes(ending.utf8.count)) { return found }
         }
         if let found = lexicon.entry(forInflectedForm: lower)?.entry, found.canBeAdjective {
             return (found.lemma.fastLowercased, found)
         }
-        // Unknown: a capitalised word is a noun or a place name (Wiener); a lowercase one an adjective.
-        return CasePattern(of: word.text) == .lower ? (lower, nil) : nil
+        return nil
     }
 
     // MARK: Case
@@ -235,6 +418,16 @@ struct GermanGrammar: LanguageGrammar {
         let previous = previousWord.lowercased()
         if let governed = Self.prepositionCases[previous] { return governed }
         if Self.copulas.contains(previous) { return .nominative }
+        // After a comma, a span is a vocative or an apposition (Guten Morgen, lieber Gast).
+        if previous.hasSuffix(",") { return .nominative }
+        // Sind Sie / Bist du / Ist das … ein neuer Kunde: the copula's subject comes between.
+        let rest = before.dropLast(previousWord.count)
+        if Self.subjectWords.contains(previous),
+            let verb = Self.lastWord(of: String(rest.last == " " ? rest.dropLast() : rest)),
+            Self.copulas.contains(verb.lowercased())
+        {
+            return .nominative
+        }
         return .accusative
     }
 
@@ -285,32 +478,62 @@ struct GermanGrammar: LanguageGrammar {
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? {
         var scratch = AgreementContext(texts: [])
-        guard let head = head(of: phrase, context: &scratch) else { return nil }
-        let word = phrase.words[head].lower
-        let singular = nouns.singular(of: word)
-        let lemma = singular ?? word
-        var gender = phrase.words[head].hint?.grammaticalGender ?? nouns.reading(of: lemma).gender
+        let part = conjuncts(of: phrase).first ?? 0..<phrase.words.count
+        guard let head = head(of: phrase, in: part, context: &scratch) else { return nil }
+        let lemma = head.reading.singular
+        var gender = phrase.words[head.index].hint?.grammaticalGender ?? head.reading.gender
         if let masculine = Self.personNounsByFeminine[lemma], masculine != lemma { gender = .feminine }
-        return GrammaticalFeatures(gender: gender, number: singular != nil ? .plural : .singular)
+        return GrammaticalFeatures(gender: gender, number: head.reading.isWrittenPlural ? .plural : .singular)
     }
 
-    /// Person nouns take the reader's or argument's gender (*Kunde* → *Kundin*) and the words before
-    /// them are declined for it, in the nominative; predicative words (*Willkommen*, *bereit*) do not
-    /// change in German.
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
-        guard
-            let head = phrase.words.indices.first(where: { index in
-                let lower = phrase.words[index].lower
-                return Self.personNouns[lower] != nil || Self.personNounsByFeminine[lower] != nil
-            })
-        else { return }
-        let lower = phrase.words[head].lower
-        let masculine = Self.personNouns[lower] != nil ? lower : Self.personNounsByFeminine[lower] ?? lower
-        let singular = features.gender == .feminine ? Self.personNouns[masculine] ?? masculine : masculine
+    /// Person nouns take the reader's or argument's gender (*Kunde* → *Kundin*, *Lieblingskunde* →
+    /// *Lieblingskundin*) and the words before them are declined for it, in the case the sentence
+    /// gives; predicative words (*Willkommen*, *bereit*) do not change in German.
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {
+        guard let (head, person) = personNoun(in: phrase) else { return }
         let gender: Morphology.GrammaticalGender = features.gender == .feminine ? .feminine : .masculine
         let agreed = GrammaticalFeatures(gender: gender, number: features.number)
-        phrase.words[head].set(agreed.isPlural ? nouns.reading(of: singular).plural : singular)
-        decline(&phrase, before: head, features: agreed, case: .nominative)
+        let grammaticalCase = grammaticalCase(of: phrase, rule: nil, context: &context)
+        let singular = person.prefix + (gender == .feminine ? person.feminine : person.masculine)
+        let form: String
+        if gender == .feminine {
+            form = agreed.isPlural ? singular + "nen" : singular
+        } else if let reading = nouns.reading(of: singular) {
+            form = reading.form(plural: agreed.isPlural, case: grammaticalCase)
+        } else {
+            return
+        }
+        phrase.words[head].set(form)
+        var determiner: GermanDeclension.Determiner?
+        var scratch = AgreementContext(texts: [])
+        decline(
+            &phrase,
+            from: 0,
+            before: head,
+            features: agreed,
+            case: grammaticalCase,
+            determiner: &determiner,
+            context: &scratch
+        )
+    }
+
+    /// The person noun of a phrase, alone or ending a compound, in any of its forms (*Kunde*,
+    /// *Kunden*, *Kundin*, *Stammkunde*, *Lieblingskunden*).
+    private func personNoun(in phrase: Phrase) -> (Int, (prefix: String, masculine: String, feminine: String))? {
+        for index in phrase.words.indices where !phrase.words[index].isNumber {
+            let lower = phrase.words[index].lower
+            for masculine in Self.personNouns.allKeys {
+                guard let feminine = Self.personNouns[masculine] else { continue }
+                for form in [feminine + "nen", feminine, masculine + "n", masculine + "en", masculine]
+                where lower.endsWith(form) {
+                    let prefix = lower.droppingLastBytes(form.utf8.count)
+                    // The whole word, or a compound whose prefix is more than a letter or two.
+                    guard prefix.isEmpty || prefix.count > 2 else { continue }
+                    return (index, (prefix, masculine, feminine))
+                }
+            }
+        }
+        return nil
     }
 
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {

@@ -1,38 +1,88 @@
 import RichText
 
-/// German noun gender and plurals: the lexicon first, then the last part of a compound
-/// (*Erdbeer|torte* is a *Torte*), then the endings that predict them (Duden, *Grammatik*, the
-/// plural classes *-e*, *-(e)n*, *-er*, *-s* and none).
+/// German nouns as the lexicon knows them: gender, plural, dative plural and a weak noun's
+/// oblique singular, from the noun's entry or, for a compound the lexicon does not list, from its
+/// last part (*Erdbeer|torte* is a *Torte*). A noun neither gives is not known: agreement leaves it
+/// as written.
 struct GermanNouns: Sendable {
     let lexicon: Lexicon
 
     /// Parts shorter than this are not taken for the last part of a compound (*Ei* stays whole).
     private static let shortestCompoundPart = 3
 
-    /// What a noun's agreement needs: its gender and plural.
+    /// A noun's forms, lowercase, and its gender.
     struct Reading: Sendable {
         var gender: Morphology.GrammaticalGender
-        /// Lowercase plural; equal to the lemma for zero plurals (*Becher*).
+        var singular: String
+        /// Equal to the singular for zero plurals (*Becher*).
         var plural: String
+        var dativePlural: String
+        /// A weak noun's accusative, dative and genitive singular (*Kunden*).
+        var oblique: String?
         var entry: LexiconEntry?
+        /// Whether the word was written in the plural.
+        var isWrittenPlural = false
+
+        var isUncountable: Bool { entry?.isUncountable == true }
+
+        /// The noun's form in a case: the dative plural as listed or made, a weak noun's oblique
+        /// singular; the genitive singular of other masculines and neuters adds *-s* (*-es* after
+        /// *s*, *ß*, *x*, *z*).
+        func form(plural isPlural: Bool, case grammaticalCase: GermanCase) -> String {
+            if isPlural { return grammaticalCase == .dative ? dativePlural : plural }
+            if grammaticalCase != .nominative, let oblique { return oblique }
+            guard grammaticalCase == .genitive, gender != .feminine else { return singular }
+            if singular.endsWith("s") || singular.endsWith("ß") || singular.endsWith("x") || singular.endsWith("z") {
+                return singular + "es"
+            }
+            return singular + "s"
+        }
     }
 
-    /// The gender and plural of a lowercase singular noun.
-    func reading(of lemma: String) -> Reading {
-        if let entry = lexicon.entry(lemma), entry.canBeNoun {
+    /// The dative plural the format gives by default: the plural with *-n*, but after *-n* and *-s*.
+    static func defaultDativePlural(of plural: String) -> String {
+        plural.endsWith("n") || plural.endsWith("s") ? plural : plural + "n"
+    }
+
+    /// How the lexicon reads a lowercase word as a noun: a listed noun, a listed plural, or a
+    /// compound whose last part is listed; `nil` when it does not know the word.
+    func reading(of word: String) -> Reading? {
+        if let entry = lexicon.entry(word), entry.canBeNoun {
+            var reading = Self.reading(entry, lemma: word)
+            reading.isWrittenPlural = entry.isPluralOnly
+            return reading
+        }
+        if let (entry, kind) = lexicon.entry(forInflectedForm: word), entry.canBeNoun,
+            kind == .plural || kind == .dativePlural
+        {
+            var reading = Self.reading(entry, lemma: entry.lemma.fastLowercased)
+            reading.isWrittenPlural = true
+            return reading
+        }
+        if let (prefix, part) = lastCompoundPart(of: word), let last = reading(of: part) {
             return Reading(
-                gender: entry.grammaticalGender ?? .masculine,
-                plural: entry.plural?.fastLowercased
-                    ?? Self.regularPlural(of: lemma, gender: entry.grammaticalGender ?? .masculine),
-                entry: entry
+                gender: last.gender,
+                singular: prefix + last.singular,
+                plural: prefix + last.plural,
+                dativePlural: prefix + last.dativePlural,
+                oblique: last.oblique.map { prefix + $0 },
+                entry: last.entry,
+                isWrittenPlural: last.isWrittenPlural
             )
         }
-        if let (prefix, part) = lastCompoundPart(of: lemma) {
-            let reading = reading(of: part)
-            return Reading(gender: reading.gender, plural: prefix + reading.plural, entry: reading.entry)
-        }
-        let gender = Self.guessedGender(of: lemma)
-        return Reading(gender: gender, plural: Self.regularPlural(of: lemma, gender: gender), entry: nil)
+        return nil
+    }
+
+    private static func reading(_ entry: LexiconEntry, lemma: String) -> Reading {
+        let plural = entry.plural?.fastLowercased ?? lemma
+        return Reading(
+            gender: entry.grammaticalGender ?? .masculine,
+            singular: lemma,
+            plural: plural,
+            dativePlural: entry.dativePlural?.fastLowercased ?? defaultDativePlural(of: plural),
+            oblique: entry.oblique?.fastLowercased,
+            entry: entry
+        )
     }
 
     /// The longest listed noun ending the word, and what comes before it: *kaffeebecher* →
@@ -45,7 +95,11 @@ struct GermanNouns: Sendable {
         }
         return Self.firstPart(of: word) { bytes, offset in
             let part = UnsafeBufferPointer(rebasing: bytes[offset...])
-            guard let entry = lexicon.entry(utf8: part), entry.canBeNoun,
+            // The part as a listed noun, or a listed plural of one (Laugen|stangen).
+            let listed =
+                lexicon.entry(utf8: part)
+                ?? lexicon.entry(forInflectedFormUTF8: part).flatMap { $0.kind == .plural ? $0.entry : nil }
+            guard let entry = listed, entry.canBeNoun,
                 !entry.isAmbiguous || entry.partsOfSpeech.first == .noun
             else { return nil }
             let prefix = UnsafeBufferPointer(rebasing: bytes[..<offset])
@@ -102,99 +156,8 @@ struct GermanNouns: Sendable {
         return false
     }
 
-    /// The singular of a written plural, when the lexicon or a compound tells it.
-    func singular(of word: String) -> String? {
-        if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural, entry.canBeNoun {
-            return entry.lemma.fastLowercased
-        }
-        if let (prefix, part) = lastCompoundPart(ofPlural: word) { return prefix + part }
-        return nil
-    }
-
-    private func lastCompoundPart(ofPlural word: String) -> (prefix: String, part: String)? {
-        Self.firstPart(of: word) { bytes, offset in
-            let part = UnsafeBufferPointer(rebasing: bytes[offset...])
-            guard let (entry, kind) = lexicon.entry(forInflectedFormUTF8: part), kind == .plural, entry.canBeNoun
-            else { return nil }
-            let prefix = UnsafeBufferPointer(rebasing: bytes[..<offset])
-            return (String(decoding: prefix, as: UTF8.self), entry.lemma.fastLowercased)
-        }
-    }
-
-    // MARK: Rules for unlisted nouns
-
-    /// Gender by ending: *-ung*, *-heit*, *-keit*, *-schaft*, *-ion*, *-tät*, *-ik*, *-ei*, *-ie*,
-    /// *-enz*, *-anz*, *-ur*, *-a* and most *-e* are feminine; *-chen*, *-lein*, *-ment*, *-um*, *-tum*,
-    /// *-ett* neuter; *-ling*, *-ismus*, *-ist*, *-or*, *-eur*, *-ich*, *-ig*, *-o* and the rest masculine.
-    static func guessedGender(of word: String) -> Morphology.GrammaticalGender {
-        genderEndings.longestMatch(in: word) ?? .masculine
-    }
-
-    /// The endings ``guessedGender(of:)`` reads; the longest that fits decides.
-    private static let genderEndings = EndingTable<Morphology.GrammaticalGender>([
-        ("ung", .feminine), ("heit", .feminine), ("keit", .feminine), ("schaft", .feminine), ("ion", .feminine),
-        ("tät", .feminine), ("ik", .feminine), ("ei", .feminine), ("ie", .feminine), ("enz", .feminine),
-        ("anz", .feminine), ("ur", .feminine), ("a", .feminine), ("e", .feminine),
-        ("chen", .neuter), ("lein", .neuter), ("ment", .neuter), ("um", .neuter), ("tum", .neuter),
-        ("ett", .neuter), ("eau", .neuter), ("ee", .masculine), ("ling", .masculine), ("ismus", .masculine),
-        ("ist", .masculine), ("or", .masculine), ("eur", .masculine), ("ich", .masculine), ("ig", .masculine),
-        ("o", .masculine), ("ier", .masculine), ("ant", .masculine), ("ent", .masculine),
-    ])
-
-    /// The plural by gender and ending: *-e* → *-en*; feminines *-en* (*-in* → *-innen*, *-el*/*-er* →
-    /// *-n*); masculines and neuters in *-er*, *-el*, *-en*, *-chen*, *-lein* take none; *-um* → *-en*;
-    /// a final vowel other than *-e* (and *-ee*) takes *-s* (*Espressos*, *Müslis*, *Pürees*); the rest
-    /// of the masculines and neuters take *-e*. Umlaut plurals (*Gläser*, *Würste*) are listed.
-    static func regularPlural(of word: String, gender: Morphology.GrammaticalGender) -> String {
-        if word.endsWith("ee") { return word + "s" }
-        if word.endsWith("e") { return word + "n" }
-        if let last = word.unicodeScalars.last, "aiouyéáü".unicodeScalars.contains(last) { return word + "s" }
-        if gender == .feminine {
-            if word.endsWith("in") { return word + "nen" }
-            if word.endsWith("el") || word.endsWith("er") { return word + "n" }
-            return word + "en"
-        }
-        // -er, -el, -en as an unstressed second syllable take no ending; Bier, Tier are one syllable.
-        for ending in ["er", "el", "en", "chen", "lein"] where word.endsWith(ending) && syllableCount(word) > 1 {
-            return word
-        }
-        if word.endsWith("um") { return word.droppingLastBytes(2) + "en" }
-        if word.endsWith("ismus") { return word.droppingLastBytes(2) + "en" }
-        return word + "e"
-    }
-
-    /// Vowel groups, a count of syllables good enough for plural endings (*Bier* 1, *Becher* 2).
-    static func syllableCount(_ word: String) -> Int {
-        var count = 0
-        var inVowel = false
-        for scalar in word.unicodeScalars {
-            let isVowel = "aeiouyäöü".unicodeScalars.contains(scalar)
-            if isVowel, !inVowel { count += 1 }
-            inVowel = isVowel
-        }
-        return count
-    }
-
-    /// A noun's form in a case: dative plural adds *-n* (not after *-n* or *-s*); the genitive
-    /// singular of masculines and neuters adds *-s* (*-es* after *s*, *ß*, *x*, *z*).
-    static func form(
-        _ form: String,
-        plural: Bool,
-        gender: Morphology.GrammaticalGender,
-        case grammaticalCase: GermanCase
-    )
-        -> String
-    {
-        switch grammaticalCase {
-        case .dative where plural:
-            return form.endsWith("n") || form.endsWith("s") ? form : form + "n"
-        case .genitive where !plural && gender != .feminine:
-            if form.endsWith("s") || form.endsWith("ß") || form.endsWith("x") || form.endsWith("z") {
-                return form + "es"
-            }
-            return form + "s"
-        default:
-            return form
-        }
+    /// Whether the word is a listed noun's plural (itself, or the last part of a compound).
+    func isPlural(_ word: String) -> Bool {
+        reading(of: word)?.isWrittenPlural == true
     }
 }

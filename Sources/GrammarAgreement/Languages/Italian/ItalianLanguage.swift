@@ -49,6 +49,26 @@ struct ItalianLanguage: RomanceLanguage {
             masculinePluralBeforeVowelOrCluster: "agli"
         ),
         DeterminerForms(
+            "dal",
+            "dalla",
+            "dai",
+            "dalle",
+            masculineBeforeVowel: "dall'",
+            feminineBeforeVowel: "dall'",
+            masculineBeforeCluster: "dallo",
+            masculinePluralBeforeVowelOrCluster: "dagli"
+        ),
+        DeterminerForms(
+            "sul",
+            "sulla",
+            "sui",
+            "sulle",
+            masculineBeforeVowel: "sull'",
+            feminineBeforeVowel: "sull'",
+            masculineBeforeCluster: "sullo",
+            masculinePluralBeforeVowelOrCluster: "sugli"
+        ),
+        DeterminerForms(
             "nel",
             "nella",
             "nei",
@@ -87,10 +107,15 @@ struct ItalianLanguage: RomanceLanguage {
     ])
     let prepositions: WordSet = [
         "di", "d'", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "al", "alla", "allo", "ai", "agli",
-        "alle", "all'", "del", "della", "dello", "dei", "degli", "delle", "dell'",
+        "alle", "all'", "del", "della", "dello", "dei", "degli", "delle", "dell'", "dal", "dalla", "dallo", "dai",
+        "dagli", "dalle", "dall'", "nel", "nella", "nello", "nei", "negli", "nelle", "nell'", "sul", "sulla",
+        "sullo", "sui", "sugli", "sulle", "sull'", "col", "coi",
     ]
     let conjunctions: WordSet = ["e", "ed", "o", "né"]
     let sizeAdjectives: WordSet = ["piccolo", "medio", "grande", "gigante", "doppio", "mini", "maxi", "normale"]
+    let prenominalAdjectives: WordSet = [
+        "buono", "bello", "grande", "piccolo", "nuovo", "vecchio", "doppio", "mezzo", "primo", "ultimo", "ottimo", "lungo", "altro", "santo", "gran", "vero", "unico", "triplo",
+    ]
     let personNouns: WordTable<String> = [
         "cliente": "cliente", "amico": "amica", "ospite": "ospite", "utente": "utente", "cameriere": "cameriera",
         "cuoco": "cuoca", "cassiere": "cassiera", "socio": "socia", "abbonato": "abbonata", "invitato": "invitata",
@@ -125,121 +150,52 @@ struct ItalianLanguage: RomanceLanguage {
         "aeiouàèéìíòóùú".unicodeScalars.contains(scalar)
     }
 
-    // MARK: Nouns
+    let elisions: WordSet = [
+        "l'", "un'", "d'", "dell'", "all'", "dall'", "nell'", "sull'", "coll'", "quell'", "quest'", "bell'",
+        "buon'", "sant'", "nessun'", "c'",
+    ]
 
-    /// The plural by ending: an accented final vowel, a consonant, *-i* and *-ie* do not change
-    /// (*caffè*, *toast*, *brioche* aside); *-co* → *-chi* (*-ico* → *-ici*), *-go* → *-ghi*, *-ca*
-    /// → *-che*, *-ga* → *-ghe*, *-cia*/*-gia* → *-ce*/*-ge* after a consonant, *-io* → *-i*, *-o*
-    /// and *-e* → *-i*, *-a* → *-e*.
-    func regularPlural(ofNoun lemma: String) -> String {
-        guard let last = lemma.unicodeScalars.last else { return lemma }
-        if Self.isLoan(lemma) { return lemma }
-        if !Self.isVowel(last) || "àèéìíòóùú".unicodeScalars.contains(last) { return lemma }
-        if lemma.endsWith("i") || lemma.endsWith("ie") { return lemma }
-        if lemma.unicodeScalars.count <= 2 { return lemma }  // re, tè
-        if lemma.endsWith("ico") { return lemma.droppingLastBytes(1) + "i" }
-        if lemma.endsWith("co") || lemma.endsWith("go") { return lemma.droppingLastBytes(1) + "hi" }
-        if lemma.endsWith("ca") || lemma.endsWith("ga") { return lemma.droppingLastBytes(1) + "he" }
-        if lemma.endsWith("cia") || lemma.endsWith("gia") {
-            let scalars = Array(lemma.unicodeScalars)
-            let beforeC = scalars.count >= 4 ? scalars[scalars.count - 4] : "a"
-            return Self.isVowel(beforeC) ? lemma.droppingLastBytes(1) + "e" : lemma.droppingLastBytes(2) + "e"
-        }
-        if lemma.endsWith("io") { return lemma.droppingLastBytes(1) }
+    // MARK: Default forms (README-it.md)
+
+    /// *-o* → *-i*, *-a* → *-e* (feminine) or *-i*, *-e* → *-i*; other endings (an accented vowel, a
+    /// consonant, *-i*) do not change. The lexicon lists the rest (*-co* → *-chi*, *uova*, *arance*).
+    func defaultPlural(ofNoun lemma: String, gender: LexiconEntry.Gender?) -> String {
         if lemma.endsWith("o") || lemma.endsWith("e") { return lemma.droppingLastBytes(1) + "i" }
-        if lemma.endsWith("a") {
-            // -a nouns of men and Greek -ma are listed (il problema → i problemi).
-            return lemma.droppingLastBytes(1) + "e"
-        }
+        if lemma.endsWith("a") { return lemma.droppingLastBytes(1) + (gender == .feminine ? "e" : "i") }
         return lemma
     }
 
     func singularCandidates(of word: String) -> [String] {
-        var candidates: [String] = []
-        if word.endsWith("chi") || word.endsWith("ghi") { candidates.append(word.droppingLastBytes(2) + "o") }
-        if word.endsWith("che") || word.endsWith("ghe") { candidates.append(word.droppingLastBytes(2) + "a") }
-        if word.endsWith("i") {
-            let stem = word.droppingLastBytes(1)
-            candidates += [stem + "o", stem + "e", stem + "io", stem + "a"]
-        }
-        if word.endsWith("e") { candidates += [word.droppingLastBytes(1) + "a", word.droppingLastBytes(1) + "ia"] }
-        return candidates
+        let stem = word.droppingLastBytes(1)
+        if word.endsWith("i") { return [stem + "o", stem + "e", stem + "a"] }
+        if word.endsWith("e") { return [stem + "a"] }
+        return []
     }
 
-    /// Loans keep their form in the plural: English (*pancake*, *waffle*), and French words in *-e*
-    /// with a circumflex or cedilla or ending in *-che* (*crêpe*, *brioche*), which Italian never
-    /// writes in a singular.
-    static func isLoan(_ word: String) -> Bool {
-        isEnglishLoan(word) || isFrenchLoan(word) || word.endsWith("fle") || word.endsWith("ake")
+    func defaultFeminine(ofAdjective lemma: String) -> String {
+        lemma.endsWith("o") ? lemma.droppingLastBytes(1) + "a" : lemma
     }
 
-    static func isFrenchLoan(_ word: String) -> Bool {
-        word.endsWith("e")
-            && (word.unicodeScalars.contains { "âêîôûç".unicodeScalars.contains($0) } || word.endsWith("che"))
+    func defaultMasculinePlural(ofAdjective lemma: String) -> String {
+        lemma.endsWith("o") || lemma.endsWith("e") ? lemma.droppingLastBytes(1) + "i" : lemma
     }
 
-    /// *-a*, *-zione*, *-sione*, *-tà*, *-tù*, *-ie*, *-trice*, *-igine*, *-ite* are feminine, and so
-    /// are French loans in *-e* (*la crêpe*, *la brioche*); *-o*, consonants, other accented vowels
-    /// and the rest of *-e* masculine.
-    func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
-        if Self.isFrenchLoan(lemma) { return .feminine }
-        if Self.feminineEndings.matches(lemma) { return .feminine }
-        if lemma.endsWith("ma") && lemma.unicodeScalars.count > 4 && lemma.endsWith("ema") { return .masculine }
-        return lemma.endsWith("a") ? .feminine : .masculine
+    func defaultFemininePlural(ofFeminine feminine: String) -> String {
+        if feminine.endsWith("a") { return feminine.droppingLastBytes(1) + "e" }
+        if feminine.endsWith("e") { return feminine.droppingLastBytes(1) + "i" }
+        return feminine
     }
 
-    private static let feminineEndings = EndingTable(
-        (["zione", "sione", "tà", "tù", "ie", "trice", "igine", "ite", "gione", "udine"], true)
-    )
-
-    // MARK: Adjectives
-
-    func adjectiveForm(
-        _ lemma: String,
-        entry: LexiconEntry?,
-        features: GrammaticalFeatures,
-        before next: String?
-    ) -> String {
-        if entry?.isInvariable == true { return lemma }
-        if let next, let short = Self.shortForm(lemma, features, before: onset(of: next)) { return short }
-        let feminine = features.gender == .feminine
-        if lemma.endsWith("o") {
-            let stem = lemma.droppingLastBytes(1)
-            switch (feminine, features.isPlural) {
-            case (false, false): return lemma
-            case (true, false): return stem + "a"
-            case (false, true): return entry?.plural?.fastLowercased ?? Self.masculinePluralInO(lemma)
-            case (true, true): return Self.femininePluralInA(stem + "a")
-            }
-        }
-        if lemma.endsWith("e") {
-            guard !feminine || entry?.feminine == nil else {
-                // -tore → -trice (vincitore, vincitrice).
-                let feminineForm = entry?.feminine?.fastLowercased ?? lemma
-                return features.isPlural ? regularPlural(ofNoun: feminineForm) : feminineForm
-            }
-            return features.isPlural ? lemma.droppingLastBytes(1) + "i" : lemma
-        }
-        return lemma  // blu, rosa, viola, extra: one form
+    func adjectiveLemmaCandidates(of word: String) -> [String] {
+        guard word.endsWith("a") || word.endsWith("i") || word.endsWith("e") else { return [word] }
+        let stem = word.droppingLastBytes(1)
+        return [word, stem + "o", stem + "e"]
     }
 
-    /// *-co* → *-chi* (*-ico* → *-ici*), *-go* → *-ghi*, *-io* → *-i*, *-o* → *-i*.
-    static func masculinePluralInO(_ lemma: String) -> String {
-        if lemma.endsWith("ico") { return lemma.droppingLastBytes(1) + "i" }
-        if lemma.endsWith("co") || lemma.endsWith("go") { return lemma.droppingLastBytes(1) + "hi" }
-        if lemma.endsWith("io") { return lemma.droppingLastBytes(1) }
-        return lemma.droppingLastBytes(1) + "i"
-    }
-
-    /// *-ca* → *-che*, *-ga* → *-ghe*, *-cia*/*-gia* → *-ce*/*-ge* after a consonant, *-a* → *-e*.
-    static func femininePluralInA(_ singular: String) -> String {
-        if singular.endsWith("ca") || singular.endsWith("ga") { return singular.droppingLastBytes(1) + "he" }
-        if singular.endsWith("cia") || singular.endsWith("gia") {
-            let scalars = Array(singular.unicodeScalars)
-            let before = scalars.count >= 4 ? scalars[scalars.count - 4] : "a"
-            if !isVowel(before) { return singular.droppingLastBytes(2) + "e" }
-        }
-        return singular.droppingLastBytes(1) + "e"
+    func shortForm(_ lemma: String, entry: LexiconEntry?, features: GrammaticalFeatures, before onset: Onset)
+        -> String?
+    {
+        Self.shortForm(lemma, features, before: onset)
     }
 
     /// The short forms before a noun: *buono* → *buon* (not before a cluster; *buon'* before a
@@ -273,36 +229,6 @@ struct ItalianLanguage: RomanceLanguage {
         default:
             return nil
         }
-    }
-
-    func adjectiveLemmaCandidates(of word: String) -> [String] {
-        var candidates: [String] = []
-        if word.endsWith("chi") || word.endsWith("ghi") || word.endsWith("che") || word.endsWith("ghe") {
-            candidates.append(word.droppingLastBytes(2) + "o")
-        }
-        if word.endsWith("i") || word.endsWith("a") || word.endsWith("e") {
-            let stem = word.droppingLastBytes(1)
-            candidates += [stem + "o", stem + "e", stem + "io"]
-        }
-        return candidates
-    }
-
-    /// Adjective endings: *-ato*, *-ito*, *-uto* (participles), *-oso*, *-ale*, *-ile*, *-ese*,
-    /// *-ico*, *-ino*, *-ano*, *-ante*, *-ente*, *-bile*, *-ivo*, *-aro*, *-ello*, *-etto*, *-esco*.
-    func looksLikeAdjective(_ word: String) -> Bool {
-        Self.adjectiveEndings.matches(word)
-    }
-
-    private static let adjectiveEndings = EndingTable((adjectiveEndingList, true))
-    private static let adjectiveEndingList = [
-        "ato", "ata", "ito", "ita", "uto", "uta", "oso", "osa", "ale", "ile", "ese", "ico", "ica", "ino", "ina",
-        "ano", "ana", "ante", "ente", "bile", "ivo", "iva", "aro", "ara", "ello", "ella", "etto", "etta", "esco",
-        "esca", "ato", "eo", "ea", "ense", "iale", "ziale", "ato", "ido", "ida", "ingo", "ingue", "ro", "ra",
-        "to", "ta", "do", "da", "co", "ca", "io", "ia", "lo", "la", "no", "na", "so", "sa", "vo", "va",
-    ]
-
-    func isMasculineAdjectiveBase(_ word: String) -> Bool {
-        word.endsWith("o") && !word.endsWith("zione")
     }
 
     // MARK: Contraction

@@ -28,7 +28,9 @@ extension RomanceAgreement {
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? { walk.features(of: phrase) }
 
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) { walk.agree(&phrase, with: features) }
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {
+        walk.agree(&phrase, with: features, context: &context)
+    }
 
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? { walk.features(addressing: term) }
 

@@ -1,11 +1,16 @@
 import RichText
 
 /// Agreement for French, Italian and Portuguese: the head noun takes the span's number, and its
-/// gender (lexicon, or ending) and number spread to the determiners and adjectives before and
-/// after it. Words stay where the translator put them: *2 grand pizza* → *2 grandes pizzas*,
-/// *2 pizza grande* → *2 pizze grandi*. Nouns in apposition keep their form (*2 cafés crème*), as do
-/// complements after a preposition (*2 tasses de thé vert*), except sizes, which go with the head.
-/// Articles elide and contract as the language writes them (*l'eau*, *du café*, *do bolo*).
+/// gender and number spread to the determiners and adjectives before and after it. Words stay where
+/// the translator put them: *2 grand pizza* → *2 grandes pizzas*, *2 pizza grande* → *2 pizze grandi*.
+///
+/// Only what the lexicon (or the catalog's declared terms) knows changes. A menu item of several
+/// words inflects its head and the adjectives that agree with it, nothing else: nouns in apposition
+/// keep their form (*2 cafés crème*), complements after a preposition too (*2 bouteilles d'eau*),
+/// except an adjective there that can only describe the head (*2 jus d'orange pressés*) and sizes.
+/// A word the lexicon does not list is left as written and reported (``AgreementWarning/Code/unknownWord``),
+/// and so are the words whose form would depend on it. Of words joined by a conjunction, only the
+/// part holding the number takes it (*2 croissants et café*).
 struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     let rules: Language
     private let personNounsByFeminine: WordTable<String>
@@ -21,6 +26,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private let sizeAdjectives: WordSet
     private let personNouns: WordTable<String>
     private let verbs: WordTable<String>
+    private let elisions: WordSet
+    private let prenominalAdjectives: WordSet
     /// Determiners, prepositions and conjunctions, so a word's role takes one lookup.
     private let closedClass: WordTable<ClosedClass>
     /// The first bytes of the lexicon's words with an aspirated *h* and of their forms, indexed by
@@ -36,6 +43,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         sizeAdjectives = rules.sizeAdjectives
         personNouns = rules.personNouns
         verbs = rules.verbs
+        elisions = rules.elisions
+        prenominalAdjectives = rules.prenominalAdjectives
         closedClass = Self.closedClasses(of: rules)
         aspiratedInitials = Self.aspiratedInitials(in: rules.lexicon)
         personNounsByFeminine = WordTable(
@@ -65,6 +74,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         if beforeHead, closed.isDeterminer { return .determiner }
         if closed.isPreposition { return .preposition }
         if closed.isConjunction { return .conjunction }
+        if closed.isDeterminer { return .determiner }
         return .content
     }
 
@@ -89,14 +99,128 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// The first bytes of the words (lemmas and listed forms) the lexicon marks as starting with an
     /// aspirated *h*, indexed by byte.
     private static func aspiratedInitials(in lexicon: Lexicon) -> [Bool] {
+        // Only French marks aspirated words, and they all start with h.
         var initials = [Bool](repeating: false, count: 256)
-        for lemma in lexicon.lemmas {
-            guard let entry = lexicon.entry(lemma), entry.isAspirated else { continue }
-            for form in [lemma, entry.plural, entry.feminine, entry.apocope] {
-                if let first = form?.fastLowercased.utf8.first { initials[Int(first)] = true }
+        initials[Int(UInt8(ascii: "h"))] = true
+        return initials
+    }
+
+    // MARK: What the lexicon knows
+
+    /// A noun as the lexicon knows it: its singular and plural forms as agreement writes them, and
+    /// its gender when that is certain.
+    struct NounReading {
+        var singular: String
+        var plural: String
+        /// `nil` when the lexicon gives none or two (the phrase may still show which).
+        var gender: Morphology.GrammaticalGender?
+        /// Whether the word is written in the plural.
+        var isWrittenPlural: Bool
+        var isUncountable = false
+        var isPluralOnly = false
+        var entry: LexiconEntry?
+    }
+
+    /// How the lexicon reads `word` as a noun: a listed noun, its plural (listed or by default), a
+    /// person noun, or the feminine of a noun listed with its masculine (Italian *crostata* from
+    /// *crostato*); `nil` for a word it does not know as a noun.
+    func nounReading(_ word: String) -> NounReading? {
+        if let entry = lexicon.entry(word), entry.canBeNoun {
+            return reading(of: word, entry: entry, writtenPlural: entry.isPluralOnly)
+        }
+        if let masculine = personNounsByFeminine[word], masculine != word {
+            let plural = rules.plural(ofNoun: word) ?? rules.defaultPlural(ofNoun: word, gender: .feminine)
+            return NounReading(singular: word, plural: plural, gender: .feminine, isWrittenPlural: false)
+        }
+        if personNouns[word] != nil {
+            let plural = rules.plural(ofNoun: word) ?? rules.defaultPlural(ofNoun: word, gender: .masculine)
+            return NounReading(singular: word, plural: plural, gender: .masculine, isWrittenPlural: false)
+        }
+        if let (entry, kind) = lexicon.entry(forInflectedForm: word), entry.canBeNoun {
+            let lemma = entry.lemma.fastLowercased
+            switch kind {
+            case .plural: return reading(of: lemma, entry: entry, writtenPlural: true)
+            case .feminine, .femininePlural: return feminineReading(of: lemma, entry: entry, kind == .femininePlural)
+            default: break
             }
         }
-        return initials
+        if let singular = rules.singular(ofNoun: word), let entry = lexicon.entry(singular) {
+            return reading(of: singular, entry: entry, writtenPlural: true)
+        }
+        // The feminine of a noun listed with its masculine, by the default forms (crostata, spremuta).
+        for candidate in rules.adjectiveLemmaCandidates(of: word) where candidate != word {
+            guard let entry = lexicon.entry(candidate), entry.canBeNoun, entry.canBeAdjective else { continue }
+            let feminine = rules.adjectiveForm(candidate, entry: entry, features: Self.feminineSingular, before: nil)
+            let femininePlural = rules.adjectiveForm(candidate, entry: entry, features: Self.femininePlural, before: nil)
+            if feminine == word || femininePlural == word {
+                return NounReading(
+                    singular: feminine,
+                    plural: femininePlural,
+                    gender: .feminine,
+                    isWrittenPlural: femininePlural == word && feminine != word,
+                    entry: entry
+                )
+            }
+        }
+        return nil
+    }
+
+    private static var feminineSingular: GrammaticalFeatures { GrammaticalFeatures(gender: .feminine, number: .singular) }
+    private static var femininePlural: GrammaticalFeatures { GrammaticalFeatures(gender: .feminine, number: .plural) }
+
+    private func reading(of lemma: String, entry: LexiconEntry, writtenPlural: Bool) -> NounReading {
+        NounReading(
+            singular: lemma,
+            plural: rules.plural(ofNoun: lemma, entry: entry) ?? lemma,
+            gender: entry.hasOneGender ? entry.grammaticalGender : nil,
+            isWrittenPlural: writtenPlural,
+            isUncountable: entry.isUncountable,
+            isPluralOnly: entry.isPluralOnly,
+            entry: entry
+        )
+    }
+
+    private func feminineReading(of lemma: String, entry: LexiconEntry, _ plural: Bool) -> NounReading {
+        NounReading(
+            singular: rules.adjectiveForm(lemma, entry: entry, features: Self.feminineSingular, before: nil),
+            plural: rules.adjectiveForm(lemma, entry: entry, features: Self.femininePlural, before: nil),
+            gender: .feminine,
+            isWrittenPlural: plural,
+            entry: entry
+        )
+    }
+
+    /// Whether a word before `next` is an adjective before its noun: hinted so, one of the
+    /// language's adjectives that go before the noun (*grand*, *buon*, *bom*), or an adjective the
+    /// lexicon knows only as one before a word it knows only as a noun.
+    private func isPrenominalAdjective(_ word: Word, before next: Word?) -> Bool {
+        if word.hint?.partOfSpeech == .adjective { return true }
+        guard let reading = adjectiveReading(word) else { return false }
+        if prenominalAdjectives.contains(reading.lemma) { return true }
+        guard let next, !reading.entry.canBeNoun else { return false }
+        let nextIsNoun = nounReading(next.lower) != nil || lexicon.startsPhrase(next.lower)
+        return nextIsNoun && adjectiveReading(next) == nil
+    }
+
+    /// The adjective reading of a word after a noun: listed as an adjective, or a form of one.
+    private func adjectiveReading(_ word: Word) -> (lemma: String, entry: LexiconEntry)? {
+        rules.adjectiveLemma(of: word.lower)
+    }
+
+    /// A listed multi-word noun starting at `index` (*café au lait*, *cold brew*), with an explicit
+    /// plural: how many words it has.
+    private func phraseLength(at index: Int, in words: [Word], end: Int) -> Int? {
+        guard lexicon.longestPhrase > 1, lexicon.startsPhrase(words[index].lower) else { return nil }
+        var longest: Int?
+        var text = words[index].lower
+        for next in (index + 1)..<min(end, index + lexicon.longestPhrase) {
+            guard !words[next].isNumber else { break }
+            text += " " + words[next].lower
+            if let entry = lexicon.entry(text), entry.canBeNoun, entry.plural != nil || entry.isInvariable {
+                longest = next - index + 1
+            }
+        }
+        return longest
     }
 
     // MARK: Inflecting a span
@@ -107,187 +231,331 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        guard let head = head(of: phrase, hasNumber: number != nil, context: &context) else {
+        splitElisions(&phrase)
+        let parts = conjuncts(of: phrase)
+        guard parts.count > 1 else {
+            return inflect(&phrase, part: 0..<phrase.words.count, number: number, rule: rule, context: &context)
+        }
+        // Nouns joined by a conjunction written in the template: each part agrees within itself, and
+        // a number goes with the noun it counts (2 croissants et café, 2 pinchos y una clara).
+        var analysis: PhraseAnalysis?
+        for part in parts {
+            let own = phrase.words[part].first(where: \.isNumber)?.grammaticalNumber
+            let result = inflect(&phrase, part: part, number: own, rule: rule, context: &context)
+            if analysis == nil || (own != nil && analysis?.features == nil) { analysis = result }
+        }
+        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
+    }
+
+    /// The parts between the conjunctions written in the template (not inside an argument's name:
+    /// *tramezzino tonno e pomodoro* is one).
+    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
+        let words = phrase.words
+        var parts: [Range<Int>] = []
+        var start = 0
+        for index in words.indices
+        where index > 0 && words[index].argument == nil && conjunctions.contains(words[index].lower) {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<words.count)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    /// Agreement in one part of a span (all of it, or the nouns one conjunct holds).
+    private func inflect(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
+        guard let head = head(of: phrase, in: part, hasNumber: number != nil, context: &context) else {
             // inflect: {grammaticalGender: …, number: …} on words without a noun: agree with the rule.
             if let rule, rule.grammaticalGender != nil || rule.number != nil {
                 let features = GrammaticalFeatures(
                     gender: rule.grammaticalGender ?? .masculine,
                     number: rule.number ?? number ?? .singular
                 )
-                agree(&phrase, with: features)
+                agree(&phrase, with: features, context: &context)
                 return PhraseAnalysis(features: features, addressesReader: false)
             }
-            return PhraseAnalysis(features: nil, addressesReader: number == nil)
+            elideBeforeVowels(&phrase)
+            return PhraseAnalysis(features: nil, addressesReader: number == nil && !hasUnknownContent(phrase, part))
         }
-        let word = phrase.words[head]
+        let word = phrase.words[head.index]
         let hint = word.hint ?? phrase.hint
         var determinerNumber: Bool?
-        for earlier in phrase.words[..<head] {
+        for earlier in phrase.words[head.start..<head.index] {
             determinerNumber = determiners.writtenNumber(earlier.lower)
             if determinerNumber != nil { break }
         }
-        let writtenPlural =
-            hint?.number.map { $0 != .singular }
-            ?? (lexicon.entry(word.lower) == nil ? determinerNumber : nil) ?? isPluralNoun(word.lower)
-        let lemma = writtenPlural ? guessedSingular(of: word.lower) : word.lower
-        let entry = lexicon.entry(lemma)
+        let writtenPlural = hint?.number.map { $0 != .singular } ?? determinerNumber ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
-        var gender = hint?.grammaticalGender ?? rules.gender(ofNoun: lemma)
-        if entry?.gender == .common, hint?.grammaticalGender == nil,
-            phrase.words[..<head].contains(where: { determiners.writtenFeminine($0.lower) == true })
-        {
-            gender = .feminine
+        var gender = hint?.grammaticalGender ?? head.reading.gender
+        if gender == nil {
+            gender = writtenGender(in: phrase, part: part, head: head.index)
+            if gender == nil { context.warn(.unknownGender(word.text)) }
         }
+        if target != .singular, head.reading.entry?.isFeminineInPlural == true { gender = .feminine }
         let features = GrammaticalFeatures(gender: gender, number: target)
-        if entry?.isUncountable != true {
-            phrase.words[head].set(features.isPlural ? rules.plural(ofNoun: lemma) : lemma)
+        if !head.reading.isUncountable {
+            let form = features.isPlural || head.reading.isPluralOnly ? head.reading.plural : head.reading.singular
+            setNoun(&phrase, head: head, form: form)
         }
-        agreeModifiers(&phrase, head: head, features: features)
-        let isPerson = personNouns[lemma] != nil || personNounsByFeminine[lemma] != nil
+        agreeModifiers(&phrase, part: part, head: head, features: features, context: &context)
+        let lemma = head.reading.singular
+        // A person noun, or one whose gender is the person's (le bienvenu, la bienvenue).
+        let isPerson =
+            personNouns[lemma] != nil || personNounsByFeminine[lemma] != nil
+            || head.reading.entry.map { $0.gender == .common && $0.canBeAdjective } == true
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
 
-    /// The head: a noun hint; else the first known noun with only adjectives before it (*grande
-    /// pizza*); else the second content word after a known adjective; else the first content word —
-    /// unless the span has no number and its one word is adjective-like (*Bienvenu*), when it has none.
-    private func head(of phrase: Phrase, hasNumber: Bool, context: inout AgreementContext) -> Int? {
-        if let hinted = phrase.words.indices.first(where: { phrase.words[$0].hint?.partOfSpeech == .noun }) {
-            return hinted
+    /// Where the head is, how many words it spans and what the lexicon knows of it.
+    private struct Head {
+        var index: Int
+        var length = 1
+        var reading: NounReading
+        /// Where the noun phrase starts: words before it (a verb, *Soyez* le bienvenu) are not its.
+        var start = 0
+    }
+
+    /// Whether the part has a content word agreement does not know (so its words are left alone
+    /// rather than made to agree with the reader).
+    private func hasUnknownContent(_ phrase: Phrase, _ part: Range<Int>) -> Bool {
+        part.contains { index in
+            let word = phrase.words[index]
+            return role(of: word, beforeHead: true) == .content && nounReading(word.lower) == nil
+                && adjectiveReading(word) == nil && word.hint == nil
+        }
+    }
+
+    /// The head: a noun hint; else, past determiners, the number and adjectives the lexicon lists
+    /// first as adjectives, the first content word, which must be a noun the lexicon knows (or a
+    /// listed multi-word noun). A span without a number whose one word is an adjective (*Bienvenu*)
+    /// has none. An unknown word where the head should be is reported, and the span left as written.
+    private func head(
+        of phrase: Phrase,
+        in part: Range<Int>,
+        hasNumber: Bool,
+        context: inout AgreementContext
+    ) -> Head? {
+        let words = phrase.words
+        if let hinted = part.first(where: { words[$0].hint?.partOfSpeech == .noun }) {
+            let word = words[hinted]
+            let reading =
+                nounReading(word.lower)
+                ?? NounReading(singular: word.lower, plural: word.lower, gender: nil, isWrittenPlural: false)
+            return Head(index: hinted, reading: reading, start: part.lowerBound)
         }
         var content: [Int] = []
-        scan: for index in phrase.words.indices {
-            switch role(of: phrase.words[index], beforeHead: content.isEmpty) {
+        var start = part.lowerBound
+        scan: for index in part {
+            switch role(of: words[index], beforeHead: content.isEmpty) {
             case .content: content.append(index)
             case .preposition where !content.isEmpty: break scan
+            case .determiner where !content.isEmpty:
+                // A determiner after words that are no noun starts the noun phrase (Soyez le bienvenu).
+                if content.allSatisfy({ nounReading(words[$0].lower) == nil && adjectiveReading(words[$0]) == nil }) {
+                    content.removeAll()
+                    start = index
+                }
             default: continue
             }
         }
         guard let first = content.first else { return nil }
-        var head: Int?
-        for (position, index) in content.enumerated() where isKnownNoun(phrase.words[index].lower) {
-            let modifiersOnly = content[..<position].allSatisfy { earlier in
-                phrase.words[earlier].hint?.partOfSpeech == .adjective
-                    || isPrenominalAdjective(phrase.words[earlier].lower)
-            }
-            if modifiersOnly { head = index }
-            break
-        }
-        if head == nil {
-            let word = phrase.words[first]
-            // An adjective form before another adjective is a noun (torrada média: torrado is an
-            // adjective, torrada here a noun).
-            if content.count >= 2, word.hint?.partOfSpeech == .adjective || isPrenominalAdjective(word.lower),
-                !isAdjectiveOnly(phrase.words[content[1]].lower)
+        for (position, index) in content.enumerated() {
+            let word = words[index]
+            if let length = phraseLength(at: index, in: words, end: part.upperBound),
+                let entry = lexicon.entry(words[index..<(index + length)].map(\.lower).joined(separator: " "))
             {
-                head = content[1]
-            } else if !hasNumber, content.count == 1, word.hint?.partOfSpeech != .noun,
-                !phrase.words[..<first].contains(where: { isDeterminer($0.lower) }),
-                lexicon.entry(word.lower).map({ !$0.canBeNoun }) ?? rules.isMasculineAdjectiveBase(word.lower)
-            {
-                return nil
-            } else {
-                head = first
-            }
-        }
-        guard let head else { return nil }
-        for index in content where phrase.words[index].hint == nil {
-            guard let entry = lexicon.entry(phrase.words[index].lower), entry.isAmbiguous else { continue }
-            context.warn(
-                .ambiguous(
-                    phrase.words[index].text,
-                    readAs: index == head ? "noun" : "adjective",
-                    alternatives: entry.partsOfSpeech.map(\.rawValue)
+                return Head(
+                    index: index,
+                    length: length,
+                    reading: reading(of: entry.lemma.fastLowercased, entry: entry, writtenPlural: false),
+                    start: start
                 )
-            )
+            }
+            let isLast = position == content.count - 1
+            // An adjective before the noun: grand café, buon caffè, bel homme. The word after it
+            // is the head, or says it is not known.
+            let next = isLast ? nil : words[content[position + 1]]
+            if let next, isPrenominalAdjective(word, before: next) { continue }
+            if let reading = nounReading(word.lower) {
+                // A lone adjective-like word without a number addresses the reader: Bienvenu, Pronto.
+                if !hasNumber, isLone(index, in: part, of: words), adjectiveReading(word) != nil,
+                    !words[part.lowerBound..<index].contains(where: { isDeterminer($0.lower) })
+                {
+                    return nil
+                }
+                // Read by position: after a number or a determiner it can only be the noun.
+                if !hasNumber, !words[start..<index].contains(where: { isDeterminer($0.lower) }) {
+                    warnIfAmbiguous(word, readAs: "noun", context: &context)
+                }
+                return Head(index: index, reading: reading, start: start)
+            }
+            if let adjective = adjectiveReading(word) {
+                if !hasNumber, isLone(index, in: part, of: words) { return nil }
+                // An adjective standing for the noun (2 moelleux au chocolat, 2 sablés): its own
+                // forms, in the gender it is written in.
+                let written = rules.cells(of: word.lower, lemma: adjective.lemma, entry: adjective.entry)
+                let gender: Morphology.GrammaticalGender =
+                    written.contains { $0.gender == .masculine } ? .masculine : .feminine
+                func form(_ number: Morphology.GrammaticalNumber) -> String {
+                    rules.adjectiveForm(
+                        adjective.lemma,
+                        entry: adjective.entry,
+                        features: GrammaticalFeatures(gender: gender, number: number),
+                        before: nil
+                    )
+                }
+                let reading = NounReading(
+                    singular: form(.singular),
+                    plural: form(.plural),
+                    gender: gender,
+                    isWrittenPlural: !written.contains { !$0.isPlural },
+                    entry: adjective.entry
+                )
+                return Head(index: index, reading: reading, start: start)
+            }
+            context.warn(.unknown(word.text, language: language))
+            return nil
         }
-        return head
+        _ = first
+        return nil
     }
 
-    /// A noun the lexicon lists as a noun first, a person noun, or a listed noun's plural.
-    private func isKnownNoun(_ word: String) -> Bool {
-        if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .noun }
-        if personNouns[word] != nil || personNounsByFeminine[word] != nil { return true }
-        if let singular = rules.singular(ofNoun: word) { return lexicon.entry(singular)?.partsOfSpeech.first == .noun }
-        return false
-    }
-
-    /// An adjective the lexicon lists first as an adjective (so before a noun it modifies it).
-    private func isPrenominalAdjective(_ word: String) -> Bool {
-        if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .adjective }
-        if let (entry, _) = lexicon.entry(forInflectedForm: word) { return entry.partsOfSpeech.first == .adjective }
-        return rules.adjectiveLemma(of: word).entry?.partsOfSpeech.first == .adjective
-    }
-
-    /// A word the lexicon knows only as an adjective.
-    private func isAdjectiveOnly(_ word: String) -> Bool {
-        let entry = lexicon.entry(word) ?? rules.adjectiveLemma(of: word).entry
-        return entry.map { $0.canBeAdjective && !$0.canBeNoun } ?? false
-    }
-
-    /// Whether a lowercase noun is written in the plural.
-    private func isPluralNoun(_ word: String) -> Bool {
-        if let entry = lexicon.entry(word) { return entry.isPluralOnly }
-        return rules.singular(ofNoun: word) != nil
-    }
-
-    private func guessedSingular(of word: String) -> String {
-        rules.singular(ofNoun: word) ?? rules.singularCandidates(of: word).first ?? word
-    }
-
-    /// Whether a word is an adjective here: the lexicon's reading, or an adjective-like ending.
-    private func isAdjective(_ word: String, afterNoun: Bool) -> Bool {
-        adjectiveReading(word, afterNoun: afterNoun) != nil
-    }
-
-    /// The word's masculine singular and entry (``RomanceLanguage/adjectiveLemma(of:)``) when it is
-    /// an adjective here, found on the way to deciding that, so agreeing it does not look again.
-    private func adjectiveReading(_ word: String, afterNoun: Bool) -> (lemma: String, entry: LexiconEntry?)? {
-        if let entry = lexicon.entry(word) {
-            guard entry.canBeAdjective && (afterNoun || entry.partsOfSpeech.first == .adjective) else { return nil }
-            return (word, entry)
+    /// Whether the word is the part's only content word (*Bienvenu*, *Sei iscritto*).
+    private func isLone(_ index: Int, in part: Range<Int>, of words: [Word]) -> Bool {
+        !part.contains { other in
+            other != index && role(of: words[other], beforeHead: true) == .content
         }
-        if let (entry, _) = lexicon.entry(forInflectedForm: word) {
-            return entry.canBeAdjective ? (entry.lemma.fastLowercased, entry) : nil
-        }
-        let reading = rules.adjectiveLemma(of: word)
-        if reading.entry != nil { return reading }
-        if rules.singular(ofNoun: word) != nil { return nil }
-        return afterNoun && rules.looksLikeAdjective(word) ? reading : nil
     }
 
-    /// Adjectives agree with the head on both sides of it; nouns in apposition and complements keep
-    /// their form; then determiners and short forms take the shape the next word asks for.
-    private func agreeModifiers(_ phrase: inout Phrase, head: Int, features: GrammaticalFeatures) {
-        var inComplement = false
-        for index in phrase.words.indices where index != head {
+    /// Warns about a word a hand-written lexicon lists with several parts of speech, read by position.
+    private func warnIfAmbiguous(_ word: Word, readAs reading: String, context: inout AgreementContext) {
+        guard word.hint == nil, let entry = lexicon.entry(word.lower), entry.isAmbiguous, !entry.isCompiled else {
+            return
+        }
+        context.warn(.ambiguous(word.text, readAs: reading, alternatives: entry.partsOfSpeech.map(\.rawValue)))
+    }
+
+    /// The gender the translator's words show: a determiner or adjective in the part written in
+    /// only one gender (*una*, *petite*).
+    private func writtenGender(in phrase: Phrase, part: Range<Int>, head: Int) -> Morphology.GrammaticalGender? {
+        for index in part where index != head {
             let word = phrase.words[index]
-            let beforeHead = index < head
+            // A complement's words speak of their own noun.
+            if index > head, role(of: word, beforeHead: false) == .preposition { break }
+            if let feminine = determiners.writtenFeminine(word.lower) { return feminine ? .feminine : .masculine }
+            guard role(of: word, beforeHead: false) == .content, let (lemma, entry) = adjectiveReading(word) else {
+                continue
+            }
+            let genders = Set(rules.cells(of: word.lower, lemma: lemma, entry: entry).map(\.gender))
+            if genders.count == 1, let gender = genders.first { return gender }
+        }
+        return nil
+    }
+
+    /// Sets the head to `form` (a multi-word head word by word).
+    private func setNoun(_ phrase: inout Phrase, head: Head, form: String) {
+        guard head.length > 1 else {
+            phrase.words[head.index].set(form)
+            return
+        }
+        let parts = form.split(separator: " ").map(String.init)
+        guard parts.count == head.length else { return }
+        for offset in 0..<head.length { phrase.words[head.index + offset].set(parts[offset]) }
+    }
+
+    /// Adjectives agree with the head before it and after it; nouns in apposition and complements
+    /// keep their form, but for an adjective there that only the head's gender and number fit, and
+    /// sizes; then determiners and short forms take the shape the next word asks for.
+    private func agreeModifiers(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        head: Head,
+        features: GrammaticalFeatures,
+        context: inout AgreementContext
+    ) {
+        var inComplement = false
+        var complementNoun: NounReading?
+        var complementArgument: Int?
+        let headWritten = GrammaticalFeatures(
+            gender: features.gender,
+            number: head.reading.isWrittenPlural ? .plural : .singular
+        )
+        for index in head.start..<part.upperBound where !(head.index..<(head.index + head.length)).contains(index) {
+            let word = phrase.words[index]
+            let beforeHead = index < head.index
             switch role(of: word, beforeHead: beforeHead) {
             case .number, .conjunction, .determiner:
                 continue
             case .preposition:
-                if !beforeHead { inComplement = true }
+                if !beforeHead {
+                    inComplement = true
+                    complementNoun = nil
+                    complementArgument = word.argument
+                }
             case .content:
                 if beforeHead {
-                    agreeAdjective(&phrase, index, features, beforeNoun: true)
+                    if let reading = adjectiveReading(word) {
+                        agreeAdjective(&phrase, index, features, beforeNoun: true, reading: reading)
+                    } else if word.hint?.partOfSpeech != .adjective {
+                        context.warn(.unknown(word.text, language: language))
+                    }
                 } else if inComplement {
-                    // 2 tasses de café moyennes: sizes describe the container.
-                    if sizeAdjectives.contains(rules.adjectiveLemma(of: word.lower).lemma) {
-                        agreeAdjective(&phrase, index, features, beforeNoun: false)
+                    if complementNoun == nil, let noun = nounReading(word.lower),
+                        adjectiveReading(word) == nil || noun.entry?.partsOfSpeech.first == .noun
+                    {
+                        complementNoun = noun
+                        continue
+                    }
+                    guard let reading = adjectiveReading(word) else { continue }
+                    // 2 tasses de café moyennes: sizes describe the container; 2 jus d'orange pressés:
+                    // an adjective the complement's noun cannot take describes the head.
+                    let written = rules.cells(of: word.lower, lemma: reading.lemma, entry: reading.entry)
+                    let fitsHead = written.contains { fits($0, headWritten) }
+                    let fitsComplement = complementNoun.map { noun in
+                        written.contains {
+                            fits($0, GrammaticalFeatures(gender: noun.gender, number: noun.isWrittenPlural ? .plural : .singular))
+                        }
+                    } ?? false
+                    // An adjective given apart from the item (%@ %@ with "torta al cioccolato",
+                    // "vegano") describes the item, not the noun inside its complement.
+                    let givenApart = word.argument != nil && word.argument != complementArgument
+                    if sizeAdjectives.contains(reading.lemma) || givenApart || (fitsHead && !fitsComplement) {
+                        agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
                     }
                 } else if word.text != word.lower, CasePattern(of: word.text) == .capitalized,
-                    CasePattern(of: phrase.words[head].text) == .lower
+                    CasePattern(of: phrase.words[head.index].text) == .lower
                 {
                     continue  // pizza Margherita, salade César
-                } else if word.hint?.partOfSpeech == .adjective {
-                    agreeAdjective(&phrase, index, features, beforeNoun: false)
-                } else if let reading = adjectiveReading(word.lower, afterNoun: true) {
+                } else if let reading = adjectiveReading(word),
+                    word.hint?.partOfSpeech == .adjective || word.lower == reading.lemma
+                        || rules.cells(of: word.lower, lemma: reading.lemma, entry: reading.entry).contains(where: {
+                            fits($0, headWritten)
+                        })
+                {
+                    // After the noun: an adjective written in its dictionary form, or in a form the
+                    // head can take (tartine beurrée); steak frites keeps its noun.
+                    if reading.entry.isAmbiguous, !reading.entry.isCompiled, word.lower == reading.lemma {
+                        warnIfAmbiguous(word, readAs: "adjective", context: &context)
+                    }
                     agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
+                } else if nounReading(word.lower) == nil, word.hint == nil {
+                    context.warn(.unknown(word.text, language: language))
                 }
             }
         }
-        agreeDeterminers(&phrase, upTo: head, features: features)
+        agreeDeterminers(&phrase, part: head.start..<part.upperBound, upTo: head.index, features: features)
         elideBeforeVowels(&phrase)
+    }
+
+    /// Whether a written cell fits a noun's gender (when known) and number.
+    private func fits(_ cell: GrammaticalFeatures, _ noun: GrammaticalFeatures) -> Bool {
+        cell.number == noun.number && (noun.gender == nil || cell.gender == noun.gender)
     }
 
     /// Short words that elide before a vowel the rules just put after them (*de* + *orange* →
@@ -295,25 +563,37 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private func elideBeforeVowels(_ phrase: inout Phrase) {
         for index in phrase.words.indices.dropLast() where !phrase.words[index].isNumber {
             let lower = phrase.words[index].lower
+            let next = phrase.words[index + 1]
+            // Before a word agreement does not know, an h may be aspirated: nothing is elided.
             guard !isDeterminer(lower), phrase.words[index].replacement != "",
-                let form = rules.elided(lower, before: onset(of: phrase.words[index + 1]))
+                next.replacement != nil || !next.lower.hasPrefix("h") || nounReading(next.lower) != nil,
+                let form = rules.elided(lower, before: onset(of: next))
             else { continue }
-            setElidable(&phrase.words[index], form)
+            setElidable(&phrase.words[index], form, before: next)
         }
     }
 
-    /// Determiners before the head, from the last to the first, so each sees the form after it.
-    private func agreeDeterminers(_ phrase: inout Phrase, upTo head: Int, features: GrammaticalFeatures) {
-        for index in stride(from: head - 1, through: 0, by: -1) {
+    /// Determiners before the head, from the last to the first, so each sees the form after it. With
+    /// the gender unknown, a determiner changes only where both genders share the form (*les*).
+    private func agreeDeterminers(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        upTo head: Int,
+        features: GrammaticalFeatures
+    ) {
+        for index in stride(from: head - 1, through: part.lowerBound, by: -1) {
             let word = phrase.words[index]
             guard !word.isNumber, word.hint == nil, let forms = determiners[word.lower] else { continue }
             let next = phrase.words[index + 1]
             // A preposition that is also an article form, before an article (Portuguese a + o → ao).
             if prepositions.contains(word.lower), isDeterminer(next.lower) { continue }
-            let form = forms.form(features, before: onset(of: next))
-            setElidable(&phrase.words[index], form)
+            let onset = onset(of: next)
+            guard let form = formForEitherGender(features, { forms.form($0, before: onset) }) else { continue }
+            setElidable(&phrase.words[index], form, before: next)
             // A preposition before the article contracts with it (de + le → du).
-            if index > 0, let contracted = rules.contraction(of: phrase.words[index - 1].lower, with: form) {
+            if index > part.lowerBound,
+                let contracted = rules.contraction(of: phrase.words[index - 1].lower, with: form)
+            {
                 phrase.words[index - 1].set(contracted)
                 phrase.words[index - 1].elides = true
                 // The article goes, with the space after it when the contraction elides (dell'acqua).
@@ -323,21 +603,42 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         }
     }
 
+    /// `form(features)`, or, when the gender is unknown, the form both genders share (`nil` when
+    /// they differ: the word is left as written).
+    private func formForEitherGender(
+        _ features: GrammaticalFeatures,
+        _ form: (GrammaticalFeatures) -> String
+    ) -> String? {
+        if features.gender != nil { return form(features) }
+        let masculine = form(GrammaticalFeatures(gender: .masculine, number: features.number))
+        let feminine = form(GrammaticalFeatures(gender: .feminine, number: features.number))
+        return masculine == feminine ? masculine : nil
+    }
+
     /// How the word as it will be shown starts, taking French aspirated *h* from the lexicon.
     private func onset(of word: Word) -> Onset {
         let lower = word.currentLower
         if let first = lower.utf8.first, aspiratedInitials[Int(first)],
-            let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry, entry.isAspirated
+            let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry
+                ?? rules.singular(ofNoun: lower).flatMap(lexicon.entry),
+            entry.isAspirated
         {
             return .consonant
         }
         return rules.onset(of: lower)
     }
 
-    /// Sets a form that may end in an apostrophe, which then joins the next word (*l'*, *un'*).
-    private func setElidable(_ word: inout Word, _ form: String) {
+    /// Sets a form that may end in an apostrophe, which then joins the next word (*l'*, *un'*); a
+    /// word written elided against the next (*l'eau*) that takes a full form gets the space back
+    /// (*les eaux*).
+    private func setElidable(_ word: inout Word, _ form: String, before next: Word? = nil) {
         word.set(form)
         word.elides = form.endsWith("'") || form.endsWith("\u{2019}")
+        if !word.elides, let next, word.utf8Range.upperBound == next.utf8Range.lowerBound,
+            word.text.endsWith("'") || word.text.endsWith("\u{2019}")
+        {
+            word.replacement = word.current + " "
+        }
     }
 
     private func agreeAdjective(
@@ -345,27 +646,77 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         _ index: Int,
         _ features: GrammaticalFeatures,
         beforeNoun: Bool,
-        reading: (lemma: String, entry: LexiconEntry?)? = nil
+        reading: (lemma: String, entry: LexiconEntry)
     ) {
-        let (lemma, entry) = reading ?? rules.adjectiveLemma(of: phrase.words[index].lower)
         let next = beforeNoun && index + 1 < phrase.words.count ? phrase.words[index + 1].currentLower : nil
-        setElidable(&phrase.words[index], rules.adjectiveForm(lemma, entry: entry, features: features, before: next))
+        guard
+            let form = formForEitherGender(features, {
+                rules.adjectiveForm(reading.lemma, entry: reading.entry, features: $0, before: next)
+            })
+        else { return }
+        setElidable(&phrase.words[index], form)
+    }
+
+    /// Splits elided words written against the next (*d'eau*, *l'acqua*) into two, so the article or
+    /// preposition and the noun are read apart.
+    private func splitElisions(_ phrase: inout Phrase) {
+        guard !elisions.words.isEmpty,
+            phrase.words.contains(where: { $0.text.utf8.contains(0x27) || $0.text.contains("\u{2019}") })
+        else { return }
+        var words: [Word] = []
+        words.reserveCapacity(phrase.words.count + 2)
+        for word in phrase.words {
+            guard !word.isNumber, let split = elisionSplit(word) else {
+                words.append(word)
+                continue
+            }
+            words.append(contentsOf: split)
+        }
+        phrase.words = words
+    }
+
+    private func elisionSplit(_ word: Word) -> [Word]? {
+        let lower = word.lower
+        guard let apostrophe = lower.firstIndex(where: { $0 == "'" || $0 == "\u{2019}" }) else { return nil }
+        let prefixEnd = lower.index(after: apostrophe)
+        guard prefixEnd < lower.endIndex else { return nil }
+        let prefix = String(lower[..<apostrophe]) + "'"
+        guard elisions.contains(prefix) else { return nil }
+        let prefixBytes = lower[..<prefixEnd].utf8.count
+        let textPrefixEnd = word.text.utf8.index(word.text.utf8.startIndex, offsetBy: prefixBytes)
+        let start = word.utf8Range.lowerBound
+        var first = Word(
+            text: String(word.text[..<textPrefixEnd]),
+            lower: prefix,
+            utf8Range: start..<(start + prefixBytes)
+        )
+        first.hint = nil
+        first.argument = word.argument
+        let rest = Word(
+            text: String(word.text[textPrefixEnd...]),
+            lower: String(lower[prefixEnd...]),
+            utf8Range: (start + prefixBytes)..<word.utf8Range.upperBound,
+            argument: word.argument,
+            hint: word.hint
+        )
+        return [first] + (elisionSplit(rest) ?? [rest])
     }
 
     // MARK: Agreement with arguments, concepts and the reader
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? {
+        var phrase = phrase
+        splitElisions(&phrase)
         var scratch = AgreementContext(texts: [])
-        guard let head = head(of: phrase, hasNumber: false, context: &scratch) else { return nil }
-        let word = phrase.words[head].lower
-        let plural = isPluralNoun(word)
-        let lemma = plural ? guessedSingular(of: word) : word
-        var gender = phrase.words[head].hint?.grammaticalGender ?? rules.gender(ofNoun: lemma)
-        if let masculine = personNounsByFeminine[lemma], masculine != lemma { gender = .feminine }
-        return GrammaticalFeatures(gender: gender, number: plural ? .plural : .singular)
+        let part = conjuncts(of: phrase).first ?? 0..<phrase.words.count
+        guard let head = head(of: phrase, in: part, hasNumber: false, context: &scratch) else { return nil }
+        var gender = phrase.words[head.index].hint?.grammaticalGender ?? head.reading.gender
+        if gender == nil { gender = writtenGender(in: phrase, part: part, head: head.index) }
+        return GrammaticalFeatures(gender: gender, number: head.reading.isWrittenPlural ? .plural : .singular)
     }
 
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {
+        splitElisions(&phrase)
         for index in phrase.words.indices {
             let word = phrase.words[index]
             if word.isNumber { continue }
@@ -374,7 +725,9 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             if index > 0, prepositions.contains(lower) { break }
             if let forms = determiners[lower] {
                 let next = index + 1 < phrase.words.count ? onset(of: phrase.words[index + 1]) : .consonant
-                setElidable(&phrase.words[index], forms.form(features, before: next))
+                if let form = formForEitherGender(features, { forms.form($0, before: next) }) {
+                    setElidable(&phrase.words[index], form, before: index + 1 < phrase.words.count ? phrase.words[index + 1] : nil)
+                }
             } else if let person = personForm(lower, features) {
                 phrase.words[index].set(person)
             } else if let plural = verbs[lower] {
@@ -385,8 +738,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                 continue
             } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
                 continue
-            } else if isAdjective(lower, afterNoun: true) || rules.isMasculineAdjectiveBase(lower) {
-                agreeAdjective(&phrase, index, features, beforeNoun: false)
+            } else if let reading = adjectiveReading(word) {
+                agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
             }
         }
     }
@@ -401,8 +754,10 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         } else {
             return nil
         }
-        let singular = features.gender == .feminine ? personNouns[masculine] ?? masculine : masculine
-        return features.isPlural ? rules.plural(ofNoun: singular) : singular
+        let gender = features.gender ?? .masculine
+        let singular = gender == .feminine ? personNouns[masculine] ?? masculine : masculine
+        guard features.isPlural else { return singular }
+        return rules.plural(ofNoun: singular) ?? rules.defaultPlural(ofNoun: singular, gender: gender == .feminine ? .feminine : .masculine)
     }
 
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
@@ -418,6 +773,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         case .thing(let thing):
             features = thing
         }
+        guard features.gender != nil || features.isPlural == false else { return }
         let slot = (features.gender == .feminine ? 1 : 0) + (features.isPlural ? 2 : 0)
         for index in phrase.words.indices where rules.subjectPronouns.contains(phrase.words[index].lower) {
             phrase.words[index].set(rules.subjectPronouns[slot])
@@ -432,13 +788,19 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         guard let first = phrase.words.first, !first.isNumber, isDeterminer(first.lower),
             let before = context.word(before: first.utf8Range.lowerBound, endingIn: romanceContractingEndings)
         else { return [] }
-        let article = first.currentLower
+        let article = first.currentLower.trimmingTrailingSpace
         guard let contracted = rules.contraction(of: before.text.lowercased(), with: article) else { return [] }
         let cased = CasePattern(of: before.text).apply(to: contracted, original: before.text)
         let end =
             first.elides && phrase.words.count > 1 ? phrase.words[1].utf8Range.lowerBound : first.utf8Range.upperBound
-        return [RichTextEdit(utf8Range: before.utf8Range.lowerBound..<end, replacement: cased)]
+        let spaced = first.current.hasSuffix(" ") && !contracted.hasSuffix("'") ? cased + " " : cased
+        return [RichTextEdit(utf8Range: before.utf8Range.lowerBound..<end, replacement: spaced)]
     }
+}
+
+extension String {
+    /// The string without one trailing space (a form given back its space after an elision).
+    fileprivate var trimmingTrailingSpace: String { hasSuffix(" ") ? String(dropLast()) : self }
 }
 
 /// Last letters of the prepositions that contract with an article (*de*, *à*, *di*, *da*, *in*, *su*,

@@ -106,6 +106,11 @@ struct DeterminerTable: Sendable {
 /// What French, Italian and Portuguese do differently; ``RomanceGrammar`` does what they share:
 /// the head noun takes the number, and its gender and number spread to determiners and adjectives
 /// on either side of it.
+///
+/// Forms come from the lexicon: a listed word's forms are the ones its entry gives, or else the
+/// language's *default forms*, the contract of the lexicon format (`Lexicons/README-<code>.md`,
+/// mirrored by `Scripts/lexicons/lexicon_format.py`, which leaves out of the file every form equal to
+/// its default). A word the lexicon does not list has no forms: agreement leaves it as written.
 protocol RomanceLanguage: Sendable {
     /// The language code (`fr`).
     var code: String { get }
@@ -116,35 +121,38 @@ protocol RomanceLanguage: Sendable {
     var conjunctions: WordSet { get }
     /// Sizes, which after a complement describe the container (*2 tasses de café moyennes*).
     var sizeAdjectives: WordSet { get }
+    /// Adjectives that go before the noun they describe (*grand café*, *buon caffè*, *bom café*):
+    /// before a noun, they are not the head.
+    var prenominalAdjectives: WordSet { get }
     /// Nouns for people whose form follows their gender, masculine → feminine.
     var personNouns: WordTable<String> { get }
     /// Third-person singular verbs → plural, for spans that agree with an argument.
     var verbs: WordTable<String> { get }
     /// Subject pronouns: masculine singular, feminine singular, masculine plural, feminine plural.
     var subjectPronouns: [String] { get }
+    /// Elided words written against the next one (*d'*, *l'*, *dell'*, *un'*), split off before
+    /// agreement reads the words: *bouteille d'eau* is *bouteille*, *d'*, *eau*.
+    var elisions: WordSet { get }
 
     /// How `word` (lowercase, as shown) starts, for the articles before it.
     func onset(of word: String) -> Onset
-    /// The plural of a noun by the language's spelling rules.
-    func regularPlural(ofNoun lemma: String) -> String
-    /// Singulars a plural could come from, to be checked against the lexicon.
+    /// The default plural of a listed noun whose entry gives none.
+    func defaultPlural(ofNoun lemma: String, gender: LexiconEntry.Gender?) -> String
+    /// Singulars whose default plural `word` could be, to be checked against the lexicon.
     func singularCandidates(of word: String) -> [String]
-    /// The gender a noun's ending suggests, for nouns the lexicon does not list.
-    func guessedGender(ofNoun lemma: String) -> Morphology.GrammaticalGender
-    /// An adjective's form for `features`; `next` is the word after it when it stands directly
-    /// before the noun (French *bel*, Italian *buon*, *bell'*).
-    func adjectiveForm(
-        _ lemma: String,
-        entry: LexiconEntry?,
-        features: GrammaticalFeatures,
-        before next: String?
-    ) -> String
-    /// Masculine singulars a written adjective could come from, to be checked by regenerating it.
+    /// The default feminine singular of a listed adjective.
+    func defaultFeminine(ofAdjective lemma: String) -> String
+    /// The default masculine plural of a listed adjective.
+    func defaultMasculinePlural(ofAdjective lemma: String) -> String
+    /// The default feminine plural, made from the adjective's feminine singular.
+    func defaultFemininePlural(ofFeminine feminine: String) -> String
+    /// Masculine singulars a written adjective form could come from by the defaults, to be checked
+    /// by regenerating it.
     func adjectiveLemmaCandidates(of word: String) -> [String]
-    /// Whether an unknown word after a noun reads as an adjective.
-    func looksLikeAdjective(_ word: String) -> Bool
-    /// An unknown word in the masculine form templates use to address the reader (*bienvenu*).
-    func isMasculineAdjectiveBase(_ word: String) -> Bool
+    /// A short form an adjective takes right before the noun (French *bel* from the lexicon's
+    /// `apocope=`, Italian *buon*, *bell'*, *gran*), or `nil`.
+    func shortForm(_ lemma: String, entry: LexiconEntry?, features: GrammaticalFeatures, before onset: Onset)
+        -> String?
     /// The contraction of a preposition and the article after it (*de* + *le* → *du*).
     func contraction(of preposition: String, with article: String) -> String?
     /// The elided form of a short word before a word with `onset` (*de* → *d'*), or the full form
@@ -153,76 +161,82 @@ protocol RomanceLanguage: Sendable {
 }
 
 extension RomanceLanguage {
-    /// The plural of a lowercase singular noun: the lexicon's, or by rule.
-    func plural(ofNoun lemma: String) -> String {
-        if let entry = lexicon.entry(lemma) {
-            if let plural = entry.plural { return plural.fastLowercased }
-            if entry.isPluralOnly || entry.isInvariable { return lemma }
-        }
-        return regularPlural(ofNoun: lemma)
+    /// The plural of a lowercase singular noun: its entry's, or the default for a listed noun or a
+    /// listed person noun; `nil` for a word the lexicon does not know.
+    func plural(ofNoun lemma: String, entry: LexiconEntry?) -> String? {
+        guard let entry else { return nil }
+        if let plural = entry.plural { return plural.fastLowercased }
+        if entry.isPluralOnly || (entry.isInvariable && !entry.hasRegularNounPlural) { return lemma }
+        return defaultPlural(ofNoun: lemma, gender: entry.gender)
     }
 
-    /// The singular of a plural form: listed, or a regular plural of a listed noun.
+    /// The plural of a lowercase singular noun the lexicon lists (by its own entry).
+    func plural(ofNoun lemma: String) -> String? {
+        plural(ofNoun: lemma, entry: lexicon.entry(lemma))
+    }
+
+    /// The singular of a written plural: listed, or a default plural of a listed noun.
     func singular(ofNoun word: String) -> String? {
-        if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural {
+        if let (entry, kind) = lexicon.entry(forInflectedForm: word), kind == .plural, entry.canBeNoun {
             return entry.lemma.fastLowercased
         }
         return singularCandidates(of: word).first { candidate in
             guard candidate != word, let entry = lexicon.entry(candidate), entry.canBeNoun else { return false }
-            return plural(ofNoun: candidate) == word
+            return plural(ofNoun: candidate, entry: entry) == word
         }
     }
 
-    /// The gender of a lowercase singular noun: the lexicon's, or the one its ending suggests.
-    func gender(ofNoun lemma: String) -> Morphology.GrammaticalGender {
-        lexicon.entry(lemma)?.grammaticalGender ?? guessedGender(ofNoun: lemma)
+    /// An adjective's form for `features`; `next` is the word after it when it stands directly
+    /// before the noun, for short forms.
+    func adjectiveForm(
+        _ lemma: String,
+        entry: LexiconEntry?,
+        features: GrammaticalFeatures,
+        before next: String?
+    ) -> String {
+        if entry?.isInvariable == true { return lemma }
+        if let next, let short = shortForm(lemma, entry: entry, features: features, before: onset(of: next)) {
+            return short
+        }
+        let feminine = entry?.feminine?.fastLowercased ?? defaultFeminine(ofAdjective: lemma)
+        switch (features.gender == .feminine, features.isPlural) {
+        case (false, false): return lemma
+        case (true, false): return feminine
+        case (false, true):
+            return (entry?.adjectivePlural ?? entry?.plural)?.fastLowercased ?? defaultMasculinePlural(ofAdjective: lemma)
+        case (true, true):
+            return entry?.femininePlural?.fastLowercased ?? defaultFemininePlural(ofFeminine: feminine)
+        }
     }
 
-    /// The masculine singular of a written adjective, and its lexicon entry when listed.
-    func adjectiveLemma(of word: String) -> (lemma: String, entry: LexiconEntry?) {
+    /// The masculine singular of a written adjective and its entry, when the lexicon lists it.
+    func adjectiveLemma(of word: String) -> (lemma: String, entry: LexiconEntry)? {
         if let entry = lexicon.entry(word), entry.canBeAdjective { return (word, entry) }
         if let (entry, _) = lexicon.entry(forInflectedForm: word), entry.canBeAdjective {
             return (entry.lemma.fastLowercased, entry)
         }
         for candidate in adjectiveLemmaCandidates(of: word) where candidate != word {
             guard let entry = lexicon.entry(candidate), entry.canBeAdjective else { continue }
-            let forms = [
-                GrammaticalFeatures.Gendered.masculineSingular, .feminineSingular, .masculinePlural,
-                .femininePlural,
-            ]
-            if forms.contains(where: {
+            if GrammaticalFeatures.Gendered.allCases.contains(where: {
                 adjectiveForm(candidate, entry: entry, features: $0.features, before: nil) == word
             }) {
                 return (candidate, entry)
             }
         }
-        return (word, nil)
-    }
-}
-
-extension RomanceLanguage {
-    /// Whether a word is spelled as no native French, Italian or Portuguese word is (*k*, *w*, *sh*,
-    /// *oo*, *ee*): an English loan, which keeps one gender (masculine) and pluralises only its last
-    /// part (*milk-shakes*, *kouign-amanns*).
-    static func isEnglishLoan(_ word: String) -> Bool {
-        word.includes("k") || word.includes("w") || word.includes("sh") || word.includes("oo") || word.includes("ee")
+        return nil
     }
 
-    /// The plural of a hyphenated compound: both parts when the first is a noun or adjective
-    /// (*choux-fleurs*, *cachorros-quentes*, *pães-doces*), only the last for loans and for a first
-    /// part `isVerbLike` (a verb stem: *guarda-chuvas*, *tire-bouchons*).
-    func hyphenatedPlural(_ lemma: String, isVerbLike: (String) -> Bool) -> String? {
-        guard lemma.utf8.contains(UInt8(ascii: "-")) else { return nil }
-        let parts = lemma.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, parts.allSatisfy({ $0.count > 1 }) else { return nil }
-        if Self.isEnglishLoan(lemma) || isVerbLike(parts[0]) { return parts[0] + "-" + plural(ofNoun: parts[1]) }
-        return plural(ofNoun: parts[0]) + "-" + plural(ofNoun: parts[1])
+    /// The gender and number cells whose form of the adjective is `word`.
+    func cells(of word: String, lemma: String, entry: LexiconEntry?) -> [GrammaticalFeatures] {
+        GrammaticalFeatures.Gendered.allCases.map(\.features).filter {
+            adjectiveForm(lemma, entry: entry, features: $0, before: nil) == word
+        }
     }
 }
 
 extension GrammaticalFeatures {
     /// The four gender-and-number cells of Romance adjectives.
-    enum Gendered {
+    enum Gendered: CaseIterable {
         case masculineSingular, feminineSingular, masculinePlural, femininePlural
 
         var features: GrammaticalFeatures {

@@ -111,6 +111,91 @@ struct SpanishGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
+        let parts = conjuncts(of: phrase)
+        guard parts.count > 1 else { return inflectWhole(&phrase, number: number, rule: rule, context: &context) }
+        // Nouns joined by a conjunction written in the template: each part agrees within itself, and
+        // a number goes with the noun it counts (5 churros y chocolate caliente, 2 pinchos y una clara).
+        var analysis: PhraseAnalysis?
+        for part in parts {
+            var sub = Phrase(words: Array(phrase.words[part]), hint: phrase.hint)
+            let own = sub.words.first(where: \.isNumber)?.grammaticalNumber
+            let result = inflectWhole(&sub, number: own, rule: rule, context: &context)
+            if analysis == nil || (own != nil && analysis?.features == nil) { analysis = result }
+            phrase.words.replaceSubrange(part, with: sub.words)
+        }
+        adjustConjunctions(&phrase)
+        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
+    }
+
+    /// The parts between conjunctions written in the template (not inside an argument's name).
+    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
+        let words = phrase.words
+        var parts: [Range<Int>] = []
+        var start = 0
+        for index in words.indices
+        where index > 0 && words[index].argument == nil && Self.conjunctions.contains(words[index].lower) {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<words.count)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    private func inflectWhole(
+        _ phrase: inout Phrase,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
+        if let fixed = phraseHead(in: phrase) {
+            // A listed multi-word name (cold brew → cold brews): read as one noun of its gender, and
+            // given its own plural.
+            var collapsed = phrase
+            collapsed.words.removeSubrange((fixed.start + 1)..<(fixed.start + fixed.length))
+            var hint = collapsed.words[fixed.start].hint ?? Morphology()
+            hint.partOfSpeech = .noun
+            hint.grammaticalGender = hint.grammaticalGender ?? fixed.entry.grammaticalGender
+            collapsed.words[fixed.start].hint = hint
+            let analysis = inflectWhole(&collapsed, number: number, rule: rule, context: &context)
+            let isPlural = analysis.features?.isPlural ?? false
+            let forms = (isPlural ? fixed.entry.plural ?? fixed.entry.lemma : fixed.entry.lemma).split(separator: " ")
+            collapsed.words.replaceSubrange(
+                fixed.start..<(fixed.start + 1),
+                with: phrase.words[fixed.start..<(fixed.start + fixed.length)]
+            )
+            if forms.count == fixed.length {
+                for offset in 0..<fixed.length { collapsed.words[fixed.start + offset].set(String(forms[offset])) }
+            }
+            phrase = collapsed
+            return analysis
+        }
+        return inflectWalk(&phrase, number: number, rule: rule, context: &context)
+    }
+
+    /// A listed multi-word noun with a plural of its own, at the first content word.
+    private func phraseHead(in phrase: Phrase) -> (start: Int, length: Int, entry: LexiconEntry)? {
+        guard lexicon.longestPhrase > 1,
+            let start = phrase.words.indices.first(where: { role(of: phrase.words[$0], beforeHead: true) == .content })
+        else { return nil }
+        var found: (start: Int, length: Int, entry: LexiconEntry)?
+        var text = phrase.words[start].lower
+        guard lexicon.startsPhrase(text) else { return nil }
+        for next in (start + 1)..<min(phrase.words.count, start + lexicon.longestPhrase) {
+            guard !phrase.words[next].isNumber else { break }
+            text += " " + phrase.words[next].lower
+            if let entry = lexicon.entry(text), entry.canBeNoun, entry.plural != nil {
+                found = (start, next - start + 1, entry)
+            }
+        }
+        return found
+    }
+
+    private func inflectWalk(
+        _ phrase: inout Phrase,
+        number: Morphology.GrammaticalNumber?,
+        rule: Morphology?,
+        context: inout AgreementContext
+    ) -> PhraseAnalysis {
         guard let head = head(of: phrase, hasNumber: number != nil, context: &context) else {
             // inflect: {grammaticalGender: …, number: …} on words without a noun: agree with the rule.
             if let rule, rule.grammaticalGender != nil || rule.number != nil {
@@ -118,7 +203,7 @@ struct SpanishGrammar: LanguageGrammar {
                     gender: rule.grammaticalGender ?? .masculine,
                     number: rule.number ?? number ?? .singular
                 )
-                agree(&phrase, with: features)
+                agree(&phrase, with: features, context: &context)
                 return PhraseAnalysis(features: features, addressesReader: false)
             }
             return PhraseAnalysis(features: nil, addressesReader: number == nil)
@@ -272,7 +357,12 @@ struct SpanishGrammar: LanguageGrammar {
                 {
                     continue  // ensalada César
                 } else if isAdjective(word.lower, afterNoun: true) {
-                    if let noun = complementNoun, belongsToComplement(word.lower, noun: noun, head: features) {
+                    // An adjective given apart from the item (%@ %@ with "tarta de queso", "casero")
+                    // describes the item, not the noun inside its complement.
+                    let givenApart = word.argument != nil && word.argument != complementNoun?.argument
+                    if let noun = complementNoun, !givenApart,
+                        belongsToComplement(word.lower, noun: noun, head: features)
+                    {
                         continue  // copa de vino tinto
                     }
                     agreeAdjective(&phrase.words[index], features, beforeNoun: false)
@@ -362,7 +452,7 @@ struct SpanishGrammar: LanguageGrammar {
         return GrammaticalFeatures(gender: gender, number: plural ? .plural : .singular)
     }
 
-    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures) {
+    func agree(_ phrase: inout Phrase, with features: GrammaticalFeatures, context: inout AgreementContext) {
         var afterHaber = false
         for index in phrase.words.indices {
             let word = phrase.words[index]

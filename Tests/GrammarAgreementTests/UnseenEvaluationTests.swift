@@ -1,0 +1,168 @@
+// Caffe — GrammarAgreement tests.
+import Foundation
+import Localization
+import RichText
+import Testing
+
+@testable import GrammarAgreement
+
+/// Accuracy on phrases an outside tester wrote without seeing the engine
+/// (`Evaluation/Unseen/<language>-SOURCES.md`): café menus with sizes, quantities 0, 1, 1.0, 1.5,
+/// 2, 5, 21, multi-word items, loans, prepositions and conjunctions, as templates with arguments.
+/// `Scripts/evaluation/split.py` split each set by a hash of its ids before anyone read it: the
+/// development part may be read while working on the engine, the test part and the everyday
+/// phrases are only scored. Besides accuracy, every output is checked for non-words: a word
+/// Debian's hunspell rejects that is neither in the input nor in an accepted answer (the
+/// dictionaries are installed by `make test`). `AGREEMENT_EVALUATION_VERBOSE=1` lists the
+/// development part's misses; the test part's are never printed.
+@Suite("Unseen evaluation sets", .serialized)
+struct UnseenEvaluationTests {
+    struct Row {
+        var id: String
+        var template: String
+        var arguments: [FormatArgument]
+        var term: TermOfAddress
+        var expected: [String]
+        var phenomenon: String
+    }
+
+    struct Result: CustomStringConvertible {
+        var correct = 0
+        var total = 0
+        var nonWords: [String] = []
+        var accuracy: Double { total == 0 ? 1 : Double(correct) / Double(total) }
+        var description: String {
+            String(format: "%.1f %% (%d/%d), %d non-words", accuracy * 100, correct, total, nonWords.count)
+        }
+    }
+
+    static let locales = ["fr": "fr-FR", "de": "de-DE", "it": "it-IT", "pt": "pt-BR", "es": "es-ES", "en": "en-US"]
+    static let dictionaries = ["fr": "fr_FR", "de": "de_DE", "it": "it_IT", "pt": "pt_BR", "es": "es_ES", "en": "en_US"]
+
+    static func rows(_ name: String) throws -> [Row] {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "jsonl", subdirectory: "Evaluation/Unseen")
+        else { return [] }
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let arguments: [FormatArgument] = try (object["args"] as? [Any] ?? []).map { value in
+                if let text = value as? String { return .string(text) }
+                let number = try #require(value as? NSNumber)
+                // JSON 1.0 and 1.5 are doubles; 2 is an integer.
+                let type = String(cString: number.objCType)
+                if type == "d" || type == "f" { return .double(number.doubleValue) }
+                return .integer(number.int64Value)
+            }
+            let term = object["term"] as? String ?? "-"
+            return Row(
+                id: object["id"] as? String ?? "?",
+                template: try #require(object["template"] as? String),
+                arguments: arguments,
+                term: term == "-" ? .unknown : try #require(TermOfAddress(term)),
+                expected: try #require(object["expected"] as? [String]),
+                phenomenon: object["phenomenon"] as? String ?? ""
+            )
+        }
+    }
+
+    /// Scores `rows`; prints misses when `verbose`.
+    static func score(_ rows: [Row], language: String, verbose: Bool) throws -> Result {
+        let locale = try #require(locales[language])
+        let engine = try GrammarAgreement.engine(for: locale)
+        let formatter = try Localizer(catalog: .empty(), locale: locale)
+        var result = Result()
+        var outputs: [(row: Row, output: String)] = []
+        for row in rows {
+            let output: String
+            do {
+                output = try AgreementTemplate(row.template).render(
+                    row.arguments,
+                    engine: engine,
+                    formatter: formatter,
+                    termOfAddress: row.term
+                ).plainText
+            } catch {
+                output = "error: \(error)"
+            }
+            result.total += 1
+            if row.expected.contains(output) {
+                result.correct += 1
+            } else if verbose {
+                print("\(row.id) [\(row.phenomenon)] \(row.template) \(row.arguments) → \(output)  (expected \(row.expected.joined(separator: " || ")))")
+            }
+            outputs.append((row, output))
+        }
+        result.nonWords = try nonWords(in: outputs, language: language)
+        return result
+    }
+
+    /// Words of the outputs that hunspell rejects and that neither the row's input nor its accepted
+    /// answers contain: what agreement made up.
+    static func nonWords(in outputs: [(row: Row, output: String)], language: String) throws -> [String] {
+        var candidates: [(word: String, row: Row)] = []
+        for (row, output) in outputs {
+            let given = Set(words(of: row.template + " " + row.arguments.map(\.description).joined(separator: " ")))
+            let accepted = Set(row.expected.flatMap(words(of:)))
+            for word in words(of: output) where !given.contains(word) && !accepted.contains(word) {
+                candidates.append((word, row))
+            }
+        }
+        guard !candidates.isEmpty else { return [] }
+        let rejected = try hunspellRejects(Set(candidates.map(\.word)), dictionary: try #require(dictionaries[language]))
+        return candidates.filter { rejected.contains($0.word) }.map { "\($0.word) (\($0.row.id))" }
+    }
+
+    static func words(of text: String) -> [String] {
+        text.split(whereSeparator: { !($0.isLetter || $0 == "-" || $0 == "'" || $0 == "’") })
+            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "-'’")) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The words Debian's hunspell rejects with `dictionary`.
+    static func hunspellRejects(_ words: Set<String>, dictionary: String) throws -> Set<String> {
+        let path = ["/usr/bin/hunspell", "/usr/local/bin/hunspell"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let executable = try #require(path, "hunspell is not installed: run `make deps` (apt-get install hunspell hunspell-\(dictionary))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-d", dictionary, "-l"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = words.sorted().joined(separator: "\n") + "\n"
+        // Writing everything first is safe: hunspell -l prints only rejected words, far fewer bytes
+        // than a pipe holds, and reads its input to the end before exiting.
+        DispatchQueue.global().async {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "hunspell -d \(dictionary) failed; is hunspell-\(dictionary) installed?")
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+
+    /// Scores a language's three parts, prints them, and checks the test part against the targets.
+    static func evaluate(_ language: String, minimum: Double, everydayMinimum: Int) throws {
+        let verbose = ProcessInfo.processInfo.environment["AGREEMENT_EVALUATION_VERBOSE"] == "1"
+        let development = try score(try rows("\(language)-dev"), language: language, verbose: verbose)
+        let test = try score(try rows("\(language)-test"), language: language, verbose: false)
+        let everydayRows = try rows("\(language)-everyday")
+        let everyday = try score(everydayRows, language: language, verbose: false)
+        print("unseen agreement \(language): test \(test); everyday \(everyday); development \(development)")
+        if verbose, !development.nonWords.isEmpty { print("  non-words (development): \(development.nonWords)") }
+        #expect(test.accuracy >= minimum, "\(language) test part: \(test)")
+        #expect(test.nonWords.isEmpty && everyday.nonWords.isEmpty && development.nonWords.isEmpty,
+                "\(language): agreement made up words: \((test.nonWords + everyday.nonWords + development.nonWords).count)")
+        #expect(everyday.correct >= everydayMinimum - (60 - everydayRows.count), "\(language) everyday: \(everyday)")
+    }
+
+    @Test func french() throws { try Self.evaluate("fr", minimum: 0.97, everydayMinimum: 58) }
+    @Test func german() throws { try Self.evaluate("de", minimum: 0.97, everydayMinimum: 58) }
+    @Test func italian() throws { try Self.evaluate("it", minimum: 0.97, everydayMinimum: 58) }
+    @Test func portuguese() throws { try Self.evaluate("pt", minimum: 0.97, everydayMinimum: 58) }
+    @Test func spanish() throws { try Self.evaluate("es", minimum: 0.97, everydayMinimum: 58) }
+    @Test func english() throws { try Self.evaluate("en", minimum: 0.97, everydayMinimum: 58) }
+}
