@@ -113,7 +113,7 @@ def compile_entries() -> list[fmt.Entry]:
             feminine = next((f for f, t in forms if t.get("G") == "f" and t.get("N") != "p"), word)
             plural = next((f for f, t in forms if t.get("N") == "p" and t.get("G") != "f"), None)
             feminine_plural = next((f for f, t in forms if t.get("N") == "p" and t.get("G") == "f"), None)
-            plural = plural or (entry.plural if entry.plural else word + "s")
+            plural = plural or (entry.plural if entry.plural else fmt.PORTUGUESE.adjective(word)["pl"])
             entry.adjective = {"f": feminine, "pl": plural, "fpl": feminine_plural or plural}
         if entry.parts and "noun" not in entry.parts:
             entry.gender = "-"

@@ -74,21 +74,25 @@ def _it_adjective(lemma: str, feminine: str | None = None) -> dict:
 ITALIAN = Defaults(_it_noun, _it_adjective)
 
 
+def _pt_plural(word: str) -> str:
+    return word if word.endswith(("s", "x")) else word + "s"
+
+
 def _pt_noun(lemma: str, gender: str) -> str:
-    return lemma + "s"
+    return _pt_plural(lemma)
 
 
 def _pt_adjective(lemma: str, feminine: str | None = None) -> dict:
     default_feminine = lemma[:-1] + "a" if lemma.endswith("o") else lemma
     feminine = feminine or default_feminine
-    return {"f": default_feminine, "pl": lemma + "s", "fpl": feminine + "s"}
+    return {"f": default_feminine, "pl": _pt_plural(lemma), "fpl": _pt_plural(feminine)}
 
 
 PORTUGUESE = Defaults(_pt_noun, _pt_adjective)
 
 
 def german_dative_plural(plural: str) -> str:
-    return plural if plural.endswith(("n", "s")) else plural + "n"
+    return plural + "n" if plural.endswith(("e", "l", "r")) else plural
 
 
 def line(entry: Entry, defaults: Defaults | None) -> str:

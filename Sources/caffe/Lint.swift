@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeCore
 import Foundation
 import GrammarAgreement
 import Localization
@@ -29,10 +30,33 @@ struct Lint: ParsableCommand {
     @Flag(help: "Also print notes.")
     var verbose = false
 
+    @Flag(
+        help: """
+            Instead: list, per locale, every word that reaches an inflect span (the term table's names             and the words written in spans) and how agreement treats it: known, declared, ambiguous, unknown.
+            """
+    )
+    var agreement = false
+
+    @Flag(help: "With --agreement: exit 1 when any word is unknown or ambiguous.")
+    var strict = false
+
+    @Option(help: "The table whose entries name things: menu items, sizes (their names fill the spans).")
+    var termTable: String = "Menu"
+
+    @Option(
+        help: """
+            With --agreement: the menu whose items and sizes fill the order lines (default: menu.json beside \
+            the catalog folder, when there is one); without one, every name of the term table is tried \
+            in every string slot of every span.
+            """
+    )
+    var menu: String?
+
     func run() throws {
         let catalog = try StringCatalog.load(path, developmentLanguage: developmentLanguage, command: "lint")
+        if agreement { return try runAgreement(catalog) }
         let appKeys = Set(appAttributeKeys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        let report = CatalogLinter(catalog: catalog).lint()
+        let report = CatalogLinter(catalog: catalog, termTables: [termTable]).lint()
             .merging(CatalogMarkupLinter(catalog: catalog, appKeys: appKeys).lint())
         let shown = report.findings.filter { verbose || $0.severity != .note }
         if json {
@@ -44,6 +68,57 @@ struct Lint: ParsableCommand {
             print(report.summary)
         }
         if report.errorCount > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Lint {
+    /// `--agreement`: the preflight report, as text or JSON; with `--strict`, exit 1 on any word
+    /// agreement would leave as written or has to guess.
+    func runAgreement(_ catalog: StringCatalog) throws {
+        let report = AgreementPreflight(catalog: catalog, termTable: termTable, uses: try menuUses()).run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            for locale in report.locales {
+                print(
+                    "\(locale.locale): \(locale.words.count) words reach inflect spans: \(locale.known) known, "
+                        + "\(locale.declared) declared, \(locale.ambiguous) ambiguous, \(locale.unknown) unknown"
+                )
+                for word in locale.words where verbose || word.treatment >= .declared {
+                    let reason = word.reason.map { " — \($0)" } ?? ""
+                    print("  \(word.treatment.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(word.word)"
+                        + "  (\(word.from.joined(separator: ", ")))\(reason)")
+                }
+            }
+            if !report.withoutRules.isEmpty {
+                print("no agreement rules (left as written): \(report.withoutRules.joined(separator: ", "))")
+            }
+            print("\(report.unknown) unknown, \(report.ambiguous) ambiguous")
+        }
+        if strict, report.unknown + report.ambiguous > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Lint {
+    /// Where the menu's names go: its items and sizes into the order line, its items into the
+    /// ingredients sentence (``Menu/agreementUses``); `nil` without a menu.
+    func menuUses() throws -> [AgreementPreflight.Use]? {
+        let url: URL
+        if let menu {
+            url = URL(fileURLWithPath: menu)
+        } else {
+            let beside = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+                .appendingPathComponent("menu.json")
+            guard FileManager.default.fileExists(atPath: beside.path) else { return nil }
+            url = beside
+        }
+        do {
+            return try Menu(contentsOf: url).agreementUses
+        } catch {
+            throw ValidationError("\(url.path): \(error)")
+        }
     }
 }
 

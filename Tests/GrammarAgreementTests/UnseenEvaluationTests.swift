@@ -153,6 +153,9 @@ struct UnseenEvaluationTests {
         let everyday = try score(everydayRows, language: language, verbose: false)
         print("unseen agreement \(language): test \(test); everyday \(everyday); development \(development)")
         if verbose, !development.nonWords.isEmpty { print("  non-words (development): \(development.nonWords)") }
+        if ProcessInfo.processInfo.environment["AGREEMENT_NONWORD_TOKENS"] == "1" {
+            print("  non-word tokens (test, everyday): \((test.nonWords + everyday.nonWords).map { $0.split(separator: " ")[0] })")
+        }
         #expect(test.accuracy >= minimum, "\(language) test part: \(test)")
         #expect(test.nonWords.isEmpty && everyday.nonWords.isEmpty && development.nonWords.isEmpty,
                 "\(language): agreement made up words: \((test.nonWords + everyday.nonWords + development.nonWords).count)")

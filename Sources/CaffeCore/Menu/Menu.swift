@@ -1,4 +1,5 @@
 import Foundation
+import GrammarAgreement
 import Localization
 
 /// The café's menu: items with their localized-name keys, category, ingredients and prices per
@@ -200,4 +201,18 @@ private struct MenuFile: Decodable {
     var sizes: [Size]
     var stores: [Store]
     var items: [Item]
+}
+
+extension Menu {
+    /// Where the core puts the menu's names into catalog strings, for ``AgreementPreflight``: the
+    /// order line takes a size (argument 2) and an item (argument 3), the ingredients sentence an
+    /// item (argument 1).
+    public var agreementUses: [AgreementPreflight.Use] {
+        let items = Set(items.map(\.nameKey))
+        let sizes = Set(sizes.map(\.nameKey))
+        return [
+            AgreementPreflight.Use(key: CatalogKeys.orderLine, arguments: [1: sizes, 2: items]),
+            AgreementPreflight.Use(key: CatalogKeys.ingredients, arguments: [0: items]),
+        ]
+    }
 }

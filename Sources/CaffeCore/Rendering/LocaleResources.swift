@@ -90,9 +90,13 @@ final class LocaleResources {
         var skeleton: String
     }
 
-    init(locale: String, core: RenderingCore) throws(RenderError) {
+    /// Where words agreement left as written are reported (the session's).
+    private let notices: AgreementNoticeSink
+
+    init(locale: String, core: RenderingCore, notices: AgreementNoticeSink = AgreementNoticeSink()) throws(RenderError) {
         self.locale = locale
         self.core = core
+        self.notices = notices
         do {
             localizer = try Localizer(
                 catalog: core.catalog,
@@ -108,7 +112,7 @@ final class LocaleResources {
         // Agreement follows the language of the text, not the customer's: a Swedish customer reading
         // the English fallback gets English plurals.
         do {
-            engine = try GrammarAgreement.engine(for: localization)
+            engine = try core.engine(for: localization)
         } catch {
             throw RenderError(
                 .renderFailed,
@@ -132,13 +136,15 @@ final class LocaleResources {
     ) throws(RenderError) -> RichDocument {
         let template = try self.template(key)
         do {
-            return try template.render(
+            let inflected = try template.render(
                 arguments,
                 engine: engine,
                 formatter: localizer,
                 termOfAddress: termOfAddress,
                 cache: &cache
-            ).document
+            )
+            if !inflected.warnings.isEmpty { notices.record(inflected.warnings, locale: localization) }
+            return inflected.document
         } catch {
             throw RenderError(.renderFailed, "'\(key)' in \(localization): \(error)")
         }
@@ -186,7 +192,10 @@ final class LocaleResources {
     /// A name from the menu's table: an item, a size, an ingredient.
     func name(_ key: String) -> String {
         if let known = names[key] { return known }
-        let text = (try? localizer.string(key, table: core.menu.nameTable).text) ?? key
+        // A declared term is shown as its singular, without the markup that declares it.
+        let text =
+            localizer.value(key, table: core.menu.nameTable).map { displayedName($0.value) }
+            ?? (try? localizer.string(key, table: core.menu.nameTable).text) ?? key
         names[key] = text
         return text
     }

@@ -27,6 +27,14 @@ public final class RenderSession {
     var agreementCache = AgreementCache()
     /// Buffers and compiled programs for rendering from bytes to bytes, made on first use.
     private var wireState: WireSession?
+    private let notices = AgreementNoticeSink()
+
+    /// The words agreement left as written in the renders since the last call (each text is
+    /// rendered once per session and then reused, so a word is reported once per text, not per
+    /// order). At most 256 are kept between two calls.
+    public func takeAgreementNotices() -> [AgreementNotice] {
+        notices.notices.isEmpty ? [] : notices.take()
+    }
 
     /// The wire state, started over when its arena has grown past ``WireSession/arenaLimit`` (the
     /// caches have started over many times, leaving their old texts behind).
@@ -84,7 +92,7 @@ public final class RenderSession {
 
     func resources(for locale: String) throws(RenderError) -> LocaleResources {
         if let made = locales[locale] { return made }
-        let made = try LocaleResources(locale: locale, core: core)
+        let made = try LocaleResources(locale: locale, core: core, notices: notices)
         if locales.count >= 256 { locales.removeAll(keepingCapacity: true) }
         locales[locale] = made
         return made

@@ -1,4 +1,6 @@
 import Foundation
+import GrammarAgreement
+import Synchronization
 import Localization
 
 /// What the core uses when an input leaves something out, and the limits it enforces.
@@ -100,5 +102,37 @@ public final class RenderingCore: Sendable {
     /// A session for one thread.
     public func makeSession() -> RenderSession {
         RenderSession(core: self)
+    }
+
+    /// Agreement engines by localization, with the terms the menu's name table declares.
+    private let engines = Mutex<[String: AgreementEngine]>([:])
+
+    /// The agreement engine for a catalog localization: the shared one for its locale, or, when the
+    /// menu's name table declares terms for it (gender, plural: ``DeclaredTerm``), one with those
+    /// terms over its lexicon. Made once per localization and shared by every session.
+    public func engine(for localization: String) throws(AgreementError) -> AgreementEngine {
+        if let made = engines.withLock({ $0[localization] }) { return made }
+        let terms = DeclaredTerm.declared(in: catalog, table: menu.nameTable, localization: localization)
+        let engine =
+            terms.isEmpty
+            ? try GrammarAgreement.engine(for: localization)
+            : try AgreementEngine(locale: localization, declaring: terms)
+        return engines.withLock { cache in
+            if let existing = cache[localization] { return existing }
+            cache[localization] = engine
+            return engine
+        }
+    }
+
+    /// Makes the agreement engines of every localization the catalog has, reading their lexicons
+    /// now rather than on the first order in each language (the worker calls it before it takes
+    /// events, so no order waits for a lexicon to load). Returns the localizations made.
+    @discardableResult
+    public func prepareAgreement() -> [String] {
+        var made: [String] = []
+        for localization in catalog.localizations {
+            if (try? engine(for: localization)) != nil { made.append(localization) }
+        }
+        return made
     }
 }

@@ -38,6 +38,9 @@ public enum WorkerSetup {
         } catch {
             throw .menu(error)
         }
-        return try RenderingCore(catalog: catalog, menu: menu)
+        let core = try RenderingCore(catalog: catalog, menu: menu)
+        // Lexicons are read here, at start and on reload, not on the first order in a language.
+        core.prepareAgreement()
+        return core
     }
 }

@@ -35,6 +35,9 @@ public struct WorkerCounts: Sendable {
     public var outputs: [LabelPair: UInt64] = [:]
     /// Render latency by kind (`order`, `complication`) and locale label.
     public var renderLatency: [LabelPair: LatencyHistogram] = [:]
+    /// Words agreement left as written, by locale label and reason (`unknownWord`, `unknownGender`),
+    /// once per distinct text rendered.
+    public var agreementWordsLeft: [LabelPair: UInt64] = [:]
 
     // MARK: Output
 
@@ -96,6 +99,7 @@ public struct WorkerCounts: Sendable {
         deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
         outputs.merge(other.outputs, uniquingKeysWith: +)
         renderLatency.merge(other.renderLatency) { $0.merged(with: $1) }
+        agreementWordsLeft.merge(other.agreementWordsLeft, uniquingKeysWith: +)
         published += other.published
         acknowledged += other.acknowledged
         redelivered += other.redelivered
@@ -122,7 +126,12 @@ public struct WorkerCounts: Sendable {
         let outputs = self.outputs
         let renderLatency = self.renderLatency
         let rpc = self.rpc
+        let agreementWordsLeft = self.agreementWordsLeft
         self = other
+        self.agreementWordsLeft = agreementWordsLeft
+        for (key, value) in other.agreementWordsLeft where self.agreementWordsLeft[key] != value {
+            self.agreementWordsLeft[key] = value
+        }
         self.deadLetters = deadLetters
         self.outputs = outputs
         self.renderLatency = renderLatency

@@ -128,6 +128,21 @@ public final class WorkerMetrics: Sendable {
             text.sample("caffe_worker_dead_letters_total", [("reason", reason)], value: value)
         }
         text.family(
+            "caffe_worker_agreement_words_left_total",
+            type: "counter",
+            help: "Words grammar agreement left as written (unknown word or gender), by locale and reason; "
+                + "once per distinct text rendered."
+        )
+        for (label, value) in counts.agreementWordsLeft.sorted(by: {
+            ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second)
+        }) {
+            text.sample(
+                "caffe_worker_agreement_words_left_total",
+                [("locale", label.first), ("reason", label.second)],
+                value: value
+            )
+        }
+        text.family(
             "caffe_worker_rpc_requests_total",
             type: "counter",
             help: "Requests answered, by method and status."

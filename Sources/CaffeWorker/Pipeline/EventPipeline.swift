@@ -1,3 +1,4 @@
+import CaffeCore
 import CaffeProtocol
 import Foundation
 import Logging
@@ -436,10 +437,39 @@ private struct PipelineState {
             case .deadLetter(let reason):
                 counts.deadLetters[reason, default: 0] += 1
             }
+            for notice in event.notices {
+                counts.agreementWordsLeft[LabelPair(labels.label(notice.locale, metrics), notice.reason), default: 0] += 1
+            }
         }
         self.labels = labels
+        if !event.notices.isEmpty { log(event.notices) }
         outbound.append(event)
     }
+
+    /// Logs each word agreement left as written once per (locale, reason, word), the first
+    /// ``noticeLogLimit`` of them; the counter keeps counting after that.
+    private mutating func log(_ notices: [AgreementNotice]) {
+        for notice in notices where loggedNotices.count <= Self.noticeLogLimit {
+            guard loggedNotices.insert(notice).inserted else { continue }
+            if loggedNotices.count > Self.noticeLogLimit {
+                logger.warning(
+                    "agreement: more words left as written than are logged; see caffe_worker_agreement_words_left_total",
+                    metadata: ["logged": "\(Self.noticeLogLimit)"]
+                )
+                return
+            }
+            logger.warning(
+                "agreement left a word as written",
+                metadata: [
+                    "locale": "\(notice.locale)", "reason": "\(notice.reason)", "word": "\(notice.word)",
+                    "fix": "declare it in the catalog's Menu table, or run caffe lint --agreement",
+                ]
+            )
+        }
+    }
+
+    private static let noticeLogLimit = 1000
+    private var loggedNotices: Set<AgreementNotice> = []
 
     // MARK: Output
 

@@ -1,3 +1,4 @@
+import CaffeCore
 import CaffeProtocol
 import SwiftProtobuf
 import ZeroMQ
@@ -102,6 +103,8 @@ struct RenderedEvent: @unchecked Sendable {
     var ref: SequenceRef?
     var outputs: [OutputMessage]
     var summary: Summary
+    /// Words agreement left as written while rendering it, to count and log.
+    var notices: [AgreementNotice] = []
     /// The first output not sent yet.
     var nextOutput = 0
 

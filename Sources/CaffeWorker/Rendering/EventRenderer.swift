@@ -34,8 +34,14 @@ struct EventRenderer {
         return true
     }
 
-    /// The outputs for `event`, or its dead letter.
+    /// The outputs for `event`, or its dead letter, with the words agreement left as written.
     func render(_ event: InputEvent) -> RenderedEvent {
+        var rendered = renderEvent(event)
+        rendered.notices = session.takeAgreementNotices()
+        return rendered
+    }
+
+    private func renderEvent(_ event: InputEvent) -> RenderedEvent {
         let started = DispatchTime.now().uptimeNanoseconds
         let header = event.header
         let ref = event.ref

@@ -42,7 +42,42 @@ public final class AgreementEngine: Sendable {
         }
         grammar = try GrammarRegistry.grammar(for: language)
         isSupported = !(grammar is UnsupportedLanguageGrammar)
+        declaredTerms = []
     }
+
+    /// Makes an engine whose lexicon has `terms` (a catalog's declared terms, ``DeclaredTerm``)
+    /// over the bundled words: a declared term's gender and plural are used before the lexicon's.
+    ///
+    /// - Throws: ``AgreementError`` as ``init(locale:)``.
+    public init(locale: String, declaring terms: [DeclaredTerm]) throws(AgreementError) {
+        self.locale = locale
+        language = GrammarRegistry.language(of: locale)
+        do {
+            pluralRules = try PluralRules(locale: locale)
+        } catch {
+            throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
+        }
+        let shared = try GrammarRegistry.grammar(for: language)
+        if terms.isEmpty || shared is UnsupportedLanguageGrammar {
+            grammar = shared
+        } else {
+            let lexicon: Lexicon
+            do {
+                lexicon = try Lexicon.bundled(language: language)
+            } catch {
+                throw AgreementError(.lexicon, error.description)
+            }
+            grammar = GrammarRegistry.grammar(
+                for: language,
+                lexicon: lexicon.overlaid(with: terms.map(\.lexiconEntry), source: "declared terms")
+            )
+        }
+        isSupported = !(grammar is UnsupportedLanguageGrammar)
+        declaredTerms = terms
+    }
+
+    /// The terms the catalog declared for this engine (empty for a plain one).
+    public let declaredTerms: [DeclaredTerm]
 
     /// An engine with a grammar of the caller's (tests measure the rules without the lexicon).
     init(locale: String, grammar: any LanguageGrammar) throws(AgreementError) {
@@ -55,6 +90,7 @@ public final class AgreementEngine: Sendable {
         }
         self.grammar = grammar
         isSupported = !(grammar is UnsupportedLanguageGrammar)
+        declaredTerms = []
     }
 
     /// Inflects a parsed document.

@@ -18,20 +18,30 @@ enum GrammarRegistry {
     static func grammar(for language: String) throws(AgreementError) -> any LanguageGrammar {
         if let grammar = grammars.withLock({ $0[language] }) { return grammar }
         let grammar: any LanguageGrammar
-        do {
-            switch language {
-            case "en": grammar = EnglishGrammar(lexicon: try Lexicon.bundled(language: "en"))
-            case "es": grammar = SpanishGrammar(lexicon: try Lexicon.bundled(language: "es"))
-            case "fr": grammar = FrenchGrammar(lexicon: try Lexicon.bundled(language: "fr"))
-            case "de": grammar = GermanGrammar(lexicon: try Lexicon.bundled(language: "de"))
-            case "it": grammar = ItalianGrammar(lexicon: try Lexicon.bundled(language: "it"))
-            case "pt": grammar = PortugueseGrammar(lexicon: try Lexicon.bundled(language: "pt"))
-            default: grammar = UnsupportedLanguageGrammar(language: language)
+        if languages.contains(language) {
+            do {
+                grammar = self.grammar(for: language, lexicon: try Lexicon.bundled(language: language))
+            } catch {
+                throw AgreementError(.lexicon, error.description)
             }
-        } catch {
-            throw AgreementError(.lexicon, error.description)
+        } else {
+            grammar = UnsupportedLanguageGrammar(language: language)
         }
         grammars.withLock { $0[language] = grammar }
         return grammar
+    }
+
+    /// A grammar for `language` over `lexicon` (the bundled one with a catalog's declared terms
+    /// over it), made anew: not kept.
+    static func grammar(for language: String, lexicon: Lexicon) -> any LanguageGrammar {
+        switch language {
+        case "en": EnglishGrammar(lexicon: lexicon)
+        case "es": SpanishGrammar(lexicon: lexicon)
+        case "fr": FrenchGrammar(lexicon: lexicon)
+        case "de": GermanGrammar(lexicon: lexicon)
+        case "it": ItalianGrammar(lexicon: lexicon)
+        case "pt": PortugueseGrammar(lexicon: lexicon)
+        default: UnsupportedLanguageGrammar(language: language)
+        }
     }
 }

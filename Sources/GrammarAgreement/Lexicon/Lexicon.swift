@@ -410,6 +410,31 @@ extension Lexicon {
     }
 }
 
+extension Lexicon {
+    /// A bundled list of words, one per line (`Lexicons/<name>.txt`, `#` lines are comments), read
+    /// once: what a language's rules are checked against (Spanish plurals); `nil` when absent.
+    static func bundledWords(_ name: String) -> WordSet? {
+        BundledWordLists.shared.words(name)
+    }
+}
+
+private final class BundledWordLists: Sendable {
+    static let shared = BundledWordLists()
+    private let lists = Mutex<[String: WordSet?]>([:])
+
+    func words(_ name: String) -> WordSet? {
+        if let loaded = lists.withLock({ $0[name] }) { return loaded }
+        var words: WordSet?
+        if let url = Bundle.module.url(forResource: name, withExtension: "txt", subdirectory: "Lexicons"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        {
+            words = WordSet(text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.map(String.init))
+        }
+        lists.withLock { $0[name] = words }
+        return words
+    }
+}
+
 /// Bundled lexicons, each read the first time its language is asked for: the hand-written
 /// `<language>.tsv`, then the `<language>.dictionary.tsv` compiled from dictionaries
 /// (`Scripts/lexicons`), where there is one.

@@ -64,9 +64,19 @@ public struct LintReport: Sendable {
 /// that is one note per table, not a warning per key.
 public struct CatalogLinter {
     public let catalog: StringCatalog
+    /// Tables whose entries name things (Caffe's `Menu`): an entry there with plural variations and
+    /// no specifier declares a term's singular and plural for grammar agreement, not a count, so
+    /// its variants need not show a number or cover every category.
+    public let termTables: Set<String>
 
-    public init(catalog: StringCatalog) {
+    public init(catalog: StringCatalog, termTables: Set<String> = []) {
         self.catalog = catalog
+        self.termTables = termTables
+    }
+
+    /// Whether `entry` declares a term's forms (``termTables``).
+    private func declaresTerm(_ entry: CatalogEntry) -> Bool {
+        termTables.contains(entry.table) && entry.value.specifiers.isEmpty && !entry.value.pluralSwitches.isEmpty
     }
 
     public func lint() -> LintReport {
@@ -186,7 +196,8 @@ public struct CatalogLinter {
     }
 
     private func missingCategories(_ entry: CatalogEntry, rules: PluralRules) -> [CatalogDiagnostic] {
-        entry.value.pluralSwitches.compactMap { plural in
+        if declaresTerm(entry), entry.value.pluralSwitches.allSatisfy({ $0.categories.contains(.other) }) { return [] }
+        return entry.value.pluralSwitches.compactMap { plural in
             guard !plural.categories.isEmpty else {
                 return CatalogDiagnostic(
                     .error,
@@ -244,7 +255,7 @@ public struct CatalogLinter {
     /// (Apple's advice). A value that shows another argument (`%@ %#@posts@`, the count formatted
     /// as "1.2K") is left alone: the number is likely in it.
     private func hiddenNumbers(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
-        guard entry.value.specifiers.isEmpty else { return [] }
+        guard entry.value.specifiers.isEmpty, !declaresTerm(entry) else { return [] }
         var reported: Set<Int> = []
         return entry.value.pluralSwitches.compactMap { plural in
             guard !plural.categories.isEmpty, reported.insert(plural.argument).inserted else { return nil }

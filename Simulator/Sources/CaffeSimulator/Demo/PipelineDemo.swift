@@ -1,6 +1,7 @@
 import CaffeCore
 import CaffeProtocol
 import Foundation
+import GrammarAgreement
 import Localization
 import SwiftProtobuf
 import ZeroMQ
@@ -254,7 +255,26 @@ public struct PipelineDemo {
                 let label = sample.locale.padding(toLength: 6, withPad: " ", startingAt: 0)
                 output("  \(style.cyan(label)) \(line.text) · \(count.text) · watch: \(receipt.text)\(fallback)")
             }
-            output(style.dim("  caffe lint: \(CatalogLinter(catalog: loaded).lint().summary)"))
+            output(style.dim("  caffe lint: \(CatalogLinter(catalog: loaded, termTables: ["Menu"]).lint().summary)"))
+            // Agreement after a preposition: German mit governs the dative (mit 2 Keksen).
+            let extras = [
+                ("de-DE", "Keks"), ("fr-FR", "biscuit"), ("it-IT", "biscotto"), ("pt-BR", "biscoito"),
+                ("es-ES", "galleta"), ("en-US", "cookie"),
+            ]
+            var withExtras: [String] = []
+            for (locale, extra) in extras {
+                let rich = try RichLocalizer(catalog: loaded, locale: locale)
+                withExtras.append(try rich.text("Coffee with %lld %@", arguments: [2, .string(extra)]).plainText)
+            }
+            output("  agreement: " + withExtras.joined(separator: " · "))
+            let menu = try? Menu(contentsOf: catalog.deletingLastPathComponent().appendingPathComponent("menu.json"))
+            let preflight = AgreementPreflight(catalog: loaded, uses: menu?.agreementUses).run()
+            output(
+                style.dim(
+                    "  caffe lint --agreement: \(preflight.unknown) unknown, \(preflight.ambiguous) ambiguous word(s) "
+                        + "in \(preflight.locales.count) localizations with agreement rules"
+                )
+            )
         } catch {
             output(style.red("  catalog step failed: \(error)"))
         }

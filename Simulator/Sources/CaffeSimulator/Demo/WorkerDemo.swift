@@ -29,13 +29,22 @@ struct WorkerDemo {
                 "es-MX", "store-mx-cdmx", "MXN", "America/Mexico_City", .masculine, "Luis",
                 [("pizza", "large", 2), ("juice", "small", 1)]
             ),
-            ("fr-FR", "store-fr-par", "EUR", "Europe/Paris", .unspecified, "Camille", [("coffee", "large", 1)]),
+            (
+                "fr-FR", "store-fr-par", "EUR", "Europe/Paris", .unspecified, "Camille",
+                [("coffee", "large", 1), ("water", "large", 2)]
+            ),
             (
                 "de-DE", "store-de-ber", "EUR", "Europe/Berlin", .feminine, "Lena",
-                [("coffee", "large", 1), ("pizza", "small", 2)]
+                [("cafe_au_lait", "large", 2), ("pizza", "small", 2), ("cortadito", "small", 2)]
             ),
-            ("it-IT", "store-it-rom", "EUR", "Europe/Rome", .feminine, "Giulia", [("pizza", "large", 2)]),
-            ("pt-BR", "store-br-sao", "BRL", "America/Sao_Paulo", .masculine, "João", [("salad", "small", 2)]),
+            (
+                "it-IT", "store-it-rom", "EUR", "Europe/Rome", .feminine, "Giulia",
+                [("pizza", "large", 2), ("cortadito", "small", 2)]
+            ),
+            (
+                "pt-BR", "store-br-sao", "BRL", "America/Sao_Paulo", .masculine, "João",
+                [("salad", "small", 2), ("water", "large", 2)]
+            ),
             ("ja-JP", "store-jp-tyo", "JPY", "Asia/Tokyo", .unspecified, "Yui", [("pizza", "small", 3)]),
             (
                 "ar-EG", "store-eg-cai", "EGP", "Africa/Cairo", .masculine, "Omar",

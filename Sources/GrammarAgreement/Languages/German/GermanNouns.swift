@@ -39,9 +39,10 @@ struct GermanNouns: Sendable {
         }
     }
 
-    /// The dative plural the format gives by default: the plural with *-n*, but after *-n* and *-s*.
+    /// The dative plural the format gives by default: the plural with *-n* when it ends in *-e*,
+    /// *-l* or *-r* (*Keksen*, *Äpfeln*, *Bechern*); others (*-n*, *-s*, loans in *-i*, *-z*) as they are.
     static func defaultDativePlural(of plural: String) -> String {
-        plural.endsWith("n") || plural.endsWith("s") ? plural : plural + "n"
+        plural.endsWith("e") || plural.endsWith("l") || plural.endsWith("r") ? plural + "n" : plural
     }
 
     /// How the lexicon reads a lowercase word as a noun: a listed noun, a listed plural, or a

@@ -60,8 +60,13 @@ struct PortugueseLanguage: RomanceLanguage {
 
     // MARK: Default forms (README-pt.md)
 
-    /// *-s* is added; the lexicon lists every other plural (*pães*, *pastéis*, *limões*, *bem-casados*).
-    func defaultPlural(ofNoun lemma: String, gender: LexiconEntry.Gender?) -> String { lemma + "s" }
+    /// *-s* is added, but to *-s* and *-x* (*lápis*, *tórax*); the lexicon lists every other plural
+    /// (*pães*, *pastéis*, *limões*, *bem-casados*).
+    func defaultPlural(ofNoun lemma: String, gender: LexiconEntry.Gender?) -> String { Self.plural(lemma) }
+
+    private static func plural(_ word: String) -> String {
+        word.endsWith("s") || word.endsWith("x") ? word : word + "s"
+    }
 
     func singularCandidates(of word: String) -> [String] {
         word.endsWith("s") ? [word.droppingLastBytes(1)] : []
@@ -71,9 +76,9 @@ struct PortugueseLanguage: RomanceLanguage {
         lemma.endsWith("o") ? lemma.droppingLastBytes(1) + "a" : lemma
     }
 
-    func defaultMasculinePlural(ofAdjective lemma: String) -> String { lemma + "s" }
+    func defaultMasculinePlural(ofAdjective lemma: String) -> String { Self.plural(lemma) }
 
-    func defaultFemininePlural(ofFeminine feminine: String) -> String { feminine + "s" }
+    func defaultFemininePlural(ofFeminine feminine: String) -> String { Self.plural(feminine) }
 
     func adjectiveLemmaCandidates(of word: String) -> [String] {
         var candidates = [word]

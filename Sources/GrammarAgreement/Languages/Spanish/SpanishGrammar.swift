@@ -10,8 +10,13 @@ struct SpanishGrammar: LanguageGrammar {
     private let nouns: SpanishNouns
     private let adjectives: SpanishAdjectives
 
-    init(lexicon: Lexicon) {
+    /// Every plural the Spanish dictionary has (`Lexicons/es.plurals.txt`): the rules' plurals of
+    /// nouns the lexicon does not list are checked against it. `nil` (no list) checks nothing.
+    private let plurals: WordSet?
+
+    init(lexicon: Lexicon, plurals: WordSet? = Lexicon.bundledWords("es.plurals")) {
         self.lexicon = lexicon
+        self.plurals = plurals
         nouns = SpanishNouns(lexicon: lexicon)
         adjectives = SpanishAdjectives(lexicon: lexicon)
     }
@@ -172,6 +177,23 @@ struct SpanishGrammar: LanguageGrammar {
         return inflectWalk(&phrase, number: number, rule: rule, context: &context)
     }
 
+    /// Whether a plural carries an accent its singular lacks (the rules reading the stress).
+    static func addsAccent(to lemma: String, in plural: String) -> Bool {
+        func accents(_ text: String) -> Int { text.unicodeScalars.filter { "áéíóú".unicodeScalars.contains($0) }.count }
+        return accents(plural) > accents(lemma)
+    }
+
+    /// Whether the word at `index` is followed, in the same argument, by a word neither lexicon
+    /// nor dictionary knows: a foreign name of several words.
+    private func startsUnknownName(_ phrase: Phrase, at index: Int) -> Bool {
+        guard index + 1 < phrase.words.count, let argument = phrase.words[index].argument else { return false }
+        let next = phrase.words[index + 1]
+        guard next.argument == argument, !next.isNumber else { return false }
+        let lower = next.lower
+        return lexicon.entry(lower) == nil && lexicon.entry(forInflectedForm: lower) == nil
+            && !(plurals?.contains(lower) ?? false) && !(plurals?.contains(nouns.plural(of: lower)) ?? false)
+    }
+
     /// A listed multi-word noun with a plural of its own, at the first content word.
     private func phraseHead(in phrase: Phrase) -> (start: Int, length: Int, entry: LexiconEntry)? {
         guard lexicon.longestPhrase > 1,
@@ -228,7 +250,17 @@ struct SpanishGrammar: LanguageGrammar {
         let features = GrammaticalFeatures(gender: gender, number: target)
 
         if entry?.isUncountable != true {
-            phrase.words[head].set(features.isPlural ? nouns.plural(of: lemma) : lemma)
+            let form = features.isPlural ? nouns.plural(of: lemma) : lemma
+            // A noun neither the hand-written lexicon nor the Spanish dictionary has takes the plural
+            // its spelling rules make, unless they would write an accent it does not have (macaron:
+            // not *macárones*) or it is the first of several unknown words of one name, whose head
+            // Spanish order cannot tell (cold brew: not *colds brew*).
+            let unknown = entry == nil && features.isPlural && form != word.lower && !(plurals?.contains(form) ?? true)
+            if unknown, Self.addsAccent(to: lemma, in: form) || startsUnknownName(phrase, at: head) {
+                context.warn(.unknown(word.text, language: language))
+            } else {
+                phrase.words[head].set(form)
+            }
         }
         agreeModifiers(
             &phrase,
@@ -409,6 +441,9 @@ struct SpanishGrammar: LanguageGrammar {
 
     private func agreeAdjective(_ word: inout Word, _ features: GrammaticalFeatures, beforeNoun: Bool) {
         let (lemma, entry) = adjectives.lemma(of: word.lower)
+        // An adjective the lexicon does not list, written in the plural, was written so on purpose
+        // (pan multicereales): its singular would be a guess.
+        if entry == nil, lemma != word.lower, word.lower.endsWith("s"), !features.isPlural { return }
         word.set(adjectives.form(of: lemma, entry: entry, features: features, beforeNoun: beforeNoun))
     }
 
