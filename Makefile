@@ -12,7 +12,7 @@ CLIENT_VENV := .build/python-client
 CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
-.PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot \
+.PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot lexicons \
 	fuzz fuzz-smoke fuzz-build fuzz-seeds
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
@@ -28,6 +28,7 @@ help:
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
+	@echo "make lexicons  recompile the grammar lexicons from their dictionaries (Scripts/lexicons)"
 	@echo "make lint    check formatting with swift format"
 	@echo "make chaos   kill, stop, starve and attack real workers; print the reliability table"
 	@echo "make report-screenshot  a load report rendered in headless Chromium (.build/report/*.png)"
@@ -72,6 +73,9 @@ python-test: deps $(CLIENT_STAMP)
 	clients/python/generate_protos.sh --check
 	cd clients/python && CAFFE_BIN=$(CURDIR)/.build/debug/caffe CAFFE_CLIENT_INSTALLED=1 \
 		$(CURDIR)/$(CLIENT_VENV)/bin/pytest -q -p no:cacheprovider
+
+lexicons:
+	Scripts/lexicons/build.sh
 
 release: deps
 	$(SWIFT) build -c release

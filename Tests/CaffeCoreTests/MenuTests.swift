@@ -7,7 +7,9 @@ struct MenuTests {
     @Test("config/menu.json loads whole")
     func loadsConfig() throws {
         let menu = CoreFixture.core.menu
-        #expect(menu.items.map(\.id) == ["pizza", "salad", "sandwich", "juice", "coffee", "cafe_au_lait"])
+        #expect(
+            menu.items.map(\.id) == ["pizza", "salad", "sandwich", "juice", "coffee", "cafe_au_lait", "water", "cortadito"]
+        )
         #expect(menu.sizes.map(\.id) == ["small", "large"])
         #expect(menu.item("pizza")?.ingredientKeys == ["prosciutto", "cheese", "flour", "tomatoes"])
         #expect(menu.item("pizza")?.prices["large"]?["JPY"] == Money(minorUnits: 1800, fractionDigits: 0))

@@ -13,13 +13,13 @@ struct AgreementBenchmarkTests {
                 "Añadir 2 ensaladas pequeñas a tu pedido",
                 "Añadir 2 zarzamoradas crujientosas a tu pedido",
                 "Ajouter 2 grandes pizzas à votre commande",
-                "Ajouter 2 galopettes croustillonnées à votre commande",
+                "Ajouter 2 galettes croustillantes à votre commande",
                 "1 großen Kaffee hinzufügen",
-                "2 knusprige Zwiebelfladen hinzufügen",
+                "Kaffee mit 2 knusprigen Zwiebelfladen",
                 "Aggiungi 2 pizze grandi al tuo ordine",
-                "Aggiungi 2 frittelline sfiziose al tuo ordine",
+                "Aggiungi 2 frittelle sfiziose al tuo ordine",
                 "Adicionar 2 saladas pequenas ao seu pedido",
-                "Adicionar 2 bolachinhas crocantosas ao seu pedido",
+                "Adicionar 2 bolachas crocantes ao seu pedido",
             ]
         )
         for figures in report.cases {

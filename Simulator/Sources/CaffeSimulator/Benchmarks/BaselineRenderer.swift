@@ -27,7 +27,8 @@ final class BaselineRenderer {
         let order = try PricedOrder(event, menu: core.menu, defaults: core.defaults)
         let localizer = try self.localizer(order.locale)
         let localization = localizer.value(CatalogKeys.summary)?.localization ?? core.catalog.developmentLanguage
-        let engine = try GrammarAgreement.engine(for: localization)
+        // The engine app code makes: the catalog's declared terms over the bundled lexicon.
+        let engine = try core.engine(for: localization)
         let texts = Texts(localizer: localizer, engine: engine, menu: core.menu, term: order.termOfAddress)
         let locale = Locale(identifier: order.locale)
         guard let timeZone = TimeZone(identifier: order.timeZone) else {
@@ -233,7 +234,9 @@ final class BaselineRenderer {
         }
 
         func name(_ key: String) -> String {
-            (try? localizer.string(key, table: menu.nameTable).text) ?? key
+            // A declared term (README, Declaring menu terms) is shown without its markup.
+            localizer.value(key, table: menu.nameTable).map { displayedName($0.value) }
+                ?? (try? localizer.string(key, table: menu.nameTable).text) ?? key
         }
     }
 }

@@ -2,6 +2,7 @@ import CICUFloor
 @_spi(Benchmarks) import CaffeCore
 import CaffeProtocol
 import Foundation
+import GrammarAgreement
 @_spi(Benchmarks) import Localization
 import SwiftProtobuf
 
@@ -65,7 +66,8 @@ final class FormattingCalls {
             for line in order.lines where line.item.category == .food && line.quantity > 0 {
                 guard seen.insert(line.item.id).inserted else { continue }
                 let ingredients = line.item.ingredientKeys.map {
-                    (try? localizer.string($0, table: core.menu.nameTable).text) ?? $0
+                    localizer.value($0, table: core.menu.nameTable).map { displayedName($0.value) }
+                        ?? (try? localizer.string($0, table: core.menu.nameTable).text) ?? $0
                 }
                 try add(list: list, ingredients)
             }
