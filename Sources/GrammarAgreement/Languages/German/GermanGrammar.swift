@@ -157,8 +157,9 @@ struct GermanGrammar: LanguageGrammar {
             let form = head.reading.form(plural: features.isPlural, case: grammaticalCase)
             setNoun(&phrase, head: head, form: form)
         }
-        let isPerson = personNoun(in: phrase).map { $0.0 == head.index } ?? false
-        return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
+        // Only a span without a number can speak of the reader (Lieber Kunde).
+        let isPerson = number == nil && personNoun(in: phrase).map { $0.0 == head.index } ?? false
+        return PhraseAnalysis(features: features, addressesReader: isPerson)
     }
 
     /// Whether a determiner before the head shows the phrase written in the plural (*die Kunden*) or
@@ -522,19 +523,25 @@ struct GermanGrammar: LanguageGrammar {
     private func personNoun(in phrase: Phrase) -> (Int, (prefix: String, masculine: String, feminine: String))? {
         for index in phrase.words.indices where !phrase.words[index].isNumber {
             let lower = phrase.words[index].lower
-            for masculine in Self.personNouns.allKeys {
-                guard let feminine = Self.personNouns[masculine] else { continue }
-                for form in [feminine + "nen", feminine, masculine + "n", masculine + "en", masculine]
-                where lower.endsWith(form) {
-                    let prefix = lower.droppingLastBytes(form.utf8.count)
-                    // The whole word, or a compound whose prefix is more than a letter or two.
-                    guard prefix.isEmpty || prefix.count > 2 else { continue }
-                    return (index, (prefix, masculine, feminine))
-                }
+            for (form, masculine, feminine) in Self.personNounForms where lower.endsWith(form) {
+                let prefix = lower.droppingLastBytes(form.utf8.count)
+                // The whole word, or a compound whose prefix is more than a letter or two.
+                guard prefix.isEmpty || prefix.count > 2 else { continue }
+                return (index, (prefix, masculine, feminine))
             }
         }
         return nil
     }
+
+    /// Every form of the person nouns (*Kundinnen*, *Kundin*, *Kunden*, *Kunde*), longest first,
+    /// with the masculine and feminine it is a form of.
+    private static let personNounForms: [(form: String, masculine: String, feminine: String)] =
+        personNouns.allKeys.flatMap { masculine -> [(String, String, String)] in
+            let feminine = personNouns[masculine] ?? masculine
+            return [feminine + "nen", feminine, masculine + "n", masculine + "en", masculine].map {
+                ($0, masculine, feminine)
+            }
+        }.sorted { $0.0.utf8.count > $1.0.utf8.count }
 
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
         term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
