@@ -197,6 +197,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         if word.hint?.partOfSpeech == .adjective { return true }
         guard let reading = adjectiveReading(word) else { return false }
         if prenominalAdjectives.contains(reading.lemma) { return true }
+        // Before a person noun (querido cliente, chère cliente) an adjective describes the person.
+        if let next, personNouns[next.lower] != nil || personNounsByFeminine[next.lower] != nil { return true }
         guard let next, !reading.entry.canBeNoun else { return false }
         let nextIsNoun = nounReading(next.lower) != nil || lexicon.startsPhrase(next.lower)
         return nextIsNoun && adjectiveReading(next) == nil
