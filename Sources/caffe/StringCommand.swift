@@ -85,7 +85,7 @@ struct StringCommand: ParsableCommand {
         let values = formatArguments.map(FormatArgument.init(parsing:))
         var failed = loaded.diagnostics.contains { $0.severity == .error }
         do {
-            let localizer = try RichLocalizer(catalog: loaded, locale: locale, options: options)
+            let localizer = try RichLocalizer(catalog: loaded, locale: locale, options: options, termTable: "Menu")
             if let note = localizer.localizer.fallbackNote { warn(note) }
             let missing: Bool
             if raw {

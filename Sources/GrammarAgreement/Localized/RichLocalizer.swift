@@ -23,16 +23,25 @@ public final class RichLocalizer: Sendable {
     public let localizer: Localizer
     private let catalog: StringCatalog
     private let templates = Mutex<[String: AgreementTemplate]>([:])
+    /// The table whose entries declare terms (``DeclaredTerm``), and the engines made with them.
+    private let termTable: String?
+    private let engines = Mutex<[String: AgreementEngine]>([:])
     /// Distinct formats kept; past this the cache starts over (a catalog has far fewer).
     private static let templateLimit = 4096
 
     /// Binds `catalog` to `locale`.
     ///
     /// - Throws: ``AgreementError`` `.unknownLocale` when ICU cannot serve the locale.
-    public init(catalog: StringCatalog, locale: String, options: RenderOptions = RenderOptions())
-        throws(AgreementError)
-    {
+    /// - Parameter termTable: a table whose entries declare menu terms (`Menu`): agreement then
+    ///   knows their gender and plural (``DeclaredTerm``).
+    public init(
+        catalog: StringCatalog,
+        locale: String,
+        options: RenderOptions = RenderOptions(),
+        termTable: String? = nil
+    ) throws(AgreementError) {
         self.catalog = catalog
+        self.termTable = termTable
         do {
             localizer = try Localizer(catalog: catalog, locale: locale, options: options)
         } catch {
@@ -69,12 +78,25 @@ public final class RichLocalizer: Sendable {
         let language = found.map { $0.localization == "Base" ? catalog.developmentLanguage : $0.localization }
         let inflected = try template(format).render(
             arguments,
-            engine: try GrammarAgreement.engine(for: language ?? catalog.developmentLanguage),
+            engine: try engine(for: language ?? catalog.developmentLanguage),
             formatter: localizer,
             termOfAddress: termOfAddress,
             concepts: concepts
         )
         return LocalizedRichText(key: key, localization: found?.localization, format: format, inflected: inflected)
+    }
+
+    /// The engine for a localization: with the term table's declared terms, when there are any.
+    private func engine(for localization: String) throws(AgreementError) -> AgreementEngine {
+        guard let termTable else { return try GrammarAgreement.engine(for: localization) }
+        if let made = engines.withLock({ $0[localization] }) { return made }
+        let terms = DeclaredTerm.declared(in: catalog, table: termTable, localization: localization)
+        let made =
+            terms.isEmpty
+            ? try GrammarAgreement.engine(for: localization)
+            : try AgreementEngine(locale: localization, declaring: terms)
+        engines.withLock { $0[localization] = made }
+        return made
     }
 
     /// The compiled template of `format`, compiled on first use.
