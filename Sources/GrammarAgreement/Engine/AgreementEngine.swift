@@ -35,11 +35,7 @@ public final class AgreementEngine: Sendable {
     public init(locale: String) throws(AgreementError) {
         self.locale = locale
         language = GrammarRegistry.language(of: locale)
-        do {
-            pluralRules = try PluralRules(locale: locale)
-        } catch {
-            throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
-        }
+        pluralRules = try Self.pluralRules(locale)
         grammar = try GrammarRegistry.grammar(for: language)
         isSupported = !(grammar is UnsupportedLanguageGrammar)
         declaredTerms = []
@@ -52,11 +48,7 @@ public final class AgreementEngine: Sendable {
     public init(locale: String, declaring terms: [DeclaredTerm]) throws(AgreementError) {
         self.locale = locale
         language = GrammarRegistry.language(of: locale)
-        do {
-            pluralRules = try PluralRules(locale: locale)
-        } catch {
-            throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
-        }
+        pluralRules = try Self.pluralRules(locale)
         let shared = try GrammarRegistry.grammar(for: language)
         if terms.isEmpty || shared is UnsupportedLanguageGrammar {
             grammar = shared
@@ -76,6 +68,14 @@ public final class AgreementEngine: Sendable {
         declaredTerms = terms
     }
 
+    private static func pluralRules(_ locale: String) throws(AgreementError) -> PluralRules {
+        do {
+            return try PluralRules(locale: locale)
+        } catch {
+            throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
+        }
+    }
+
     /// The terms the catalog declared for this engine (empty for a plain one).
     public let declaredTerms: [DeclaredTerm]
 
@@ -83,11 +83,7 @@ public final class AgreementEngine: Sendable {
     init(locale: String, grammar: any LanguageGrammar) throws(AgreementError) {
         self.locale = locale
         language = grammar.language
-        do {
-            pluralRules = try PluralRules(locale: locale)
-        } catch {
-            throw AgreementError(.unknownLocale, "no plural rules for '\(locale)': \(error)")
-        }
+        pluralRules = try Self.pluralRules(locale)
         self.grammar = grammar
         isSupported = !(grammar is UnsupportedLanguageGrammar)
         declaredTerms = []

@@ -44,44 +44,24 @@ struct EnglishGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let parts = conjuncts(of: phrase)
+        let parts = phrase.conjuncts { ["and", "or", "&"].contains($0.lower) && !isInsidePhrase($0, phrase.words) }
         guard parts.count > 1 else { return inflectWhole(&phrase, number: number, rule: rule, context: &context) }
         // Nouns joined by "and": the number goes with the noun it counts (2 bagels and coffee); a part
         // without a number keeps its noun as written, its article agreeing (and an espresso).
-        var analysis: PhraseAnalysis?
         let numbered = parts.contains { part in phrase.words[part].contains(where: \.isNumber) }
-        for (position, part) in parts.enumerated() {
-            var sub = Phrase(words: Array(phrase.words[part]), hint: phrase.hint)
-            let own = sub.words.first(where: \.isNumber)?.grammaticalNumber
-            if own != nil || (!numbered && position == 0) {
-                let result = inflectWhole(&sub, number: own ?? number, rule: rule, context: &context)
-                if analysis == nil { analysis = result }
-            } else {
-                articleAgreement(&sub)
+        let start = phrase.words.first?.utf8Range
+        return phrase.inflectEachConjunctApart(parts) { sub, own in
+            if own != nil || (!numbered && sub.words.first?.utf8Range == start) {
+                return inflectWhole(&sub, number: own ?? number, rule: rule, context: &context)
             }
-            phrase.words.replaceSubrange(part, with: sub.words)
+            articleAgreement(&sub)
+            return PhraseAnalysis(features: nil, addressesReader: false)
         }
-        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
     }
 
-    /// The parts of a span between the conjunctions written in the template (*and*, *or*, *&*), but
-    /// those inside a listed phrase (*mac and cheese*).
-    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
-        let words = phrase.words
-        var parts: [Range<Int>] = []
-        var start = 0
-        for index in words.indices
-        where words[index].argument == nil && ["and", "or", "&"].contains(words[index].lower)
-            && !isInsidePhrase(index, words)
-        {
-            parts.append(start..<index)
-            start = index + 1
-        }
-        parts.append(start..<words.count)
-        return parts.filter { !$0.isEmpty }
-    }
-
-    private func isInsidePhrase(_ index: Int, _ words: [Word]) -> Bool {
+    /// Whether a conjunction is part of a listed phrase (*mac and cheese*).
+    private func isInsidePhrase(_ word: Word, _ words: [Word]) -> Bool {
+        guard let index = words.firstIndex(where: { $0.utf8Range == word.utf8Range }) else { return false }
         let longest = lexicon.longestPhrase
         guard longest > 2 else { return false }
         for start in max(0, index - longest + 2)...index {

@@ -73,33 +73,13 @@ struct GermanGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let parts = conjuncts(of: phrase)
+        let parts = phrase.conjuncts { Self.conjunctions.contains($0.lower) }
         guard parts.count > 1 else {
             return inflect(&phrase, part: 0..<phrase.words.count, number: number, rule: rule, context: &context)
         }
-        // Nouns joined by a conjunction written in the template: each part agrees within itself, and
-        // a number goes with the noun it counts (2 Brezeln und Kaffee, 2 Espressos und 1 Waffel).
-        var analysis: PhraseAnalysis?
-        for part in parts {
-            let own = phrase.words[part].first(where: \.isNumber)?.grammaticalNumber
-            let result = inflect(&phrase, part: part, number: own, rule: rule, context: &context)
-            if analysis == nil || (own != nil && analysis?.features == nil) { analysis = result }
+        return phrase.inflectEachConjunct(parts) { phrase, part, own in
+            inflect(&phrase, part: part, number: own, rule: rule, context: &context)
         }
-        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
-    }
-
-    /// The parts between the conjunctions written in the template (not inside an argument's name).
-    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
-        let words = phrase.words
-        var parts: [Range<Int>] = []
-        var start = 0
-        for index in words.indices
-        where index > 0 && words[index].argument == nil && Self.conjunctions.contains(words[index].lower) {
-            parts.append(start..<index)
-            start = index + 1
-        }
-        parts.append(start..<words.count)
-        return parts.filter { !$0.isEmpty }
     }
 
     /// Agreement in one part of a span (all of it, or the nouns one conjunct holds).
@@ -479,7 +459,7 @@ struct GermanGrammar: LanguageGrammar {
 
     func features(of phrase: Phrase) -> GrammaticalFeatures? {
         var scratch = AgreementContext(texts: [])
-        let part = conjuncts(of: phrase).first ?? 0..<phrase.words.count
+        let part = phrase.conjuncts { Self.conjunctions.contains($0.lower) }.first ?? 0..<phrase.words.count
         guard let head = head(of: phrase, in: part, context: &scratch) else { return nil }
         let lemma = head.reading.singular
         var gender = phrase.words[head.index].hint?.grammaticalGender ?? head.reading.gender

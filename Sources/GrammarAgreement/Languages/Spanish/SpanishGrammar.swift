@@ -116,34 +116,15 @@ struct SpanishGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let parts = conjuncts(of: phrase)
+        let parts = phrase.conjuncts { Self.conjunctions.contains($0.lower) }
         guard parts.count > 1 else { return inflectWhole(&phrase, number: number, rule: rule, context: &context) }
         // Nouns joined by a conjunction written in the template: each part agrees within itself, and
         // a number goes with the noun it counts (5 churros y chocolate caliente, 2 pinchos y una clara).
-        var analysis: PhraseAnalysis?
-        for part in parts {
-            var sub = Phrase(words: Array(phrase.words[part]), hint: phrase.hint)
-            let own = sub.words.first(where: \.isNumber)?.grammaticalNumber
-            let result = inflectWhole(&sub, number: own, rule: rule, context: &context)
-            if analysis == nil || (own != nil && analysis?.features == nil) { analysis = result }
-            phrase.words.replaceSubrange(part, with: sub.words)
+        let analysis = phrase.inflectEachConjunctApart(parts) { sub, own in
+            inflectWhole(&sub, number: own, rule: rule, context: &context)
         }
         adjustConjunctions(&phrase)
-        return analysis ?? PhraseAnalysis(features: nil, addressesReader: false)
-    }
-
-    /// The parts between conjunctions written in the template (not inside an argument's name).
-    private func conjuncts(of phrase: Phrase) -> [Range<Int>] {
-        let words = phrase.words
-        var parts: [Range<Int>] = []
-        var start = 0
-        for index in words.indices
-        where index > 0 && words[index].argument == nil && Self.conjunctions.contains(words[index].lower) {
-            parts.append(start..<index)
-            start = index + 1
-        }
-        parts.append(start..<words.count)
-        return parts.filter { !$0.isEmpty }
+        return analysis
     }
 
     private func inflectWhole(
