@@ -158,7 +158,7 @@ public final class Worker: Service {
     public func reload() throws(WorkerError) {
         let fresh: RenderingCore
         do {
-            fresh = try WorkerSetup.core(for: configuration)
+            fresh = try WorkerSetup.core(for: configuration, logger: logger)
         } catch {
             reloads.update { $0.reloadsRejected += 1 }
             logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
@@ -198,8 +198,15 @@ public final class Worker: Service {
             try kind.configure(outputSocket, configuration.output)
             try attach(outputSocket, configuration.output.endpoints, role: "output")
             var monitors = [try SocketWatch(input, countsDisconnects: true)]
-            if security != nil, configuration.output.endpoints.contains(where: { $0.mode == .bind }) {
-                monitors.append(try SocketWatch(outputSocket, countsDisconnects: false))
+            // The acknowledged output hears of consumers that left from the monitor; a CURVE
+            // endpoint's refused handshakes are counted from it.
+            var outputWatch: SocketWatch?
+            if kind == .acked
+                || (security != nil && configuration.output.endpoints.contains(where: { $0.mode == .bind }))
+            {
+                let watch = try SocketWatch(outputSocket, countsDisconnects: false)
+                monitors.append(watch)
+                outputWatch = watch
             }
             let rpc = try openRPC(&opened)
             let checkpointURL =
@@ -208,15 +215,18 @@ public final class Worker: Service {
                 url: checkpointURL,
                 resumed: resumed,
                 logger: logger,
-                shard: metrics.makeShard("checkpoint")
+                shard: metrics.makeShard("checkpoint"),
+                status: status,
+                failuresBeforeUnhealthy: configuration.checkpoint.failuresBeforeUnhealthy
             )
             let pool = RenderPool(helpers: configuration.renderThreadCount - 1, cores: cores, limits: limits)
             let pipeline = try EventPipeline(
                 sockets: Handoff(
                     EventPipeline.Sockets(
                         input: input,
-                        output: kind.channel(outputSocket, configuration.output),
-                        monitors: monitors
+                        output: kind.channel(outputSocket, configuration.output, logger: logger),
+                        monitors: monitors,
+                        outputWatch: outputWatch
                     )
                 ),
                 settings: pipelineSettings,
@@ -253,12 +263,15 @@ public final class Worker: Service {
                     backoff: .milliseconds(replay.backoffMilliseconds),
                     batch: UInt64(replay.batch)
                 ),
-                configuredEndpoints: replay.endpoints
+                configuredEndpoints: replay.endpoints,
+                allowEndpointChange: replay.allowEndpointChange,
+                idleTime: .milliseconds(configuration.input.sourceIdleMilliseconds)
             ),
             replayTimeout: .milliseconds(replay.timeoutMilliseconds),
             replayConnections: replay.maxConnections,
             replayIdleTimeout: .seconds(30),
-            outputLinger: .seconds(5)
+            outputLinger: .seconds(5),
+            maxParked: configuration.render.maxParked
         )
     }
 
@@ -311,10 +324,12 @@ public final class Worker: Service {
                 HTTPEndpoint.Response(
                     status: 200,
                     contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: metrics.exposition(serving: status.isServing)
+                    body: metrics.exposition(serving: status.isServing, healthy: status.isHealthy)
                 )
             case "/healthz":
-                status.isServing ? .text(200, "SERVING\n") : .text(503, "NOT_SERVING\n")
+                status.isHealthy
+                    ? .text(200, "SERVING\n")
+                    : .text(503, status.isServing ? "NOT_SERVING: checkpoint failing\n" : "NOT_SERVING\n")
             default:
                 .text(404, "not found; try /metrics or /healthz\n")
             }

@@ -121,6 +121,13 @@ public final class ZMQMessage {
         return String(cString: value)
     }
 
+    /// The file descriptor of the connection a received frame came over (`ZMQ_SRCFD`), which a
+    /// socket monitor's connection events name; `nil` when libzmq does not know it (`inproc://`).
+    public var sourceFileDescriptor: Int32? {
+        let value = zmq_msg_get(&raw, ZMQ_SRCFD)
+        return value >= 0 ? value : nil
+    }
+
     /// A second frame with the same content (`zmq_msg_copy`: large frames share their bytes,
     /// reference-counted, rather than copying them).
     public func copy() throws(ZMQError) -> ZMQMessage {

@@ -72,7 +72,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "caffe.worker")
         let core: RenderingCore
         do {
-            core = try WorkerSetup.core(for: configuration)
+            core = try WorkerSetup.core(for: configuration, logger: logger)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -1,5 +1,6 @@
 // Caffe — CaffeWorker tests.
 import Foundation
+import Logging
 import Testing
 import ZeroMQ
 
@@ -71,7 +72,8 @@ struct DeliveryTests {
         #expect(try Checkpoint.read(url).sources == ["pos-1": 43, "sim-1": 7])
         #expect(
             try String(contentsOf: url, encoding: .utf8)
-                == #"{"given_up":{},"sources":{"pos-1":43,"sim-1":7},"version":2}"#
+                == #"{"version":3,"generation":0,"sources":{"pos-1":43,"sim-1":7},"given_up":{},"endpoints":{},"endpoint_identities":{}}"#
+                + "\n"
         )
         // Version 1 files (no given-up ranges) are still read.
         try #"{"sources":{"a":3},"version":1}"#.write(to: url, atomically: true, encoding: .utf8)
@@ -81,6 +83,88 @@ struct DeliveryTests {
         #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
         try "{".write(to: url, atomically: true, encoding: .utf8)
         #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+    }
+
+    @Test("values no worker writes are damage: a sequence above 2^62, a backwards range, a foreign endpoint")
+    func checkpointDamage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("worker.checkpoint")
+        for (text, expected) in [
+            (
+                #"{"sources":{"pos-1":18446744073709551615},"version":2}"#,
+                "source 'pos-1' has sequence 18446744073709551615, beyond the highest a worker accepts (4611686018427387904)"
+            ),
+            (#"{"sources":{},"given_up":{"a":[[9,3]]},"version":2}"#, "given-up range [9, 3]"),
+            (#"{"sources":{},"endpoints":{"a":"inproc://x"},"version":3}"#, "replay endpoint 'inproc://x'"),
+        ] {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            let problem = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+            #expect(problem?.message.contains(expected) == true, "\(problem?.message ?? "")")
+        }
+    }
+
+    @Test("the journal: changes appended, a torn last line ignored, lines a snapshot covers skipped, damage refused")
+    func checkpointJournal() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("worker.checkpoint")
+        var base = Checkpoint(sources: ["a": 5])
+        base.generation = 2
+        try base.write(to: url)
+        var old = Checkpoint.Change(sources: ["a": 4])
+        old.generation = 2
+        var next = Checkpoint.Change(sources: ["a": 9, "b": 1], givenUp: ["b": [3...4]])
+        next.generation = 3
+        try Checkpoint.append(old, toJournalOf: url)
+        try Checkpoint.append(next, toJournalOf: url)
+        let journal = Checkpoint.journalURL(for: url)
+        let handle = try FileHandle(forWritingTo: journal)
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"g":4,"s":{"a":1"#.utf8))
+        try handle.close()
+        let read = try Checkpoint.read(url)
+        #expect(read.sources == ["a": 9, "b": 1] && read.givenUpRanges == ["b": [3...4]] && read.generation == 3)
+        // A damaged line that is not the last is refused, naming it.
+        try Data(#"{"g":5,"s":{"a":1}}"#.utf8 + [10] + "garbage\n".utf8 + #"{"g":6}"#.utf8 + [10]).write(to: journal)
+        let problem = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+        #expect(problem?.message.hasPrefix("line 2 is unreadable") == true)
+    }
+
+    @Test("the writer appends changes, compacts the journal into a snapshot, and reports failures")
+    func checkpointWriter() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("worker.checkpoint")
+        let metrics = WorkerMetrics()
+        let status = WorkerStatus()
+        let writer = CheckpointWriter(
+            url: url,
+            resumed: Checkpoint(),
+            logger: .init(label: "test"),
+            shard: metrics.makeShard("checkpoint"),
+            status: status,
+            failuresBeforeUnhealthy: 2,
+            compactionFloor: 0
+        )
+        // A missing folder makes every write fail; the second failure in a row is unhealthy.
+        let broken = CheckpointWriter(
+            url: folder.appendingPathComponent("missing/worker.checkpoint"),
+            resumed: Checkpoint(),
+            logger: .init(label: "test"),
+            shard: metrics.makeShard("broken"),
+            status: status,
+            failuresBeforeUnhealthy: 2
+        )
+        #expect(!broken.writeFinal(Checkpoint.Change(sources: ["x": 1])))
+        #expect(metrics.counts.checkpointFailures == 1 && status.isCheckpointHealthy)
+        #expect(writer.writeFinal(Checkpoint.Change(sources: ["a": 3], pins: ["a": .init(endpoint: "tcp://a:1")])))
+        let read = try Checkpoint.read(url)
+        #expect(read.sources == ["a": 3] && read.endpoints == ["a": "tcp://a:1"])
+        #expect(metrics.counts.checkpointCompactions == 1)
     }
 
     @Test("gap recovery: first request after the backoff, retries after the timeout, then given up")

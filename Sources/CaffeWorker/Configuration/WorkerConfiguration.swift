@@ -26,6 +26,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// The most a sequence may run ahead of the highest its source has sent; further is
         /// refused as invalid (0: no limit). A new source's first event counts from 0.
         public var maxSequenceJump: Int = 1_000_000
+        /// How long a source whose events are all done stays in memory in full without sending;
+        /// then only its mark is kept (it comes back in full with its next event).
+        public var sourceIdleMilliseconds: Int = 60_000
     }
 
     /// Where confirmations, receipts, complication payloads and dead letters go.
@@ -48,8 +51,10 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Acknowledged output: how long a consumer may stay silent before what it holds is
         /// delivered again (consumers report at least every second).
         public var ackTimeoutMilliseconds: Int = 5000
-        /// Acknowledged output: the window of a consumer that does not ask for one.
+        /// Acknowledged output: the window of a consumer whose feedback, after its hello, asks for 0.
         public var window: Int = 1000
+        /// Acknowledged output: consumers at most; a new one replaces the one idle longest.
+        public var maxConsumers: Int = 256
     }
 
     public struct Render: Hashable, Sendable {
@@ -59,6 +64,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// high-water mark of each inproc pipe, so the whole queue holds about
         /// threads × 2 × queue events.
         public var queue: Int = 1024
+        /// Events whose render failed because of the catalog, kept (not completed) until the next
+        /// successful reload renders them; beyond this many they are dead-lettered.
+        public var maxParked: Int = 10_000
     }
 
     public struct Checkpoint: Hashable, Sendable {
@@ -66,6 +74,8 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var path: String = "caffe-worker.checkpoint"
         /// How often the checkpoint is written while running (it is also written at shutdown).
         public var intervalMilliseconds: Int = 1000
+        /// Failed checkpoint writes in a row before the worker reports NOT_SERVING.
+        public var failuresBeforeUnhealthy: Int = 3
     }
 
     /// Gap recovery: where each source's replay endpoint is, and how hard to try.
@@ -84,6 +94,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Replay endpoints connected at once (configured ones are not counted); the least
         /// recently used idle one is closed to make room.
         public var maxConnections: Int = 64
+        /// Whether a source's announced endpoint may replace the one pinned by its first
+        /// announcement. Off: only an announcement carrying the CURVE identity that pinned it can.
+        public var allowEndpointChange: Bool = false
     }
 
     /// The gRPC-style request/reply endpoint (ROUTER).
@@ -148,6 +161,17 @@ public struct WorkerConfiguration: Hashable, Sendable {
     public var catalog: String = ""
     /// The menu file; empty: `<config_dir>/menu.json`.
     public var menu: String = ""
+    /// What to do with a catalog some of whose strings do not render with the values the worker
+    /// passes (``CatalogProbe``).
+    public var catalogCheck: CatalogCheck = .refuse
+
+    public enum CatalogCheck: String, Hashable, Sendable, CaseIterable {
+        /// Refuse it: the worker does not start, a reload keeps the loaded catalog.
+        case refuse
+        /// Load it and log each failing localization; orders in those localizations are parked
+        /// until a reload brings a catalog that renders them.
+        case warn
+    }
 
     public init() {}
 

@@ -218,6 +218,9 @@ public enum WorkerConfigurationLoader {
             Setter(key: "input.max_sequence_jump") { raw, configuration throws(Message) in
                 configuration.input.maxSequenceJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
             },
+            Setter(key: "input.source_idle_ms") { raw, configuration throws(Message) in
+                configuration.input.sourceIdleMilliseconds = try integer(raw, 100...86_400_000)
+            },
             Setter(key: "output.kind") { raw, configuration throws(Message) in
                 configuration.output.kind = try choice(raw)
             },
@@ -233,17 +236,26 @@ public enum WorkerConfigurationLoader {
             Setter(key: "output.window") { raw, configuration throws(Message) in
                 configuration.output.window = try integer(raw, 1...1_000_000)
             },
+            Setter(key: "output.max_consumers") { raw, configuration throws(Message) in
+                configuration.output.maxConsumers = try integer(raw, 1...100_000)
+            },
             Setter(key: "render.threads") { raw, configuration throws(Message) in
                 configuration.render.threads = try integer(raw, 0...256)
             },
             Setter(key: "render.queue") { raw, configuration throws(Message) in
                 configuration.render.queue = try integer(raw, 1...1_000_000)
             },
+            Setter(key: "render.max_parked") { raw, configuration throws(Message) in
+                configuration.render.maxParked = try integer(raw, 0...10_000_000)
+            },
             Setter(key: "checkpoint.path") { raw, configuration throws(Message) in
                 configuration.checkpoint.path = try scalar(raw)
             },
             Setter(key: "checkpoint.interval_ms") { raw, configuration throws(Message) in
                 configuration.checkpoint.intervalMilliseconds = try integer(raw, 10...3_600_000)
+            },
+            Setter(key: "checkpoint.failures_before_unhealthy") { raw, configuration throws(Message) in
+                configuration.checkpoint.failuresBeforeUnhealthy = try integer(raw, 1...1000)
             },
             Setter(key: "replay.endpoints") { raw, configuration throws(Message) in
                 configuration.replay.endpoints = try sourceEndpoints(raw)
@@ -262,6 +274,9 @@ public enum WorkerConfigurationLoader {
             },
             Setter(key: "replay.max_connections") { raw, configuration throws(Message) in
                 configuration.replay.maxConnections = try integer(raw, 1...10_000)
+            },
+            Setter(key: "replay.allow_endpoint_change") { raw, configuration throws(Message) in
+                configuration.replay.allowEndpointChange = try boolean(raw)
             },
             Setter(key: "rpc.endpoint") { raw, configuration throws(Message) in
                 let text = try scalar(raw)
@@ -311,6 +326,9 @@ public enum WorkerConfigurationLoader {
             Setter(key: "menu") { raw, configuration throws(Message) in
                 configuration.menu = try scalar(raw)
             },
+            Setter(key: "catalog_check") { raw, configuration throws(Message) in
+                configuration.catalogCheck = try choice(raw)
+            },
         ]
 
         init(key: String, set: @escaping @Sendable (Raw, inout WorkerConfiguration) throws(Message) -> Void) {
@@ -332,6 +350,14 @@ public enum WorkerConfigurationLoader {
                 throw Message("\(value) is outside \(range.lowerBound)...\(range.upperBound)")
             }
             return value
+        }
+
+        static func boolean(_ raw: Raw) throws(Message) -> Bool {
+            switch try scalar(raw).lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            case let text: throw Message("'\(text)' is not true or false")
+            }
         }
 
         static func choice<Value: RawRepresentable & CaseIterable>(_ raw: Raw) throws(Message) -> Value

@@ -1,13 +1,21 @@
 import CaffeCore
 import Foundation
 import Localization
+import Logging
 
 /// Loads what a configuration names.
 public enum WorkerSetup {
-    /// The catalog and menu named by `configuration` (or found in its configuration folder).
+    /// The catalog and menu named by `configuration` (or found in its configuration folder),
+    /// checked against what the worker renders (``CatalogProbe``): with `catalog_check: refuse`
+    /// a catalog with strings that fail is refused; with `warn` each failing localization is
+    /// logged to `logger`.
     ///
-    /// - Throws: ``CoreConfigurationError`` when a file cannot be read or the catalog has errors.
-    public static func core(for configuration: WorkerConfiguration) throws(CoreConfigurationError) -> RenderingCore {
+    /// - Throws: ``CoreConfigurationError`` when a file cannot be read, the catalog has errors, or
+    ///   its strings fail the probe.
+    public static func core(
+        for configuration: WorkerConfiguration,
+        logger: Logger? = nil
+    ) throws(CoreConfigurationError) -> RenderingCore {
         let directory = ConfigurationDirectory.resolve(configuration.configDirectory)
         let catalogURL =
             configuration.catalog.isEmpty
@@ -41,6 +49,27 @@ public enum WorkerSetup {
         let core = try RenderingCore(catalog: catalog, menu: menu)
         // Lexicons are read here, at start and on reload, not on the first order in a language.
         core.prepareAgreement()
-        return core
+        let failures = CatalogProbe.run(core)
+        guard let first = failures.first else { return core }
+        switch configuration.catalogCheck {
+        case .refuse:
+            let names = failures.map(\.localization).joined(separator: ", ")
+            throw .catalog(
+                LocalizationError(
+                    .argumentMismatch,
+                    "strings in \(failures.count) localization\(failures.count == 1 ? "" : "s") (\(names)) do not render "
+                        + "with the values the worker passes; the first, \(first); "
+                        + "fix them, or set catalog_check: warn to load it and park those orders"
+                )
+            )
+        case .warn:
+            for failure in failures {
+                logger?.error(
+                    "catalog strings do not render; orders in this localization are parked until a reload fixes them",
+                    metadata: ["localization": "\(failure.localization)", "error": "\(failure.message)"]
+                )
+            }
+            return core
+        }
     }
 }

@@ -13,6 +13,9 @@ public struct ContiguousSequence: Hashable, Sendable {
         self.contiguous = contiguous
     }
 
+    /// Whether nothing is held beyond the contiguous mark.
+    public var isContiguous: Bool { ahead.isEmpty && aheadRanges.isEmpty }
+
     /// Whether `sequence` has been seen.
     public func contains(_ sequence: UInt64) -> Bool {
         sequence <= contiguous || ahead.contains(sequence) || aheadRanges.contains { $0.contains(sequence) }

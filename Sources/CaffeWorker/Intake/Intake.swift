@@ -14,15 +14,17 @@ struct Intake: Sendable {
     struct Policy: Sendable {
         /// The most a sequence may run ahead of its source's highest; 0: no limit.
         var maxSequenceJump: UInt64 = 1_000_000
-        /// Order ids remembered for duplicate checks across sequences.
+        /// Order ids remembered (per source) for duplicate checks across sequences.
         var rememberedOrders = 100_000
         /// When to ask for gaps, how often, in what batches.
         var recovery = GapRecovery.Policy()
         /// Replay endpoints by source, from configuration; they win over announced ones.
         var configuredEndpoints: [String: String] = [:]
-        /// Sources whose announced replay endpoint is remembered (the least recently heard from
-        /// is forgotten first).
-        var maxAnnouncedSources = 10_000
+        /// Whether a source's announced replay endpoint may change once pinned (otherwise only an
+        /// announcement with the CURVE identity that pinned it can change it).
+        var allowEndpointChange = false
+        /// How long a settled source stays active without events before it becomes dormant.
+        var idleTime: Duration = .seconds(60)
     }
 
     /// What to do with one event.
@@ -37,37 +39,49 @@ struct Intake: Sendable {
         case reject(String)
     }
 
-    /// The decision on one event, and the gaps it revealed.
+    /// The decision on one event, the gaps it revealed, and what became of the replay endpoint it
+    /// announced.
     struct Admission: Hashable, Sendable {
         var decision: Decision
         var gaps: [ClosedRange<UInt64>] = []
+        var announcement: Announcement? = nil
+    }
+
+    /// An announced replay endpoint and what became of it.
+    struct Announcement: Hashable, Sendable {
+        var endpoint: String
+        var outcome: IntakeTracker.PinOutcome
     }
 
     let policy: Policy
     private(set) var tracker: IntakeTracker
     private(set) var recovery: GapRecovery
-    private var announced = LeastRecentlyUsed<String, String>(capacity: 1)
 
-    init(policy: Policy, resumingFrom checkpoint: Checkpoint = Checkpoint()) {
+    init(policy: Policy, resumingFrom checkpoint: Checkpoint = Checkpoint(), now: ContinuousClock.Instant = .now) {
         self.policy = policy
         tracker = IntakeTracker(
             resumingFrom: checkpoint.sources,
             givenUp: checkpoint.givenUpRanges,
-            rememberedOrders: policy.rememberedOrders
+            pinned: checkpoint.pins,
+            rememberedOrders: policy.rememberedOrders,
+            idleTime: policy.idleTime,
+            now: now
         )
         recovery = GapRecovery(policy: policy.recovery)
-        announced = LeastRecentlyUsed(capacity: policy.maxAnnouncedSources)
     }
 
-    /// Judges an event by its header (not a heartbeat: see ``heartbeat(source:lastSequence:at:)``).
-    mutating func admit(_ header: Caffe_V1_EventHeader, at now: ContinuousClock.Instant) -> Admission {
+    /// Judges an event by its header (not a heartbeat: see ``heartbeat(_:lastSequence:identity:at:)``).
+    ///
+    /// - Parameter identity: the sender's CURVE identity (`User-Id`), when the input authenticates.
+    mutating func admit(
+        _ header: Caffe_V1_EventHeader,
+        identity: String = "",
+        at now: ContinuousClock.Instant
+    ) -> Admission {
         let source = header.sourceID
         let sequence = header.sequence
         if let problem = problem(source: source, sequence: sequence) { return Admission(decision: .reject(problem)) }
-        if let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint) {
-            announced[source] = endpoint
-        }
-        let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID)
+        let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID, at: now)
         for range in verdict.missing { recovery.report(source: source, range: range, at: now) }
         let decision: Decision =
             switch verdict.kind {
@@ -76,30 +90,56 @@ struct Intake: Sendable {
             case .duplicate: .duplicate
             case .retry: .retry
             }
-        return Admission(decision: decision, gaps: verdict.missing)
+        return Admission(
+            decision: decision,
+            gaps: verdict.missing,
+            announcement: announce(header, identity: identity)
+        )
+    }
+
+    /// Pins or checks the replay endpoint `header` announces for its (known) source.
+    private mutating func announce(_ header: Caffe_V1_EventHeader, identity: String) -> Announcement? {
+        guard let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint),
+            policy.configuredEndpoints[header.sourceID] == nil
+        else { return nil }
+        let outcome = tracker.announce(
+            IntakeTracker.Pin(endpoint: endpoint, identity: identity),
+            for: header.sourceID,
+            allowChange: policy.allowEndpointChange
+        )
+        return Announcement(endpoint: endpoint, outcome: outcome)
     }
 
     /// Takes a heartbeat: `source` has sent everything up to `lastSequence`. Returns the gaps it
-    /// revealed, or a reason to refuse it.
+    /// revealed and what became of the endpoint it announced, or a reason to refuse it. A source
+    /// must introduce itself with an event: a heartbeat from a source this worker never took an
+    /// event from (now or before a restart) is refused, so a forged one cannot conjure up a
+    /// range of lost orders.
     mutating func heartbeat(
         _ header: Caffe_V1_EventHeader,
         lastSequence: UInt64,
+        identity: String = "",
         at now: ContinuousClock.Instant
-    ) -> Result<[ClosedRange<UInt64>], HeartbeatRefusal> {
+    ) -> Result<(gaps: [ClosedRange<UInt64>], announcement: Announcement?), HeartbeatRefusal> {
         guard !header.sourceID.isEmpty else { return .failure(HeartbeatRefusal("a heartbeat names its source")) }
         guard header.sequence == 0 else {
             return .failure(HeartbeatRefusal("a heartbeat takes no sequence of its own (header sequence is 0)"))
         }
-        guard lastSequence > 0 else { return .success([]) }
+        guard lastSequence > 0 else { return .success(([], nil)) }
         if let problem = problem(source: header.sourceID, sequence: lastSequence) {
             return .failure(HeartbeatRefusal(problem))
         }
-        if let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint) {
-            announced[header.sourceID] = endpoint
+        guard tracker.knows(header.sourceID) else {
+            return .failure(
+                HeartbeatRefusal(
+                    "a heartbeat from '\(header.sourceID)', which has sent no event yet: "
+                        + "a source introduces itself with an event"
+                )
+            )
         }
-        let gaps = tracker.heartbeat(source: header.sourceID, last: lastSequence)
+        let gaps = tracker.heartbeat(source: header.sourceID, last: lastSequence, at: now)
         for range in gaps { recovery.report(source: header.sourceID, range: range, at: now) }
-        return .success(gaps)
+        return .success((gaps, announce(header, identity: identity)))
     }
 
     /// Why a heartbeat was refused.
@@ -130,9 +170,9 @@ struct Intake: Sendable {
         endpoint.utf8.count <= 256 && (endpoint.hasPrefix("tcp://") || endpoint.hasPrefix("ipc://"))
     }
 
-    /// The replay endpoint for `source`: configured, else announced.
+    /// The replay endpoint for `source`: configured, else the one pinned when it first announced one.
     func replayEndpoint(for source: String) -> String? {
-        policy.configuredEndpoints[source] ?? announced.peek(source)
+        policy.configuredEndpoints[source] ?? tracker.pin(of: source)?.endpoint
     }
 
     /// The next time ``due(at:)`` has work.
@@ -153,11 +193,10 @@ struct Intake: Sendable {
     ) {
         let tracker = tracker
         let configured = policy.configuredEndpoints
-        let announced = announced
         let (requests, abandoned) = recovery.due(
             at: now,
             stillMissing: { tracker.missing(source: $0, in: $1) },
-            hasEndpoint: { configured[$0] != nil || announced.peek($0) != nil }
+            hasEndpoint: { configured[$0] != nil || tracker.pin(of: $0) != nil }
         )
         for gap in abandoned { self.tracker.abandon(source: gap.source, gap.range) }
         let routed = requests.compactMap { request in
@@ -195,6 +234,31 @@ struct Intake: Sendable {
     /// Whether `source`'s replay endpoint comes from configuration (trusted) rather than metadata.
     func isConfigured(_ source: String) -> Bool { policy.configuredEndpoints[source] != nil }
 
+    // MARK: Sources
+
+    /// Settled sources idle for ``Policy/idleTime`` (see ``IntakeTracker/idleSources(at:limit:)``).
+    mutating func idleSources(at now: ContinuousClock.Instant, limit: Int) -> [IntakeTracker.IdleSource] {
+        tracker.idleSources(at: now, limit: limit)
+    }
+
+    mutating func makeDormant(_ source: String) { tracker.makeDormant(source) }
+
+    mutating func keepActive(_ source: String, at now: ContinuousClock.Instant) {
+        tracker.keepActive(source, at: now)
+    }
+
+    /// Sources brought back from dormancy since the last call, with their marks.
+    mutating func takeRevived() -> [(source: String, mark: UInt64)] { tracker.takeRevived() }
+
+    var hasCheckpointChanges: Bool { tracker.hasCheckpointChanges }
+
+    /// Given-up ranges and pinned endpoints changed since the last call.
+    mutating func takeCheckpointChanges() -> (
+        givenUp: [String: [ClosedRange<UInt64>]], pins: [String: IntakeTracker.Pin]
+    ) {
+        tracker.takeCheckpointChanges()
+    }
+
     /// The parts of `range` of `source` still missing.
     func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
         tracker.missing(source: source, in: range)
@@ -203,34 +267,3 @@ struct Intake: Sendable {
 
 /// The metadata key under which a source announces its `caffe.v1.Replay/Fetch` endpoint.
 let replayEndpointMetadataKey = "replay_endpoint"
-
-/// A map that keeps at most `capacity` entries, forgetting the least recently used one.
-struct LeastRecentlyUsed<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private var entries: [Key: (value: Value, stamp: UInt64)] = [:]
-    private var clock: UInt64 = 0
-    let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
-    /// The value for `key` without counting it as a use.
-    func peek(_ key: Key) -> Value? { entries[key]?.value }
-
-    var count: Int { entries.count }
-
-    subscript(key: Key) -> Value? {
-        get { entries[key]?.value }
-        set {
-            clock += 1
-            guard let newValue else {
-                entries[key] = nil
-                return
-            }
-            entries[key] = (newValue, clock)
-            if entries.count > capacity, let oldest = entries.min(by: { $0.value.stamp < $1.value.stamp })?.key {
-                entries[oldest] = nil
-            }
-        }
-    }
-}

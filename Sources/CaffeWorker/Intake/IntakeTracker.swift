@@ -1,7 +1,13 @@
 /// What the worker has taken in, per source: it tells a new event from a duplicate (by sequence,
 /// and by order id for a publisher that retried under a new sequence), reports each gap once, as
-/// the ranges to ask the source to replay, and remembers the ranges it gave up on, so an event
-/// that arrives late inside one is still rendered rather than taken for a duplicate.
+/// the ranges to ask the source to replay, remembers the ranges it gave up on, so an event that
+/// arrives late inside one is still rendered rather than taken for a duplicate, and holds each
+/// source's pinned replay endpoint.
+///
+/// Memory per source is bounded: a source idle for the policy's idle time whose books are settled
+/// (nothing ahead of its contiguous mark) becomes **dormant** — only its mark, given-up ranges and
+/// pinned endpoint are kept, in a compact table — and is revived by its next event. A checkpoint
+/// resumes every source dormant.
 ///
 /// Owned by the thread that runs intake; not shared.
 public struct IntakeTracker: Sendable {
@@ -13,8 +19,8 @@ public struct IntakeTracker: Sendable {
         case late
         /// Seen before under this sequence: nothing to do.
         case duplicate
-        /// A new sequence carrying an order id seen under another one (a publisher's retry):
-        /// nothing to render, but the sequence is done, or the checkpoint would wait for it.
+        /// A new sequence carrying an order id this source sent under another one (a publisher's
+        /// retry): nothing to render, but the sequence is done, or the checkpoint would wait for it.
         case retry
     }
 
@@ -30,7 +36,7 @@ public struct IntakeTracker: Sendable {
         }
     }
 
-    /// One source's books.
+    /// One active source's books.
     struct Source: Sendable {
         /// Received or given up.
         var seen: ContiguousSequence
@@ -39,10 +45,50 @@ public struct IntakeTracker: Sendable {
         /// Ranges given up on (sorted, disjoint), minus the events that arrived late in them;
         /// the newest ``IntakeTracker/maxGivenUpRanges``.
         var givenUp: [ClosedRange<UInt64>] = []
+        /// The pinned replay endpoint (an index into ``IntakeTracker/pins``; 0: none).
+        var pin: UInt32 = 0
+        /// The activity tick it was last active in.
+        var lastActive: UInt32 = 0
+
+        /// Nothing held ahead of the contiguous mark: what a dormant source can be reduced to.
+        var isSettled: Bool { seen.isContiguous && seen.contiguous == highest }
     }
 
-    private var sources: [String: Source]
+    /// A dormant source: all that is kept of it.
+    struct Dormant: Sendable {
+        var mark: UInt64
+        var givenUp: [ClosedRange<UInt64>] = []
+        var pin: UInt32 = 0
+    }
+
+    /// A replay endpoint pinned for a source, and the CURVE identity (`User-Id`) that announced it,
+    /// if any.
+    public struct Pin: Hashable, Sendable {
+        public var endpoint: String
+        public var identity: String
+
+        public init(endpoint: String, identity: String = "") {
+            self.endpoint = endpoint
+            self.identity = identity
+        }
+    }
+
+    private var sources: [String: Source] = [:]
+    private var dormant: [String: Dormant] = [:]
     private var recentOrders: RecentSet
+    /// Pinned endpoints, interned: many sources share one.
+    private var pins: [Pin] = [Pin(endpoint: "")]
+    private var pinIndex: [Pin: UInt32] = [:]
+    /// Sources in the order they became active in a tick, for finding idle ones without a scan.
+    private var activity = FIFO<(source: String, tick: UInt32)>()
+    /// Sources whose given-up ranges or pin changed since ``takeCheckpointChanges()``.
+    private var changed: Set<String> = []
+    /// Sources revived since ``takeRevived()``, with the mark they came back with.
+    private var revived: [(source: String, mark: UInt64)] = []
+    private let epoch: ContinuousClock.Instant
+    /// How long a tick lasts, and how many ticks of idleness make a source dormant.
+    private let tickLength: Duration
+    private let idleTicks: UInt32
 
     /// The highest sequence accepted: far beyond any real stream, low enough that no range
     /// arithmetic on sequences can overflow.
@@ -51,33 +97,60 @@ public struct IntakeTracker: Sendable {
     /// Given-up ranges remembered per source for late arrivals.
     public static let maxGivenUpRanges = 256
 
-    /// Starts from checkpointed marks: events at or below them are duplicates, except in the
-    /// given-up ranges the checkpoint lists, where they are late.
+    /// Starts from checkpointed marks, every source dormant until it sends again: events at or
+    /// below the marks are duplicates, except in the given-up ranges the checkpoint lists, where
+    /// they are late.
+    ///
+    /// - Parameter idleTime: how long a settled source stays active without events.
     public init(
         resumingFrom checkpoint: [String: UInt64] = [:],
         givenUp: [String: [ClosedRange<UInt64>]] = [:],
-        rememberedOrders: Int = 100_000
+        pinned: [String: Pin] = [:],
+        rememberedOrders: Int = 100_000,
+        idleTime: Duration = .seconds(60),
+        now: ContinuousClock.Instant = .now
     ) {
-        sources = checkpoint.mapValues { Source(seen: ContiguousSequence(contiguous: $0), highest: $0) }
+        epoch = now
+        // Four ticks per idle time: a source is found idle between one and 1¼ idle times after its
+        // last event, and is queued at most five times meanwhile however busy it is.
+        tickLength = max(.milliseconds(1), idleTime / 4)
+        idleTicks = 4
+        dormant.reserveCapacity(checkpoint.count)
+        for (source, mark) in checkpoint { dormant[source] = Dormant(mark: mark) }
         for (source, ranges) in givenUp {
-            sources[source, default: Source(seen: ContiguousSequence(), highest: 0)].givenUp = Array(
+            dormant[source, default: Dormant(mark: 0)].givenUp = Array(
                 ranges.sorted { $0.lowerBound < $1.lowerBound }.suffix(Self.maxGivenUpRanges)
             )
         }
         recentOrders = RecentSet(capacity: rememberedOrders)
+        for (source, pin) in pinned { dormant[source, default: Dormant(mark: 0)].pin = intern(pin) }
     }
 
+    /// Active and dormant sources.
+    public var counts: (active: Int, dormant: Int) { (sources.count, dormant.count) }
+
     /// The highest sequence received from `source` (0: none).
-    public func highest(of source: String) -> UInt64 { sources[source]?.highest ?? 0 }
+    public func highest(of source: String) -> UInt64 { sources[source]?.highest ?? dormant[source]?.mark ?? 0 }
+
+    /// Whether `source` has sent an event this worker took (now or before a restart).
+    public func knows(_ source: String) -> Bool { sources[source] != nil || dormant[source] != nil }
 
     /// Judges an event from `source` with `sequence` (1 through ``maxSequence``, which the caller
     /// checks) and `orderID` (empty: none).
-    public mutating func observe(source name: String, sequence: UInt64, orderID: String) -> Verdict {
-        let knownOrder = !orderID.isEmpty && recentOrders.contains(orderID)
-        if !orderID.isEmpty { recentOrders.insert(orderID) }
-        var source = sources[name] ?? Source(seen: ContiguousSequence(), highest: 0)
-        defer { sources[name] = source }
+    public mutating func observe(
+        source name: String,
+        sequence: UInt64,
+        orderID: String,
+        at now: ContinuousClock.Instant = .now
+    ) -> Verdict {
+        // Order ids are remembered per source: another source cannot make this one's orders vanish.
+        let orderKey = orderID.isEmpty ? "" : name + "\u{1F}" + orderID
+        let knownOrder = !orderKey.isEmpty && recentOrders.contains(orderKey)
+        if !orderKey.isEmpty { recentOrders.insert(orderKey) }
+        var source = take(name)
+        defer { put(name, &source, at: now) }
         if source.takeLate(sequence) {
+            changed.insert(name)
             return Verdict(knownOrder ? .retry : .late)
         }
         let isNew = source.seen.insert(sequence)
@@ -94,12 +167,17 @@ public struct IntakeTracker: Sendable {
     }
 
     /// Learns from a heartbeat that `source` has sent everything up to `last`: the part not seen
-    /// and not reported before is returned, to be asked for.
-    public mutating func heartbeat(source name: String, last: UInt64) -> [ClosedRange<UInt64>] {
-        var source = sources[name] ?? Source(seen: ContiguousSequence(), highest: 0)
-        defer { sources[name] = source }
+    /// and not reported before is returned, to be asked for. A dormant source that has sent
+    /// nothing new stays dormant.
+    public mutating func heartbeat(
+        source name: String,
+        last: UInt64,
+        at now: ContinuousClock.Instant = .now
+    ) -> [ClosedRange<UInt64>] {
+        guard last > highest(of: name) else { return [] }
+        var source = take(name)
+        defer { put(name, &source, at: now) }
         let before = source.highest
-        guard last > before else { return [] }
         source.highest = last
         return source.seen.missing(in: (before + 1)...last)
     }
@@ -107,18 +185,19 @@ public struct IntakeTracker: Sendable {
     /// Gives up on `range` of `source` (the source cannot replay it), so later events are not
     /// held behind it; an event that still arrives inside it is ``Kind/late``.
     public mutating func abandon(source name: String, _ range: ClosedRange<UInt64>) {
-        var source = sources[name] ?? Source(seen: ContiguousSequence(), highest: 0)
+        var source = take(name)
+        defer { put(name, &source, at: nil) }
         for hole in source.seen.missing(in: range) {
             source.seen.insert(hole)
             source.rememberGivenUp(hole)
         }
-        sources[name] = source
+        changed.insert(name)
     }
 
     /// The parts of `range` of `source` not received (nor given up on) yet.
     public func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
-        guard let books = sources[source] else { return [range] }
-        return books.seen.missing(in: range)
+        if let books = sources[source] { return books.seen.missing(in: range) }
+        return ContiguousSequence(contiguous: dormant[source]?.mark ?? 0).missing(in: range)
     }
 
     /// Sequences still missing per source.
@@ -126,15 +205,172 @@ public struct IntakeTracker: Sendable {
         sources.compactMapValues { $0.seen.missing.isEmpty ? nil : $0.seen.missing }
     }
 
-    /// The ranges given up on per source, for the checkpoint.
+    /// The ranges given up on per source, active or dormant.
     public var givenUp: [String: [ClosedRange<UInt64>]] {
-        sources.compactMapValues { $0.givenUp.isEmpty ? nil : $0.givenUp }
+        var all = sources.compactMapValues { $0.givenUp.isEmpty ? nil : $0.givenUp }
+        for (source, books) in dormant where !books.givenUp.isEmpty { all[source] = books.givenUp }
+        return all
+    }
+
+    // MARK: Replay endpoints
+
+    /// What became of an announced endpoint.
+    public enum PinOutcome: Hashable, Sendable {
+        /// The source had none: this one is pinned.
+        case pinned
+        /// The same one as pinned.
+        case unchanged
+        /// A different one, taken because changes are allowed or the announcer proved the identity
+        /// that pinned the old one.
+        case changed(from: String)
+        /// A different one, ignored: the source keeps `kept`.
+        case refused(kept: String)
+    }
+
+    /// The replay endpoint pinned for `source`, if any.
+    public func pin(of source: String) -> Pin? {
+        let index = sources[source]?.pin ?? dormant[source]?.pin ?? 0
+        return index == 0 ? nil : pins[Int(index)]
+    }
+
+    /// Pins `pin` for `source` if it has none; changes it only when `allowChange`, or when the
+    /// announcer's CURVE identity is the one that pinned the current endpoint. The source must be
+    /// known (call after ``observe(source:sequence:orderID:at:)`` or with a known source).
+    public mutating func announce(_ pin: Pin, for name: String, allowChange: Bool) -> PinOutcome {
+        let current = self.pin(of: name)
+        if let current, current.endpoint == pin.endpoint { return .unchanged }
+        if let current, !allowChange, current.identity.isEmpty || current.identity != pin.identity {
+            return .refused(kept: current.endpoint)
+        }
+        let index = intern(pin)
+        if sources[name] != nil {
+            sources[name]?.pin = index
+        } else {
+            dormant[name, default: Dormant(mark: 0)].pin = index
+        }
+        changed.insert(name)
+        return current.map { .changed(from: $0.endpoint) } ?? .pinned
+    }
+
+    private mutating func intern(_ pin: Pin) -> UInt32 {
+        if let index = pinIndex[pin] { return index }
+        pins.append(pin)
+        let index = UInt32(pins.count - 1)
+        pinIndex[pin] = index
+        return index
+    }
+
+    // MARK: Idle sources
+
+    /// A source found idle: its name and highest sequence (the mark it will keep).
+    public struct IdleSource: Hashable, Sendable {
+        public var source: String
+        public var highest: UInt64
+    }
+
+    /// Up to `limit` settled sources idle for the idle time at `now`, in the order they went
+    /// quiet. Each is either made dormant (``makeDormant(_:)``) or kept (``keepActive(_:at:)``) by
+    /// the caller, who knows whether its outputs are all delivered.
+    public mutating func idleSources(at now: ContinuousClock.Instant, limit: Int) -> [IdleSource] {
+        let current = tick(now)
+        var found: [IdleSource] = []
+        while found.count < limit, let first = activity.first, first.tick &+ idleTicks <= current {
+            _ = activity.removeFirst()
+            guard let source = sources[first.source], source.lastActive == first.tick else { continue }
+            if source.isSettled {
+                found.append(IdleSource(source: first.source, highest: source.highest))
+            } else {
+                keepActive(first.source, at: now)
+            }
+        }
+        return found
+    }
+
+    /// Reduces an active source to its dormant form.
+    public mutating func makeDormant(_ name: String) {
+        guard let source = sources.removeValue(forKey: name) else { return }
+        dormant[name] = Dormant(mark: source.seen.contiguous, givenUp: source.givenUp, pin: source.pin)
+    }
+
+    /// Keeps `source` active for another idle time.
+    public mutating func keepActive(_ name: String, at now: ContinuousClock.Instant) {
+        guard var source = sources[name] else { return }
+        let current = tick(now)
+        source.lastActive = current
+        sources[name] = source
+        activity.append((name, current))
+    }
+
+    /// Sources revived since the last call, with the marks they resumed from.
+    public mutating func takeRevived() -> [(source: String, mark: UInt64)] {
+        guard !revived.isEmpty else { return [] }
+        defer { revived.removeAll(keepingCapacity: true) }
+        return revived
+    }
+
+    // MARK: Checkpoint
+
+    /// Whether given-up ranges or pins changed since ``takeCheckpointChanges()``.
+    public var hasCheckpointChanges: Bool { !changed.isEmpty }
+
+    /// What changed for the checkpoint since the last call: each changed source's given-up ranges
+    /// (empty: none left) and pinned endpoint.
+    public mutating func takeCheckpointChanges() -> (givenUp: [String: [ClosedRange<UInt64>]], pins: [String: Pin]) {
+        guard !changed.isEmpty else { return ([:], [:]) }
+        var givenUp: [String: [ClosedRange<UInt64>]] = [:]
+        var pinned: [String: Pin] = [:]
+        for name in changed {
+            givenUp[name] = sources[name]?.givenUp ?? dormant[name]?.givenUp ?? []
+            if let pin = pin(of: name) { pinned[name] = pin }
+        }
+        changed.removeAll(keepingCapacity: true)
+        return (givenUp, pinned)
+    }
+
+    // MARK: Books
+
+    private func tick(_ now: ContinuousClock.Instant) -> UInt32 {
+        let elapsed = max(.zero, now - epoch)
+        return UInt32(clamping: Int64(elapsed / tickLength))
+    }
+
+    /// The books of `name`, taken out (revived from dormancy, or new).
+    private mutating func take(_ name: String) -> Source {
+        if let source = sources.removeValue(forKey: name) { return source }
+        guard let sleeping = dormant.removeValue(forKey: name) else {
+            return Source(seen: ContiguousSequence(), highest: 0, lastActive: .max)
+        }
+        revived.append((name, sleeping.mark))
+        return Source(
+            seen: ContiguousSequence(contiguous: sleeping.mark),
+            highest: sleeping.mark,
+            givenUp: sleeping.givenUp,
+            pin: sleeping.pin,
+            lastActive: .max
+        )
+    }
+
+    /// Puts `name`'s books back; `now`: it was active then (queued for the idle check once per tick).
+    private mutating func put(_ name: String, _ source: inout Source, at now: ContinuousClock.Instant?) {
+        if let now {
+            let current = tick(now)
+            if source.lastActive != current {
+                source.lastActive = current
+                activity.append((name, current))
+            }
+        } else if source.lastActive == .max {
+            // Revived or made without an event (a gap given up): queue it so it can go dormant again.
+            source.lastActive = tick(epoch)
+            activity.append((name, source.lastActive))
+        }
+        sources[name] = source
     }
 }
 
 extension IntakeTracker.Source {
     /// Takes `sequence` out of the given-up ranges; `true` if it was in one.
     mutating func takeLate(_ sequence: UInt64) -> Bool {
+        guard !givenUp.isEmpty else { return false }
         // Binary search: the last range starting at or below `sequence`.
         var low = 0
         var high = givenUp.count

@@ -1,7 +1,8 @@
 import ZeroMQ
 
 /// Counts what happens to a socket's connections: refused handshakes (on a CURVE endpoint: no
-/// CURVE, a wrong key or mechanism, a client the allow-list refuses) and ended connections.
+/// CURVE, a wrong key or mechanism, a client the allow-list refuses) and ended connections, whose
+/// file descriptors the acknowledged output uses to forget consumers that left.
 /// Read by the thread that owns the socket, through its poller.
 final class SocketWatch {
     private let monitor: ZMQSocketMonitor
@@ -19,18 +20,27 @@ final class SocketWatch {
     /// The socket to poll for events.
     var socket: ZMQSocket { monitor.eventSocket }
 
-    /// Reads every event waiting; returns how many handshakes failed and connections ended.
-    func drain() -> (handshakeFailures: UInt64, disconnects: UInt64) {
-        var failures: UInt64 = 0
+    /// What one drain found.
+    struct Events {
+        var handshakeFailures: UInt64 = 0
+        /// Ended connections (0 unless ``countsDisconnects``).
         var disconnects: UInt64 = 0
+        /// The file descriptors of the connections that ended.
+        var closed: [Int32] = []
+    }
+
+    /// Reads every event waiting.
+    func drain() -> Events {
+        var events = Events()
         while let event = try? monitor.receive(timeout: .zero) {
             if event.kind.contains(.disconnected) {
-                disconnects += 1
+                if countsDisconnects { events.disconnects += 1 }
+                events.closed.append(Int32(bitPattern: event.value))
             } else {
-                failures += 1
+                events.handshakeFailures += 1
             }
         }
-        return (failures, countsDisconnects ? disconnects : 0)
+        return events
     }
 
     func stop() { monitor.stop() }

@@ -24,6 +24,11 @@ public struct WorkerCounts: Sendable {
     public var unrecoverableSequences: UInt64 = 0
     /// Replay endpoints connected (each connection counted once).
     public var replayConnections: UInt64 = 0
+    /// Announced replay endpoints that differed from the one pinned for their source, ignored.
+    public var replayEndpointsRefused: UInt64 = 0
+    /// Sources made dormant after their idle time, and dormant sources that sent again.
+    public var sourcesExpired: UInt64 = 0
+    public var sourcesRevived: UInt64 = 0
 
     // MARK: Rendering
 
@@ -49,8 +54,19 @@ public struct WorkerCounts: Sendable {
     public var redelivered: UInt64 = 0
     /// Consumers dropped for silence or disconnection with deliveries in flight.
     public var consumersLost: UInt64 = 0
-    /// Checkpoint files written.
+    /// Checkpoint writes (journal lines or snapshots) that put everything pending on disk.
     public var checkpoints: UInt64 = 0
+    /// Checkpoint writes that failed, and snapshots written (journal compactions).
+    public var checkpointFailures: UInt64 = 0
+    public var checkpointCompactions: UInt64 = 0
+    /// Messages on the acknowledged output's socket that are not a consumer's feedback.
+    public var undecodableFeedback: UInt64 = 0
+    /// Consumers dropped to stay within `output.max_consumers` (the longest idle first).
+    public var consumersEvicted: UInt64 = 0
+    /// Consumers that disconnected (seen by the socket monitor).
+    public var consumersDisconnected: UInt64 = 0
+    /// Deliveries taken back from a consumer that kept them past `output.ack_timeout_ms`.
+    public var deliveriesTimedOut: UInt64 = 0
 
     // MARK: Requests
 
@@ -63,6 +79,13 @@ public struct WorkerCounts: Sendable {
 
     public var reloadsLoaded: UInt64 = 0
     public var reloadsRejected: UInt64 = 0
+    /// Events whose render failed for a reason that is the configuration's, parked for the next
+    /// reload instead of dead-lettered; and those rendered again after one.
+    public var parked: UInt64 = 0
+    public var unparked: UInt64 = 0
+    /// Locale resources and programs compiled, and evicted to stay within the cache bound.
+    public var localeCompilations: UInt64 = 0
+    public var localeEvictions: UInt64 = 0
     /// Refused handshakes on secured endpoints (every mechanism failure, not only ZAP refusals).
     public var handshakeFailures: UInt64 = 0
     /// Connections to the input that ended (a peer that went away, or a message over the hard limit).
@@ -78,6 +101,14 @@ public struct WorkerCounts: Sendable {
     /// Consumers of the acknowledged output, and deliveries awaiting their acknowledgement.
     public var consumers: Int = 0
     public var unacknowledged: Int = 0
+    /// Sources held in full and dormant ones (their marks only).
+    public var activeSources: Int = 0
+    public var dormantSources: Int = 0
+    /// Events parked, waiting for a reload.
+    public var parkedNow: Int = 0
+    /// Bytes the render threads' locale caches hold, and their bound.
+    public var localeCacheBytes: Int = 0
+    public var localeCacheBound: Int = 0
 
     public init() {}
 
@@ -95,6 +126,9 @@ public struct WorkerCounts: Sendable {
         unrecoverableGaps += other.unrecoverableGaps
         unrecoverableSequences += other.unrecoverableSequences
         replayConnections += other.replayConnections
+        replayEndpointsRefused += other.replayEndpointsRefused
+        sourcesExpired += other.sourcesExpired
+        sourcesRevived += other.sourcesRevived
         rendered += other.rendered
         deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
         outputs.merge(other.outputs, uniquingKeysWith: +)
@@ -105,6 +139,16 @@ public struct WorkerCounts: Sendable {
         redelivered += other.redelivered
         consumersLost += other.consumersLost
         checkpoints += other.checkpoints
+        checkpointFailures += other.checkpointFailures
+        checkpointCompactions += other.checkpointCompactions
+        undecodableFeedback += other.undecodableFeedback
+        consumersEvicted += other.consumersEvicted
+        consumersDisconnected += other.consumersDisconnected
+        deliveriesTimedOut += other.deliveriesTimedOut
+        parked += other.parked
+        unparked += other.unparked
+        localeCompilations += other.localeCompilations
+        localeEvictions += other.localeEvictions
         rpc.merge(other.rpc, uniquingKeysWith: +)
         rpcRepliesDropped += other.rpcRepliesDropped
         reloadsLoaded += other.reloadsLoaded
@@ -116,6 +160,11 @@ public struct WorkerCounts: Sendable {
         pendingGaps += other.pendingGaps
         consumers += other.consumers
         unacknowledged += other.unacknowledged
+        activeSources += other.activeSources
+        dormantSources += other.dormantSources
+        parkedNow += other.parkedNow
+        localeCacheBytes += other.localeCacheBytes
+        localeCacheBound += other.localeCacheBound
     }
 
     /// Makes these counts equal to `other` without sharing storage with it: dictionaries are
@@ -168,7 +217,13 @@ public struct WorkerCounts: Sendable {
             "unrecoverable_sequences": unrecoverableSequences, "checkpoints": checkpoints,
             "handshake_failures": handshakeFailures, "rpc_requests": rpcRequests,
             "rpc_replies_dropped": rpcRepliesDropped, "consumers_lost": consumersLost,
-            "input_disconnects": inputDisconnects,
+            "input_disconnects": inputDisconnects, "checkpoint_failures": checkpointFailures,
+            "checkpoint_compactions": checkpointCompactions, "undecodable_feedback": undecodableFeedback,
+            "consumers_evicted": consumersEvicted, "consumers_disconnected": consumersDisconnected,
+            "deliveries_timed_out": deliveriesTimedOut, "parked": parked, "unparked": unparked,
+            "replay_endpoints_refused": replayEndpointsRefused, "sources_expired": sourcesExpired,
+            "sources_revived": sourcesRevived, "locale_compilations": localeCompilations,
+            "locale_evictions": localeEvictions,
         ]
     }
 }

@@ -90,7 +90,7 @@ public final class WorkerMetrics: Sendable {
     }
 
     /// Every metric in the Prometheus text format (version 0.0.4), with `serving` as a gauge.
-    func exposition(serving: Bool) -> [UInt8] {
+    func exposition(serving: Bool, healthy: Bool? = nil) -> [UInt8] {
         let counts = freshCounts()
         var text = PrometheusText()
         func counter(_ name: String, _ help: String, _ value: UInt64) {
@@ -118,7 +118,40 @@ public final class WorkerMetrics: Sendable {
         counter("replay_connections", "Connections made to replay endpoints.", counts.replayConnections)
         counter("unrecoverable_gaps", "Gaps given up on.", counts.unrecoverableGaps)
         counter("unrecoverable_sequences", "Sequences given up on.", counts.unrecoverableSequences)
-        counter("checkpoints", "Checkpoint files written.", counts.checkpoints)
+        counter("checkpoints", "Checkpoint writes that put everything pending on disk.", counts.checkpoints)
+        counter("checkpoint_failures", "Checkpoint writes that failed.", counts.checkpointFailures)
+        counter("checkpoint_compactions", "Checkpoint snapshots written (journal compactions).", counts.checkpointCompactions)
+        counter(
+            "replay_endpoints_refused",
+            "Announced replay endpoints that differed from the one pinned for their source, ignored.",
+            counts.replayEndpointsRefused
+        )
+        counter("sources_expired", "Idle sources made dormant (only their marks kept).", counts.sourcesExpired)
+        counter("sources_revived", "Dormant sources that sent again.", counts.sourcesRevived)
+        counter(
+            "undecodable_feedback",
+            "Messages on the acknowledged output's socket that are not consumer feedback.",
+            counts.undecodableFeedback
+        )
+        counter(
+            "consumers_evicted",
+            "Consumers dropped to stay within output.max_consumers, the longest idle first.",
+            counts.consumersEvicted
+        )
+        counter("consumers_disconnected", "Consumers of the acknowledged output that disconnected.", counts.consumersDisconnected)
+        counter(
+            "deliveries_timed_out",
+            "Deliveries taken back from a consumer that held them past output.ack_timeout_ms.",
+            counts.deliveriesTimedOut
+        )
+        counter(
+            "parked_events",
+            "Events whose render failed because of the configuration, parked for the next reload.",
+            counts.parked
+        )
+        counter("unparked_events", "Parked events rendered again after a reload.", counts.unparked)
+        counter("locale_compilations", "Locale resources and programs compiled by the render threads.", counts.localeCompilations)
+        counter("locale_evictions", "Locale resources evicted to stay within the cache bound.", counts.localeEvictions)
         counter("handshake_failures", "Refused handshakes on secured endpoints.", counts.handshakeFailures)
         counter("input_disconnects", "Input connections that ended.", counts.inputDisconnects)
         counter("rpc_replies_dropped", "Replies dropped: client gone or not reading.", counts.rpcRepliesDropped)
@@ -180,8 +213,19 @@ public final class WorkerMetrics: Sendable {
         text.sample("caffe_worker_consumers", value: Double(counts.consumers))
         text.family("caffe_worker_unacknowledged", type: "gauge", help: "Deliveries awaiting acknowledgement.")
         text.sample("caffe_worker_unacknowledged", value: Double(counts.unacknowledged))
+        text.family("caffe_worker_sources", type: "gauge", help: "Sources known, by state (active: books in full; dormant: mark only).")
+        text.sample("caffe_worker_sources", [("state", "active")], value: Double(counts.activeSources))
+        text.sample("caffe_worker_sources", [("state", "dormant")], value: Double(counts.dormantSources))
+        text.family("caffe_worker_parked", type: "gauge", help: "Events parked until the next successful reload.")
+        text.sample("caffe_worker_parked", value: Double(counts.parkedNow))
+        text.family("caffe_worker_locale_cache_bytes", type: "gauge", help: "Bytes held by the render threads' locale caches.")
+        text.sample("caffe_worker_locale_cache_bytes", value: Double(counts.localeCacheBytes))
+        text.family("caffe_worker_locale_cache_bound_bytes", type: "gauge", help: "The locale caches' bound (render.locale_cache_bytes per thread).")
+        text.sample("caffe_worker_locale_cache_bound_bytes", value: Double(counts.localeCacheBound))
         text.family("caffe_worker_serving", type: "gauge", help: "1 while the worker takes new work.")
         text.sample("caffe_worker_serving", value: serving ? 1.0 : 0.0)
+        text.family("caffe_worker_healthy", type: "gauge", help: "1 while serving with the checkpoint being written.")
+        text.sample("caffe_worker_healthy", value: (healthy ?? serving) ? 1.0 : 0.0)
         return text.bytes
     }
 }

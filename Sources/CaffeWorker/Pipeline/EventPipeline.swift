@@ -25,6 +25,8 @@ final class EventPipeline: Service {
         var output: any OutputChannel
         /// Handshake and disconnect events of the input and output, when watched.
         var monitors: [SocketWatch]
+        /// The output's watch, among the monitors.
+        var outputWatch: SocketWatch?
     }
 
     /// How the pipeline ended.
@@ -61,6 +63,8 @@ final class EventPipeline: Service {
         var replayConnections: Int
         var replayIdleTimeout: Duration
         var outputLinger: Duration
+        /// Events kept for a reload at most (``PipelineState/park(_:reason:)``).
+        var maxParked = 10_000
     }
 
     init(
@@ -159,6 +163,8 @@ private struct PipelineState {
     let input: ZMQSocket
     let output: any OutputChannel
     let monitors: [SocketWatch]
+    /// The output socket's watch, whose ended connections the output hears of.
+    let outputWatch: SocketWatch?
     let results: Mailbox<RenderedEvent>?
 
     var intake: Intake
@@ -176,6 +182,9 @@ private struct PipelineState {
     var atPool = 0
     /// Rendered, waiting for the output to take them.
     var outbound = FIFO<RenderedEvent>()
+    /// Failed because of the configuration, waiting for a reload.
+    var parked = FIFO<InputEvent>()
+    var parkedSoFar: UInt64 = 0
     var nextCheckpoint = ContinuousClock.now
 
     var polls: PollSet
@@ -194,10 +203,11 @@ private struct PipelineState {
         input = sockets.input
         output = sockets.output
         monitors = sockets.monitors
+        outputWatch = sockets.outputWatch
         results = parts.pool.flatMap { $0.helpers > 0 ? try? Mailbox<RenderedEvent>() : nil }
         intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
         renderer = EventRenderer(cores: parts.cores, limits: settings.limits)
-        ledger = CheckpointLedger(resumingFrom: parts.resumed.sources)
+        ledger = CheckpointLedger()
         counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
         replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
         polls = PollSet(
@@ -225,7 +235,7 @@ private struct PipelineState {
                     break
                 }
                 let now = ContinuousClock.now
-                renderer.refresh()
+                if renderer.refresh() { unpark() }
                 try takeResults(at: now)
                 try flush(at: now)
                 let output = output
@@ -234,6 +244,7 @@ private struct PipelineState {
                 try serviceReplay(at: now)
                 if !stop.drain { try readInput(at: now) }
                 try renderPending(at: now)
+                expireIdleSources(at: now)
                 checkpointIfDue(at: now)
                 if stop.drain, isIdle, output.isSettled { break }
                 updateGauges()
@@ -246,8 +257,7 @@ private struct PipelineState {
             logger.error("event pipeline stopped", metadata: ["error": "\(error)"])
             ending = .failed("\(error)")
         }
-        finish(ending)
-        return ending
+        return finish(ending)
     }
 
     // MARK: Intake
@@ -264,6 +274,8 @@ private struct PipelineState {
 
     /// Judges one input message and queues what it becomes.
     mutating func take(_ frames: [ZMQMessage], at now: ContinuousClock.Instant) {
+        // With CURVE, the ZAP handler names each client by its public key.
+        let identity = security == nil ? "" : frames.first?.metadata("User-Id") ?? ""
         switch ParsedInput(frames, limits: settings.limits) {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
@@ -290,9 +302,9 @@ private struct PipelineState {
             )
         case .event(let event):
             if event.header.bodyType == Caffe_V1_Heartbeat.protoMessageName {
-                heartbeat(event, frames: frames, at: now)
+                heartbeat(event, frames: frames, identity: identity, at: now)
             } else {
-                admit(event, frames: frames, at: now)
+                admit(event, frames: frames, identity: identity, at: now)
             }
         }
     }
@@ -312,7 +324,7 @@ private struct PipelineState {
             return nil
         case .retry:
             counts.count { $0.duplicates += 1 }
-            ledger.complete(SequenceRef(source: header.sourceID, sequence: header.sequence))
+            markDone(SequenceRef(source: header.sourceID, sequence: header.sequence))
             return nil
         case .reject:
             return Tracked(sequence: nil)
@@ -324,9 +336,15 @@ private struct PipelineState {
         var sequence: SequenceRef?
     }
 
-    mutating func admit(_ event: InputEvent, frames: [ZMQMessage], at now: ContinuousClock.Instant) {
-        let admission = intake.admit(event.header, at: now)
+    mutating func admit(
+        _ event: InputEvent,
+        frames: [ZMQMessage],
+        identity: String = "",
+        at now: ContinuousClock.Instant
+    ) {
+        let admission = intake.admit(event.header, identity: identity, at: now)
         report(admission.gaps, source: event.header.sourceID)
+        if let announcement = admission.announcement { report(announcement, source: event.header.sourceID) }
         switch admission.decision {
         case .render(let late):
             if late {
@@ -342,7 +360,7 @@ private struct PipelineState {
         case .retry:
             // Nothing to render, but the sequence is done.
             counts.count { $0.duplicates += 1 }
-            ledger.complete(event.ref)
+            markDone(event.ref)
         case .reject(let detail):
             logger.warning(
                 "event refused",
@@ -354,7 +372,12 @@ private struct PipelineState {
         }
     }
 
-    mutating func heartbeat(_ event: InputEvent, frames: [ZMQMessage], at now: ContinuousClock.Instant) {
+    mutating func heartbeat(
+        _ event: InputEvent,
+        frames: [ZMQMessage],
+        identity: String,
+        at now: ContinuousClock.Instant
+    ) {
         counts.count { $0.heartbeats += 1 }
         let last: UInt64
         do {
@@ -364,9 +387,10 @@ private struct PipelineState {
             enqueue(EventRenderer.deadLetter(.malformed, error.description, frames: frames, header: event.header))
             return
         }
-        switch intake.heartbeat(event.header, lastSequence: last, at: now) {
-        case .success(let gaps):
+        switch intake.heartbeat(event.header, lastSequence: last, identity: identity, at: now) {
+        case .success(let (gaps, announcement)):
             report(gaps, source: event.header.sourceID)
+            if let announcement { report(announcement, source: event.header.sourceID) }
         case .failure(let refusal):
             enqueue(EventRenderer.deadLetter(.invalid, refusal.detail, frames: frames, header: event.header))
         }
@@ -384,6 +408,62 @@ private struct PipelineState {
                 "sequence gap",
                 metadata: ["source": "\(source)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)"]
             )
+        }
+    }
+
+    /// Counts and logs an announced replay endpoint that was not taken, or that replaced another.
+    mutating func report(_ announcement: Intake.Announcement, source: String) {
+        switch announcement.outcome {
+        case .pinned, .unchanged:
+            break
+        case .changed(let old):
+            logger.notice(
+                "replay endpoint changed",
+                metadata: ["source": "\(source)", "from": "\(old)", "to": "\(announcement.endpoint)"]
+            )
+        case .refused(let kept):
+            counts.count { $0.replayEndpointsRefused += 1 }
+            let refused = counts.counts.replayEndpointsRefused
+            // The first ten, then one in a thousand: a flood of forgeries must not flood the log.
+            if refused <= 10 || refused % 1000 == 0 {
+                logger.warning(
+                    "announced replay endpoint ignored: the source's endpoint is pinned",
+                    metadata: [
+                        "source": "\(source)", "announced": "\(announcement.endpoint)", "kept": "\(kept)",
+                        "refused_so_far": "\(refused)",
+                    ]
+                )
+            }
+        }
+    }
+
+    // MARK: Sources
+
+    /// Brings back into the ledger the sources intake revived from dormancy.
+    mutating func syncRevived() {
+        for (source, mark) in intake.takeRevived() {
+            ledger.revive(source, mark: mark)
+            counts.count { $0.sourcesRevived += 1 }
+        }
+    }
+
+    /// Marks `ref` done in the ledger.
+    mutating func markDone(_ ref: SequenceRef) {
+        syncRevived()
+        ledger.complete(ref)
+    }
+
+    /// Makes settled sources idle for `input.source_idle_ms` dormant, a bounded number per turn.
+    mutating func expireIdleSources(at now: ContinuousClock.Instant) {
+        syncRevived()
+        for idle in intake.idleSources(at: now, limit: 256) {
+            if ledger.isDone(idle.source, through: idle.highest) {
+                intake.makeDormant(idle.source)
+                ledger.forget(idle.source)
+                counts.count { $0.sourcesExpired += 1 }
+            } else {
+                intake.keepActive(idle.source, at: now)
+            }
         }
     }
 
@@ -436,6 +516,8 @@ private struct PipelineState {
                 }
             case .deadLetter(let reason):
                 counts.deadLetters[reason, default: 0] += 1
+            case .parked:
+                counts.parked += 1
             }
             for notice in event.notices {
                 counts.agreementWordsLeft[LabelPair(labels.label(notice.locale, metrics), notice.reason), default: 0] += 1
@@ -443,7 +525,50 @@ private struct PipelineState {
         }
         self.labels = labels
         if !event.notices.isEmpty { log(event.notices) }
-        outbound.append(event)
+        if let input = event.parked, case .parked(let reason) = event.summary {
+            park(input, reason: reason)
+        } else {
+            outbound.append(event)
+        }
+    }
+
+    // MARK: Parking
+
+    /// Keeps an event whose render failed because of the configuration, to render it again after
+    /// the next successful reload; it is not completed meanwhile (a restart asks the source for it
+    /// again). Beyond `render.max_parked` it is dead-lettered after all.
+    mutating func park(_ event: InputEvent, reason: String) {
+        guard parked.count < settings.maxParked else {
+            enqueue(
+                EventRenderer.deadLetter(
+                    .renderFailed,
+                    reason + " (not parked: render.max_parked events already wait for a reload)",
+                    event: event
+                )
+            )
+            return
+        }
+        parked.append(event)
+        parkedSoFar += 1
+        if parkedSoFar <= 10 || parkedSoFar % 1000 == 0 {
+            logger.error(
+                "event parked until a reload: the catalog cannot render it",
+                metadata: [
+                    "source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(reason)",
+                    "parked_so_far": "\(parkedSoFar)",
+                ]
+            )
+        }
+    }
+
+    /// After a successful reload, the parked events go back to be rendered first.
+    mutating func unpark() {
+        guard !parked.isEmpty else { return }
+        var events: [InputEvent] = []
+        while let event = parked.removeFirst() { events.append(event) }
+        counts.count { $0.unparked += UInt64(events.count) }
+        logger.notice("rendering parked events again after a reload", metadata: ["events": "\(events.count)"])
+        pending.prepend(contentsOf: events)
     }
 
     /// Logs each word agreement left as written once per (locale, reason, word), the first
@@ -490,6 +615,8 @@ private struct PipelineState {
     }
 
     mutating func complete(_ refs: [SequenceRef]) {
+        guard !refs.isEmpty else { return }
+        syncRevived()
         for ref in refs { ledger.complete(ref) }
     }
 
@@ -700,9 +827,18 @@ private struct PipelineState {
     // MARK: Checkpoint
 
     mutating func checkpointIfDue(at now: ContinuousClock.Instant) {
-        guard now >= nextCheckpoint, ledger.takeChanged() else { return }
-        checkpoints.post(Checkpoint(sources: ledger.marks, givenUp: intake.tracker.givenUp))
+        guard now >= nextCheckpoint, hasCheckpointChanges else { return }
+        checkpoints.post(takeCheckpointChange())
         nextCheckpoint = now + settings.checkpointInterval
+    }
+
+    var hasCheckpointChanges: Bool { ledger.isChanged || intake.hasCheckpointChanges }
+
+    /// What moved since the last checkpoint: marks, given-up ranges, pinned endpoints.
+    mutating func takeCheckpointChange() -> Checkpoint.Change {
+        syncRevived()
+        let (givenUp, pins) = intake.takeCheckpointChanges()
+        return Checkpoint.Change(sources: ledger.takeChanges(), givenUp: givenUp, pins: pins)
     }
 
     // MARK: Waiting
@@ -710,10 +846,18 @@ private struct PipelineState {
     mutating func updateGauges() {
         let queued = queued
         let gaps = intake.pendingGaps
-        if counts.counts.renderQueue != queued || counts.counts.pendingGaps != gaps {
+        let sources = intake.tracker.counts
+        let current = counts.counts
+        if current.renderQueue != queued || current.pendingGaps != gaps || current.activeSources != sources.active
+            || current.dormantSources != sources.dormant || current.parkedNow != parked.count
+        {
+            let parkedNow = parked.count
             counts.count {
+                $0.parkedNow = parkedNow
                 $0.renderQueue = queued
                 $0.pendingGaps = gaps
+                $0.activeSources = sources.active
+                $0.dormantSources = sources.dormant
             }
         }
     }
@@ -740,7 +884,7 @@ private struct PipelineState {
         var deadline = now + .seconds(1)
         for candidate in [
             intake.nextDue, output.nextDeadline, replay.nextIdleCheck,
-            ledger.isChanged ? nextCheckpoint : nil,
+            hasCheckpointChanges ? nextCheckpoint : nil,
         ] {
             if let candidate, candidate < deadline { deadline = candidate }
         }
@@ -761,15 +905,19 @@ private struct PipelineState {
                 $0.handshakeFailures += events.handshakeFailures
                 $0.inputDisconnects += events.disconnects
             }
+            if watch.socket === outputWatch?.socket, !events.closed.isEmpty { output.connectionsClosed(events.closed) }
         }
     }
 
     // MARK: Ending
 
     /// Writes the final checkpoint and closes the sockets.
-    mutating func finish(_ ending: EventPipeline.Ending) {
+    mutating func finish(_ ending: EventPipeline.Ending) -> EventPipeline.Ending {
         complete(output.takeCompleted())
-        checkpoints.write(Checkpoint(sources: ledger.marks, givenUp: intake.tracker.givenUp))
+        var ending = ending
+        if !checkpoints.writeFinal(takeCheckpointChange()), case .drained = ending {
+            ending = .failed("the final checkpoint could not be written; a restart renders again what it lacks")
+        }
         let undelivered = queued
         if case .abandoned = ending {
             logger.error(
@@ -782,9 +930,9 @@ private struct PipelineState {
         input.close(linger: .milliseconds(0))
         replay.closeAll()
         for watch in monitors { watch.stop() }
-        let linger: ZMQTimeout =
-            if case .drained = ending { ZMQTimeout(settings.outputLinger) } else { .milliseconds(0) }
-        output.socket.close(linger: linger)
+        let delivered: Bool = if case .abandoned = ending { false } else { true }
+        output.socket.close(linger: delivered ? ZMQTimeout(settings.outputLinger) : .milliseconds(0))
+        return ending
     }
 }
 

@@ -96,6 +96,9 @@ struct RenderedEvent: @unchecked Sendable {
         case rendered(kind: String, locale: String, outputs: [LabelPair], nanoseconds: UInt64)
         /// Dead-lettered, for `reason` (the metric label).
         case deadLetter(reason: String)
+        /// Not rendered because of the configuration (a catalog string that fails): kept until a
+        /// reload, not completed.
+        case parked(String)
     }
 
     /// The input's place in its source's stream, done once every output is delivered; `nil` for an
@@ -105,6 +108,8 @@ struct RenderedEvent: @unchecked Sendable {
     var summary: Summary
     /// Words agreement left as written while rendering it, to count and log.
     var notices: [AgreementNotice] = []
+    /// The event itself, when it was parked (``Summary/parked(_:)``).
+    var parked: InputEvent? = nil
     /// The first output not sent yet.
     var nextOutput = 0
 

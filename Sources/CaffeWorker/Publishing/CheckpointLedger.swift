@@ -1,15 +1,22 @@
-/// Which inputs are done, per source: an input is done once every output of it is delivered
-/// (what "delivered" means is the output channel's), a duplicate retried under a new sequence is
-/// done at once, and a gap given up is done once its dead letter is delivered. The checkpoint
-/// records each source's highest contiguous done sequence.
+/// Which inputs are done, per active source: an input is done once every output of it is
+/// delivered (what "delivered" means is the output channel's), a duplicate retried under a new
+/// sequence is done at once, and a gap given up is done once its dead letter is delivered. The
+/// checkpoint records each source's highest contiguous done sequence.
+///
+/// It holds only the sources intake holds active: a source is brought back with its mark
+/// (``revive(_:mark:)``) when intake revives it, and forgotten when intake makes it dormant.
+/// Marks that moved are handed to the checkpoint writer as a change (``takeChanges()``), so a
+/// checkpoint costs the sources that moved, not every source.
 struct CheckpointLedger: Sendable {
-    private var done: [String: ContiguousSequence]
-    /// Whether something moved since the last ``takeChanged()``.
-    private(set) var isChanged = false
+    private var done: [String: ContiguousSequence] = [:]
+    private var moved: Set<String> = []
+    /// Marks of sources forgotten before their last move was taken.
+    private var forgottenMarks: [String: UInt64] = [:]
 
-    init(resumingFrom marks: [String: UInt64]) {
-        done = marks.mapValues { ContiguousSequence(contiguous: $0) }
-    }
+    init() {}
+
+    /// Whether a mark moved since the last ``takeChanges()``.
+    var isChanged: Bool { !moved.isEmpty || !forgottenMarks.isEmpty }
 
     /// Marks `ref`'s sequences done.
     mutating func complete(_ ref: SequenceRef) {
@@ -19,15 +26,40 @@ struct CheckpointLedger: Sendable {
         } else {
             done[ref.source, default: ContiguousSequence()].insert(ref.sequences)
         }
-        if done[ref.source]?.contiguous != before { isChanged = true }
+        if done[ref.source]?.contiguous != before { moved.insert(ref.source) }
     }
 
-    /// Each source's highest contiguous done sequence.
-    var marks: [String: UInt64] { done.mapValues(\.contiguous) }
+    /// Brings `source` back from dormancy with everything up to `mark` done.
+    mutating func revive(_ source: String, mark: UInt64) {
+        guard done[source] == nil else { return }
+        done[source] = ContiguousSequence(contiguous: mark)
+    }
 
-    /// Clears ``isChanged``, returning what it was.
-    mutating func takeChanged() -> Bool {
-        defer { isChanged = false }
-        return isChanged
+    /// Whether every sequence of `source` up to `highest` is done.
+    func isDone(_ source: String, through highest: UInt64) -> Bool {
+        guard let books = done[source] else { return highest == 0 }
+        return books.contiguous >= highest && books.isContiguous
+    }
+
+    /// Forgets a source intake made dormant (its mark is in the checkpoint).
+    mutating func forget(_ source: String) {
+        guard let books = done.removeValue(forKey: source) else { return }
+        if moved.remove(source) != nil { forgottenMarks[source] = books.contiguous }
+    }
+
+    /// `source`'s highest contiguous done sequence, if it is active.
+    func mark(of source: String) -> UInt64? { done[source]?.contiguous }
+
+    /// The marks that moved since the last call.
+    mutating func takeChanges() -> [String: UInt64] {
+        guard !moved.isEmpty || !forgottenMarks.isEmpty else { return [:] }
+        var marks = forgottenMarks
+        forgottenMarks.removeAll()
+        marks.reserveCapacity(moved.count)
+        for source in moved {
+            if let mark = done[source]?.contiguous { marks[source] = mark }
+        }
+        moved.removeAll(keepingCapacity: true)
+        return marks
     }
 }

@@ -4,42 +4,98 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Writes checkpoints off the event pipeline's thread: the pipeline posts the latest one
-/// (``post(_:)``, which never blocks), this service's thread writes and fsyncs it; the final one,
-/// at the end of a drain, is written by the pipeline itself (``write(_:)``), under the same lock,
-/// so an older posted checkpoint can never replace it.
+/// Writes checkpoints off the event pipeline's thread. The pipeline posts what changed
+/// (``post(_:)``, which never blocks: changes accumulate until written); this service's thread
+/// keeps the whole state, appends each change to the journal and compacts it into a new snapshot
+/// when the journal has grown past the snapshot (``Checkpoint``). The final checkpoint, at the
+/// end of a drain, is written by the pipeline itself (``writeFinal(_:)``), under the same lock, so
+/// no later write can follow it.
+///
+/// A write that fails is counted and logged, and everything not yet on disk is written again at
+/// the next post or within a second; after `failuresBeforeUnhealthy` failures in a row the worker
+/// reports itself NOT_SERVING (``WorkerStatus``) until a write succeeds, and a final checkpoint
+/// that cannot be written makes the drain fail (exit status 1): a restart would render again what
+/// the file does not cover.
 final class CheckpointWriter: Service {
     private let url: URL?
     private let logger: Logger
     private let shard: MetricShard
-    private let latest = Mutex<Checkpoint?>(nil)
-    /// The last checkpoint written, and whether it was the final one.
-    private let written: Mutex<(last: Checkpoint?, isFinal: Bool)>
+    private let status: WorkerStatus?
+    private let failuresBeforeUnhealthy: Int
+    /// The smallest journal compacted; below it, appending is always cheaper.
+    private let compactionFloor: Int
+    private let pending = Mutex<Checkpoint.Change?>(nil)
+    private let books: Mutex<Books>
     private let posted = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     /// Set by the final write: later posts are ignored.
     private let sealed = Atomic<Bool>(false)
 
-    /// `resumed` is the checkpoint read at start: writing it again is skipped.
-    init(url: URL?, resumed: Checkpoint, logger: Logger, shard: MetricShard) {
-        self.url = url
-        written = Mutex((resumed, false))
-        self.logger = logger
-        self.shard = shard
+    /// What the writer knows of the files.
+    private struct Books {
+        /// Everything the checkpoint holds, whether on disk yet or not.
+        var state: Checkpoint
+        var snapshotBytes = 0
+        var journalBytes = 0
+        /// What is applied to `state` and not on disk yet.
+        var unwritten = Checkpoint.Change()
+        /// A journal append failed part-way: only a snapshot is trustworthy now.
+        var mustCompact = false
+        var isDirty: Bool { !unwritten.isEmpty }
+        var failuresInARow = 0
+        var isFinal = false
     }
 
-    /// Queues `checkpoint` for writing (replacing one not yet written).
-    func post(_ checkpoint: Checkpoint) {
-        guard url != nil, !sealed.load(ordering: .relaxed) else { return }
-        latest.withLock { $0 = checkpoint }
+    /// `resumed` is the checkpoint read at start.
+    init(
+        url: URL?,
+        resumed: Checkpoint,
+        logger: Logger,
+        shard: MetricShard,
+        status: WorkerStatus? = nil,
+        failuresBeforeUnhealthy: Int = 3,
+        compactionFloor: Int = 1 << 20
+    ) {
+        self.url = url
+        self.logger = logger
+        self.shard = shard
+        self.status = status
+        self.failuresBeforeUnhealthy = max(1, failuresBeforeUnhealthy)
+        self.compactionFloor = compactionFloor
+        var books = Books(state: resumed)
+        if let url {
+            books.snapshotBytes = Self.size(of: url)
+            books.journalBytes = Self.size(of: Checkpoint.journalURL(for: url))
+        }
+        self.books = Mutex(books)
+    }
+
+    /// Queues `change` for writing (merged with changes not yet written).
+    func post(_ change: Checkpoint.Change) {
+        guard url != nil, !change.isEmpty, !sealed.load(ordering: .relaxed) else { return }
+        pending.withLock { waiting in
+            if waiting == nil { waiting = change } else { waiting!.merge(change) }
+        }
         posted.signal()
     }
 
-    /// Writes `checkpoint` now, as the last one.
-    func write(_ checkpoint: Checkpoint) {
+    /// Writes `change` and everything still pending now, as the last write: a full snapshot, or,
+    /// when the snapshot cannot be written, a journal line if the journal is intact. Returns
+    /// whether the checkpoint on disk now holds everything.
+    @discardableResult
+    func writeFinal(_ change: Checkpoint.Change) -> Bool {
         sealed.store(true, ordering: .sequentiallyConsistent)
-        latest.withLock { $0 = nil }
-        store(checkpoint, isFinal: true)
+        guard let url else { return true }
+        var all = pending.withLock { waiting -> Checkpoint.Change in
+            defer { waiting = nil }
+            return waiting ?? Checkpoint.Change()
+        }
+        all.merge(change)
+        return books.withLock { books in
+            guard !books.isFinal else { return true }
+            books.isFinal = true
+            return persist(all, books: &books, url: url, final: true)
+        }
     }
 
     func run() async throws {
@@ -53,32 +109,93 @@ final class CheckpointWriter: Service {
     }
 
     private func writeLoop() {
+        guard let url else { return }
         while true {
-            posted.wait()
-            if let checkpoint = latest.withLock({ state -> Checkpoint? in
-                defer { state = nil }
-                return state
-            }) {
-                store(checkpoint, isFinal: false)
+            // A failed write is tried again within a second, posted or not.
+            let retrying = books.withLock { $0.isDirty }
+            if retrying {
+                _ = posted.wait(timeout: .now() + .seconds(1))
+            } else {
+                posted.wait()
             }
             if stopping.load(ordering: .acquiring) { return }
+            let change = pending.withLock { waiting -> Checkpoint.Change? in
+                defer { waiting = nil }
+                return waiting
+            }
+            books.withLock { books in
+                guard !books.isFinal, change != nil || books.isDirty else { return }
+                _ = persist(change ?? Checkpoint.Change(), books: &books, url: url, final: false)
+            }
         }
     }
 
-    /// Writes `checkpoint` unless it equals the last one written or the final one is written.
-    private func store(_ checkpoint: Checkpoint, isFinal: Bool) {
-        guard let url else { return }
-        written.withLock { written in
-            guard !written.isFinal, written.last != checkpoint || isFinal else { return }
-            written.isFinal = isFinal
-            guard written.last != checkpoint else { return }
+    /// Applies `change` and writes what is not on disk: a journal line, or a snapshot when the
+    /// journal has outgrown it (or cannot be trusted), or when `final`.
+    private func persist(_ change: Checkpoint.Change, books: inout Books, url: URL, final: Bool) -> Bool {
+        if !change.isEmpty {
+            var change = change
+            change.generation = books.state.generation + 1
+            books.state.apply(change)
+            books.unwritten.merge(change)
+            books.unwritten.generation = change.generation
+        }
+        guard books.isDirty else { return true }
+        var failure: Checkpoint.Problem?
+        if final || books.mustCompact || books.journalBytes >= max(compactionFloor, books.snapshotBytes) {
             do {
-                try checkpoint.write(to: url)
-                written.last = checkpoint
-                shard.update { $0.checkpoints += 1 }
+                books.snapshotBytes = try books.state.write(to: url)
+                books.unwritten = Checkpoint.Change()
+                books.mustCompact = false
+                shard.update { $0.checkpointCompactions += 1 }
+                do {
+                    try Checkpoint.truncateJournal(of: url)
+                    books.journalBytes = 0
+                } catch {
+                    // Harmless: its lines are at or below the snapshot's generation.
+                    logger.warning("checkpoint journal not emptied", metadata: ["error": "\(error)"])
+                }
             } catch {
-                logger.error("checkpoint not written", metadata: ["error": "\(error)"])
+                failure = error
             }
         }
+        if books.isDirty, !books.mustCompact {
+            do {
+                books.journalBytes += try Checkpoint.append(books.unwritten, toJournalOf: url)
+                books.unwritten = Checkpoint.Change()
+            } catch {
+                // Perhaps a part-written line, which later lines would follow: only a snapshot now.
+                books.mustCompact = true
+                failure = failure ?? error
+            }
+        }
+        guard !books.isDirty else {
+            books.failuresInARow += 1
+            let failures = books.failuresInARow
+            shard.update { $0.checkpointFailures += 1 }
+            logger.error(
+                final ? "final checkpoint not written" : "checkpoint not written",
+                metadata: ["error": "\(failure.map { "\($0)" } ?? "unknown")", "failures_in_a_row": "\(failures)"]
+            )
+            if failures >= failuresBeforeUnhealthy, status?.isCheckpointHealthy != false {
+                status?.set(checkpointHealthy: false)
+                logger.critical(
+                    "checkpoint failing: reporting NOT_SERVING until a checkpoint is written",
+                    metadata: ["failures_in_a_row": "\(failures)"]
+                )
+            }
+            return false
+        }
+        if books.failuresInARow > 0 {
+            logger.notice("checkpoint written again", metadata: ["after_failures": "\(books.failuresInARow)"])
+            books.failuresInARow = 0
+        }
+        if status?.isCheckpointHealthy == false { status?.set(checkpointHealthy: true) }
+        shard.update { $0.checkpoints += 1 }
+        return true
+    }
+
+    private static func size(of url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
     }
 }

@@ -4,13 +4,21 @@
 /// ``AcknowledgedChannel`` drives it with the socket, tests with plain values.
 ///
 /// Rules:
-/// - A consumer exists from its first feedback and gets at most `window` unacknowledged
-///   deliveries; deliveries go round-robin to consumers with room, oldest first.
-/// - Feedback for this incarnation acknowledges every delivery to that consumer up to
-///   `acknowledged_through`; an input is complete when all its outputs are acknowledged.
-/// - A consumer holding deliveries and silent for ``ackTimeout`` is dropped, and so is one the
-///   socket cannot reach; what it held goes back to the front of the queue and is delivered
-///   again (to anyone). Tags increase across consumers and are never reused in an incarnation.
+/// - A consumer exists from its hello: feedback with a window of at least 1. Anything else from a
+///   peer the book does not know is refused (``FeedbackOutcome``). At most ``maxConsumers`` exist:
+///   a new one takes the place of the one idle longest (holding nothing; unproven ones first), or
+///   is refused when every one holds deliveries.
+/// - A consumer is *unproven* until it acknowledges a delivery: until then its window is at most
+///   ``probationWindow``, and it gets deliveries only when no proven consumer has room. A peer
+///   that registers and never reads costs at most that many deliveries an ack timeout each, and
+///   none while an honest consumer keeps up.
+/// - Deliveries go round-robin to consumers with room, oldest first. Feedback for this incarnation
+///   acknowledges every delivery to that consumer up to `acknowledged_through`; an input is
+///   complete when all its outputs are acknowledged.
+/// - A consumer is dropped, and what it held goes back to the front of the queue for anyone, when
+///   it holds a delivery older than ``ackTimeout`` (heartbeats do not extend a hold), when it holds
+///   deliveries and stays silent that long, when the socket cannot reach it, or when its
+///   connection closes. Tags increase across consumers and are never reused in an incarnation.
 struct DeliveryBook<Payload> {
     /// A consumer, by its routing id.
     typealias ConsumerID = [UInt8]
@@ -31,11 +39,32 @@ struct DeliveryBook<Payload> {
         var delivery: Delivery
     }
 
+    /// What became of one feedback message.
+    enum FeedbackOutcome: Hashable {
+        /// A known consumer's feedback, taken.
+        case taken
+        /// A hello: the consumer exists now (`evicted`: the idle one it replaced).
+        case registered(evicted: ConsumerID?)
+        /// From an unknown peer and not a hello (no window): ignored.
+        case notHello
+        /// A hello refused: every consumer place is taken by one holding deliveries.
+        case full
+    }
+
     private struct Consumer {
         var window: Int
-        /// Tags in order, with their deliveries.
-        var inFlight = FIFO<(tag: UInt64, delivery: Delivery)>()
+        /// Tags in order, with their deliveries and when they were sent.
+        var inFlight = FIFO<(tag: UInt64, delivery: Delivery, sentAt: ContinuousClock.Instant)>()
         var lastHeard: ContinuousClock.Instant
+        /// Whether it has acknowledged a delivery.
+        var isProven = false
+        /// The connection its feedback came on (`-1`: unknown), so a disconnect can name it.
+        var connection: Int32 = -1
+
+        /// The deliveries it may hold now.
+        func room(probation: Int) -> Int {
+            (isProven ? window : min(window, probation)) - inFlight.count
+        }
     }
 
     private struct Input {
@@ -45,12 +74,16 @@ struct DeliveryBook<Payload> {
 
     /// Random per worker start; acknowledgements for another incarnation acknowledge nothing.
     let incarnation: UInt64
-    /// How long a consumer may stay silent.
+    /// How long a consumer may hold a delivery, or stay silent while it holds one.
     let ackTimeout: Duration
-    /// The window of a consumer that asks for 0.
+    /// The window of a consumer whose feedback carries none after its hello.
     let defaultWindow: Int
     /// The largest window granted (the socket's high-water mark: more could not be queued).
     let maxWindow: Int
+    /// Consumers at most.
+    let maxConsumers: Int
+    /// The window of a consumer until its first acknowledgement.
+    let probationWindow: Int
     private var consumers: [ConsumerID: Consumer] = [:]
     private var rotation: [ConsumerID] = []
     private var nextInRotation = 0
@@ -64,14 +97,38 @@ struct DeliveryBook<Payload> {
     private(set) var completed: [SequenceRef] = []
     /// Deliveries in consumers' hands.
     private(set) var unacknowledged = 0
-    /// Counts since the last ``takeCounts()``: acknowledged, redelivered, consumers lost.
-    private var counts = (acknowledged: UInt64(0), redelivered: UInt64(0), lost: UInt64(0))
+    /// Counts since the last ``takeCounts()``.
+    private var counts = Counts()
 
-    init(incarnation: UInt64, ackTimeout: Duration, defaultWindow: Int, maxWindow: Int = 1 << 20) {
+    /// What happened since the last ``takeCounts()``.
+    struct Counts: Equatable {
+        var acknowledged: UInt64 = 0
+        var redelivered: UInt64 = 0
+        /// Consumers dropped for silence or unreachable, holding deliveries.
+        var lost: UInt64 = 0
+        /// Consumers whose hold on a delivery outlasted the ack timeout.
+        var timedOut: UInt64 = 0
+        /// Deliveries taken back from them.
+        var deliveriesTimedOut: UInt64 = 0
+        var evicted: UInt64 = 0
+        var refused: UInt64 = 0
+        var disconnected: UInt64 = 0
+    }
+
+    init(
+        incarnation: UInt64,
+        ackTimeout: Duration,
+        defaultWindow: Int,
+        maxWindow: Int = 1 << 20,
+        maxConsumers: Int = 256,
+        probationWindow: Int = 8
+    ) {
         self.incarnation = incarnation
         self.ackTimeout = ackTimeout
         self.maxWindow = max(1, maxWindow)
         self.defaultWindow = min(max(1, defaultWindow), self.maxWindow)
+        self.maxConsumers = max(1, maxConsumers)
+        self.probationWindow = max(1, probationWindow)
     }
 
     /// Deliveries waiting for a consumer with room.
@@ -100,48 +157,82 @@ struct DeliveryBook<Payload> {
     }
 
     /// The next delivery to send, assigned a consumer with room and a tag; `nil` when nothing
-    /// waits or no consumer has room.
-    mutating func nextSend() -> Send? {
+    /// waits or no consumer has room. Proven consumers come first.
+    mutating func nextSend(at now: ContinuousClock.Instant = .now) -> Send? {
         guard let delivery = waiting.first, !rotation.isEmpty else { return nil }
-        for step in 0..<rotation.count {
-            let index = (nextInRotation + step) % rotation.count
-            let id = rotation[index]
-            guard var consumer = consumers[id], consumer.inFlight.count < consumer.window else { continue }
-            _ = waiting.removeFirst()
-            let tag = nextTag
-            nextTag += 1
-            consumer.inFlight.append((tag, delivery))
-            consumers[id] = consumer
-            unacknowledged += 1
-            if delivery.isRedelivery { counts.redelivered += 1 }
-            nextInRotation = (index + 1) % rotation.count
-            return Send(consumer: id, tag: tag, delivery: delivery)
+        for proven in [true, false] {
+            for step in 0..<rotation.count {
+                let index = (nextInRotation + step) % rotation.count
+                let id = rotation[index]
+                guard var consumer = consumers[id], consumer.isProven == proven,
+                    consumer.room(probation: probationWindow) > 0
+                else { continue }
+                _ = waiting.removeFirst()
+                let tag = nextTag
+                nextTag += 1
+                consumer.inFlight.append((tag, delivery, now))
+                consumers[id] = consumer
+                unacknowledged += 1
+                if delivery.isRedelivery { counts.redelivered += 1 }
+                nextInRotation = (index + 1) % rotation.count
+                return Send(consumer: id, tag: tag, delivery: delivery)
+            }
         }
         return nil
     }
 
-    /// Takes a consumer's feedback: registers it, sets its window and, for this incarnation,
-    /// acknowledges its deliveries up to `acknowledgedThrough`.
+    /// Takes a consumer's feedback: a hello registers it (within ``maxConsumers``); a known
+    /// consumer's sets its window (0: `output.window`) and, for this incarnation, acknowledges its
+    /// deliveries up to `acknowledgedThrough`.
+    @discardableResult
     mutating func feedback(
         from id: ConsumerID,
         incarnation: UInt64,
         acknowledgedThrough: UInt64,
         window: Int,
+        connection: Int32 = -1,
         at now: ContinuousClock.Instant
-    ) {
-        var consumer = consumers[id] ?? Consumer(window: defaultWindow, lastHeard: now)
-        if consumers[id] == nil { rotation.append(id) }
-        consumer.window = window > 0 ? min(window, maxWindow) : defaultWindow
+    ) -> FeedbackOutcome {
+        var outcome = FeedbackOutcome.taken
+        var consumer: Consumer
+        if let known = consumers[id] {
+            consumer = known
+            consumer.window = window > 0 ? min(window, maxWindow) : defaultWindow
+        } else {
+            guard window > 0 else { return .notHello }
+            var evicted: ConsumerID?
+            if consumers.count >= maxConsumers {
+                // The one idle longest, unproven before proven; none idle: refuse the newcomer.
+                let idle = consumers.filter { $0.value.inFlight.isEmpty }
+                guard
+                    let oldest = idle.min(by: {
+                        ($0.value.isProven ? 1 : 0, $0.value.lastHeard) < ($1.value.isProven ? 1 : 0, $1.value.lastHeard)
+                    })?.key
+                else {
+                    counts.refused += 1
+                    return .full
+                }
+                drop(oldest)
+                counts.evicted += 1
+                evicted = oldest
+            }
+            consumer = Consumer(window: min(window, maxWindow), lastHeard: now)
+            rotation.append(id)
+            outcome = .registered(evicted: evicted)
+        }
         consumer.lastHeard = now
+        if connection >= 0 { consumer.connection = connection }
         if incarnation == self.incarnation {
             while let first = consumer.inFlight.first, first.tag <= acknowledgedThrough {
                 _ = consumer.inFlight.removeFirst()
                 unacknowledged -= 1
                 counts.acknowledged += 1
+                consumer.isProven = true
                 acknowledge(first.delivery)
             }
         }
         consumers[id] = consumer
+        return outcome
     }
 
     private mutating func acknowledge(_ delivery: Delivery) {
@@ -167,17 +258,33 @@ struct DeliveryBook<Payload> {
         waiting.prepend(contentsOf: [send.delivery])
     }
 
-    /// Drops consumers that hold deliveries and stayed silent for longer than ``ackTimeout``; what
-    /// they held is delivered again. A consumer holding nothing needs no heartbeat: if it has
-    /// gone, the socket reports it unreachable at the next send (``drop(_:)``).
+    /// Drops consumers holding a delivery sent more than ``ackTimeout`` ago, or holding
+    /// deliveries and silent that long; what they held is delivered again. A consumer holding
+    /// nothing needs no heartbeat: if it has gone, its disconnection (``disconnected(connection:)``)
+    /// or the next send (``drop(_:)``) removes it.
     mutating func expire(at now: ContinuousClock.Instant) {
-        for (id, consumer) in consumers where !consumer.inFlight.isEmpty && now - consumer.lastHeard > ackTimeout {
-            drop(id)
+        for (id, consumer) in consumers {
+            guard let oldest = consumer.inFlight.first else { continue }
+            if now - consumer.lastHeard > ackTimeout {
+                drop(id)
+            } else if now - oldest.sentAt > ackTimeout {
+                counts.timedOut += 1
+                counts.deliveriesTimedOut += UInt64(consumer.inFlight.count)
+                drop(id, lost: false)
+            }
+        }
+    }
+
+    /// Drops the consumers whose feedback came over `connection`, which has closed.
+    mutating func disconnected(connection: Int32) {
+        for (id, consumer) in consumers where consumer.connection == connection {
+            counts.disconnected += 1
+            drop(id, lost: !consumer.inFlight.isEmpty)
         }
     }
 
     /// Drops a consumer the socket cannot reach; what it held is delivered again.
-    mutating func drop(_ id: ConsumerID) {
+    mutating func drop(_ id: ConsumerID, lost: Bool = true) {
         guard let consumer = consumers.removeValue(forKey: id) else { return }
         rotation.removeAll { $0 == id }
         if !rotation.isEmpty { nextInRotation %= rotation.count } else { nextInRotation = 0 }
@@ -189,13 +296,19 @@ struct DeliveryBook<Payload> {
             held.append(delivery)
         }
         unacknowledged -= held.count
-        if !held.isEmpty { counts.lost += 1 }
+        if !held.isEmpty, lost { counts.lost += 1 }
         waiting.prepend(contentsOf: held)
     }
 
     /// The earliest time a consumer holding deliveries could time out.
     var nextExpiry: ContinuousClock.Instant? {
-        consumers.values.filter { !$0.inFlight.isEmpty }.map(\.lastHeard).min().map { $0 + ackTimeout }
+        var earliest: ContinuousClock.Instant?
+        for consumer in consumers.values {
+            guard let oldest = consumer.inFlight.first else { continue }
+            let due = min(oldest.sentAt, consumer.lastHeard) + ackTimeout
+            if earliest == nil || due < earliest! { earliest = due }
+        }
+        return earliest
     }
 
     /// Inputs completed since the last call.
@@ -205,8 +318,8 @@ struct DeliveryBook<Payload> {
     }
 
     /// Counts since the last call.
-    mutating func takeCounts() -> (acknowledged: UInt64, redelivered: UInt64, lost: UInt64) {
-        defer { counts = (0, 0, 0) }
+    mutating func takeCounts() -> Counts {
+        defer { counts = Counts() }
         return counts
     }
 }

@@ -1,4 +1,5 @@
 import CaffeProtocol
+import Logging
 import SwiftProtobuf
 import ZeroMQ
 
@@ -32,6 +33,12 @@ protocol OutputChannel: AnyObject {
     func service(at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError)
     /// Inputs whose outputs were all delivered since the last call.
     func takeCompleted() -> [SequenceRef]
+    /// Connections of the socket that closed (file descriptors, from its monitor).
+    func connectionsClosed(_ connections: [Int32])
+}
+
+extension OutputChannel {
+    func connectionsClosed(_ connections: [Int32]) {}
 }
 
 extension WorkerConfiguration.Output.Kind {
@@ -61,7 +68,7 @@ extension WorkerConfiguration.Output.Kind {
     }
 
     /// The channel over `socket`, configured and attached.
-    func channel(_ socket: ZMQSocket, _ output: WorkerConfiguration.Output) -> any OutputChannel {
+    func channel(_ socket: ZMQSocket, _ output: WorkerConfiguration.Output, logger: Logger? = nil) -> any OutputChannel {
         switch self {
         case .pub: PublishChannel(socket: socket)
         case .push: PushChannel(socket: socket)
@@ -70,7 +77,9 @@ extension WorkerConfiguration.Output.Kind {
                 socket: socket,
                 ackTimeout: .milliseconds(output.ackTimeoutMilliseconds),
                 defaultWindow: output.window,
-                maxWindow: output.highWaterMark
+                maxWindow: output.highWaterMark,
+                maxConsumers: output.maxConsumers,
+                logger: logger
             )
         }
     }
@@ -174,16 +183,29 @@ final class AcknowledgedChannel: OutputChannel {
     private var book: DeliveryBook<OutputMessage>
     /// Deliveries queued here at most; beyond, offers wait (and intake stops reading).
     private let capacity: Int
+    private let logger: Logger?
+    /// Messages refused so far, for logging the first few and then one in a thousand.
+    private var refusedSoFar: UInt64 = 0
 
-    init(socket: ZMQSocket, ackTimeout: Duration, defaultWindow: Int, maxWindow: Int, capacity: Int = 4096) {
+    init(
+        socket: ZMQSocket,
+        ackTimeout: Duration,
+        defaultWindow: Int,
+        maxWindow: Int,
+        maxConsumers: Int = 256,
+        capacity: Int = 4096,
+        logger: Logger? = nil
+    ) {
         self.socket = socket
         book = DeliveryBook(
             incarnation: UInt64.random(in: 1...UInt64.max),
             ackTimeout: ackTimeout,
             defaultWindow: defaultWindow,
-            maxWindow: maxWindow
+            maxWindow: maxWindow,
+            maxConsumers: maxConsumers
         )
         self.capacity = capacity
+        self.logger = logger
     }
 
     /// The incarnation this worker's tags carry.
@@ -200,39 +222,83 @@ final class AcknowledgedChannel: OutputChannel {
         guard book.waitingCount < capacity else { return false }
         book.enqueue(event.outputs, completing: event.ref)
         event.nextOutput = event.outputs.count
-        try pump(counts: &counts)
+        try pump(at: now, counts: &counts)
         return true
     }
 
     func service(at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError) {
         while let frames = try socket.tryReceiveMultipart() {
-            // [routing id][feedback], or with a REQ-style empty delimiter between them.
+            // [routing id][feedback], or with a REQ-style empty delimiter between them. Feedback
+            // with fields this worker does not know is not feedback: random bytes can decode.
             guard frames.count >= 2, frames.dropFirst().dropLast().allSatisfy(\.isEmpty),
-                let payload = frames.last,
-                let feedback = try? Caffe_V1_ConsumerFeedback(serializedBytes: payload.bytes)
-            else { continue }
-            book.feedback(
+                let payload = frames.last, !payload.isEmpty,
+                let feedback = try? Caffe_V1_ConsumerFeedback(serializedBytes: payload.bytes),
+                feedback.unknownFields.data.isEmpty
+            else {
+                refuse(frames, "not a ConsumerFeedback", counts: &counts)
+                continue
+            }
+            let outcome = book.feedback(
                 from: frames[0].bytes,
                 incarnation: feedback.incarnation,
                 acknowledgedThrough: feedback.acknowledgedThrough,
                 window: Int(min(feedback.window, 1 << 20)),
+                connection: payload.sourceFileDescriptor ?? -1,
                 at: now
             )
+            switch outcome {
+            case .taken, .registered:
+                break
+            case .notHello:
+                refuse(frames, "feedback from an unknown consumer without a window (a hello names its window)", counts: &counts)
+            case .full:
+                logger?.warning(
+                    "consumer refused: output.max_consumers consumers all hold deliveries",
+                    metadata: ["max_consumers": "\(book.maxConsumers)"]
+                )
+            }
         }
         book.expire(at: now)
-        try pump(counts: &counts)
+        try pump(at: now, counts: &counts)
         let tally = book.takeCounts()
         counts.acknowledged += tally.acknowledged
         counts.redelivered += tally.redelivered
         counts.consumersLost += tally.lost
+        counts.consumersEvicted += tally.evicted + tally.refused
+        counts.consumersDisconnected += tally.disconnected
+        counts.deliveriesTimedOut += tally.deliveriesTimedOut
+        if tally.timedOut > 0 {
+            logger?.warning(
+                "consumer held deliveries past output.ack_timeout_ms; they go to others",
+                metadata: ["consumers": "\(tally.timedOut)", "deliveries": "\(tally.deliveriesTimedOut)"]
+            )
+        }
         counts.consumers = book.consumerCount
         counts.unacknowledged = book.unacknowledged
     }
 
+    func connectionsClosed(_ connections: [Int32]) {
+        for connection in connections { book.disconnected(connection: connection) }
+    }
+
+    /// Counts a message that is not feedback, and logs the first ten and then one in a thousand.
+    private func refuse(_ frames: [ZMQMessage], _ why: String, counts: inout WorkerCounts) {
+        counts.undecodableFeedback += 1
+        refusedSoFar += 1
+        guard refusedSoFar <= 10 || refusedSoFar % 1000 == 0 else { return }
+        logger?.warning(
+            "acknowledged output: message refused",
+            metadata: [
+                "why": "\(why)", "frames": "\(frames.count)", "bytes": "\(frames.dropFirst().reduce(0) { $0 + $1.count })",
+                "refused_so_far": "\(refusedSoFar)",
+            ]
+        )
+    }
+
     /// Sends what the consumers' windows allow: `[routing id][DeliveryTag][topic][header][body]`,
     /// copies of the kept frames.
-    private func pump(counts: inout WorkerCounts) throws(ZMQError) {
-        while let send = book.nextSend() {
+    private func pump(at now: ContinuousClock.Instant, counts: inout WorkerCounts) throws(ZMQError) {
+        while let send = book.nextSend(at: now) {
             var tag = Caffe_V1_DeliveryTag()
             tag.incarnation = book.incarnation
             tag.tag = send.tag

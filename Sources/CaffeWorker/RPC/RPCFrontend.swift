@@ -102,6 +102,9 @@ final class RPCFrontend: Service {
                 "gaps_pending": Double(total.pendingGaps), "consumers": Double(total.consumers),
                 "unacknowledged": Double(total.unacknowledged),
                 "render_threads": Double(settings.renderThreads), "serving": status.isServing ? 1 : 0,
+                "healthy": status.isHealthy ? 1 : 0, "sources_active": Double(total.activeSources),
+                "sources_dormant": Double(total.dormantSources), "parked": Double(total.parkedNow),
+                "locale_cache_bytes": Double(total.localeCacheBytes),
             ]
             let encoded: [UInt8] = (try? response.serializedBytes()) ?? []
             stats = (ContinuousClock.now, encoded)
@@ -173,7 +176,7 @@ final class RPCFrontend: Service {
                     return answer(request, RPCStatus(code: .notFound, message: "unknown service '\(service)'"))
                 }
                 var response = Grpc_Health_V1_HealthCheckResponse()
-                response.status = status.isServing ? .serving : .notServing
+                response.status = status.isHealthy ? .serving : .notServing
                 answer(request, .ok, response)
             case CaffeMethod.stats:
                 // Answered from counts at most 10 ms old; fresher ones are asked of the other
@@ -245,11 +248,19 @@ final class RPCFrontend: Service {
     }
 }
 
-/// Whether the worker takes new work: true once started, false from the start of a drain.
+/// Whether the worker takes new work (true once started, false from the start of a drain), and
+/// whether it is healthy: serving, with its checkpoint being written. Health checks
+/// (`grpc.health.v1`, `/healthz`) report ``isHealthy``; a worker that cannot write its
+/// checkpoint still renders, but would render again after a restart everything since its last
+/// checkpoint, so it asks to be looked at.
 final class WorkerStatus: Sendable {
     private let serving = Atomic<Bool>(false)
+    private let checkpointHealthy = Atomic<Bool>(true)
 
     var isServing: Bool { serving.load(ordering: .acquiring) }
+    var isCheckpointHealthy: Bool { checkpointHealthy.load(ordering: .acquiring) }
+    var isHealthy: Bool { isServing && isCheckpointHealthy }
 
     func set(serving value: Bool) { serving.store(value, ordering: .releasing) }
+    func set(checkpointHealthy value: Bool) { checkpointHealthy.store(value, ordering: .releasing) }
 }

@@ -114,6 +114,9 @@ struct EventRenderer {
             return dead(error.code == .malformed ? .malformed : .invalid, error.description)
         } catch let rejection as OrderRejection {
             return dead(.invalid, rejection.description)
+        } catch let error as RenderError where error.isConfigurationFault {
+            // The catalog's fault, not the order's: it waits for a catalog that renders it.
+            return RenderedEvent(ref: ref, outputs: [], summary: .parked(error.description), parked: event)
         } catch let error as RenderError {
             return dead(error.deadLetterReason, error.description)
         } catch {

@@ -50,3 +50,5 @@ struct FIFO<Element> {
         head = 0
     }
 }
+
+extension FIFO: Sendable where Element: Sendable {}

@@ -75,7 +75,8 @@ class AckedConsumer:
 
     ``endpoints``: each worker's acknowledged output (``>tcp://…`` or plain: connect; ``@…``:
     bind, for a worker whose output connects). ``window``: unacknowledged deliveries each worker
-    may send ahead (0 asks for the worker's ``output.window``). ``heartbeat_interval``: how often
+    may send ahead, at least 1 (the first feedback is the consumer's hello, and a hello names its
+    window; a worker holds a new consumer to 8 until its first acknowledgement). ``heartbeat_interval``: how often
     the consumer reports while idle; keep it well under the workers' ``output.ack_timeout_ms``.
 
     Process deliveries in the order :meth:`receive` returns them and call :meth:`ack` with the
@@ -95,6 +96,8 @@ class AckedConsumer:
         zmq_heartbeat_ms: int = 1_000,
         zmq_heartbeat_timeout_ms: int = 3_000,
     ) -> None:
+        if window < 1:
+            raise ValueError(f"window must be at least 1, not {window}: a worker ignores a hello without one")
         self.window = window
         self.heartbeat_interval = heartbeat_interval
         self.auto_ack = auto_ack

@@ -53,9 +53,25 @@ class RunningWorker:
         return lines
 
     def checkpoint_sources(self) -> dict[str, int]:
-        if not self.checkpoint.exists():
-            return {}
-        return json.loads(self.checkpoint.read_text())["sources"]
+        """The checkpoint's marks: the snapshot, then the journal's later lines (docs/WIRE.md)."""
+        sources: dict[str, int] = {}
+        generation = 0
+        if self.checkpoint.exists():
+            snapshot = json.loads(self.checkpoint.read_text())
+            sources = dict(snapshot["sources"])
+            generation = snapshot.get("generation", 0)
+        journal = self.checkpoint.with_name(self.checkpoint.name + ".journal")
+        if journal.exists():
+            lines = journal.read_text().split("\n")
+            for line in lines[:-1]:  # the last piece is empty or a torn write
+                if not line:
+                    continue
+                change = json.loads(line)
+                if change["g"] <= generation:
+                    continue
+                for source, mark in change.get("s", {}).items():
+                    sources[source] = max(mark, sources.get(source, 0))
+        return sources
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> int:
         if self.process.poll() is None:

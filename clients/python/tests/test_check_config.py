@@ -82,7 +82,7 @@ def test_an_unreadable_checkpoint_is_refused(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == (
         f"caffe worker: configuration refused: checkpoint.path: checkpoint {tmp_path}/cp: format version 9; "
-        "this worker reads 1 through 2"
+        "this worker reads 1 through 3"
     )
 
 

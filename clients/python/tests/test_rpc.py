@@ -27,9 +27,15 @@ STATS_COUNTERS = {
     "received", "rendered", "published", "acknowledged", "redelivered", "duplicates", "late", "oversized",
     "heartbeats", "dead_lettered", "gaps", "missing_sequences", "replay_requests", "replayed_events",
     "unrecoverable_gaps", "unrecoverable_sequences", "checkpoints", "handshake_failures", "rpc_requests",
-    "rpc_replies_dropped", "consumers_lost", "input_disconnects",
+    "rpc_replies_dropped", "consumers_lost", "input_disconnects", "checkpoint_failures", "checkpoint_compactions",
+    "undecodable_feedback", "consumers_evicted", "consumers_disconnected", "deliveries_timed_out", "parked",
+    "unparked", "replay_endpoints_refused", "sources_expired", "sources_revived", "locale_compilations",
+    "locale_evictions",
 }
-STATS_GAUGES = {"render_queue", "rpc_queue", "gaps_pending", "consumers", "unacknowledged", "render_threads", "serving"}
+STATS_GAUGES = {
+    "render_queue", "rpc_queue", "gaps_pending", "consumers", "unacknowledged", "render_threads", "serving",
+    "healthy", "sources_active", "sources_dormant", "parked", "locale_cache_bytes",
+}
 
 
 @pytest.fixture
