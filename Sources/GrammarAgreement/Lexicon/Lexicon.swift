@@ -32,35 +32,58 @@ public struct Lexicon: Sendable {
         let phraseStarts: WordTable<Bool>
         /// Tables looked in after these: the bundled lexicon under a catalog's declared terms.
         let base: Tables?
+        /// Files compiled from dictionaries, looked in last, a line read per word looked up.
+        let compiled: [CompactLexiconTable]
 
         init(
             entries: WordTable<LexiconEntry> = [:],
             forms: WordTable<FormReference> = [:],
             longestPhrase: Int = 1,
             phraseStarts: WordTable<Bool> = [:],
-            base: Tables? = nil
+            base: Tables? = nil,
+            compiled: [CompactLexiconTable] = []
         ) {
             self.entries = entries
             self.forms = forms
-            self.longestPhrase = max(longestPhrase, base?.longestPhrase ?? 1)
+            self.longestPhrase = max(
+                longestPhrase,
+                base?.longestPhrase ?? 1,
+                compiled.map(\.longestPhrase).max() ?? 1
+            )
             self.phraseStarts = phraseStarts
             self.base = base
+            self.compiled = compiled
         }
 
-        func entry(_ word: String) -> LexiconEntry? { entries[word] ?? base?.entry(word) }
+        func entry(_ word: String) -> LexiconEntry? {
+            if let found = entries[word] ?? base?.entry(word) { return found }
+            for table in compiled { if let found = table.entry(word) { return found } }
+            return nil
+        }
 
         func entry(utf8 word: UnsafeBufferPointer<UInt8>) -> LexiconEntry? {
-            entries[utf8: word] ?? base?.entry(utf8: word)
+            if let found = entries[utf8: word] ?? base?.entry(utf8: word) { return found }
+            guard !compiled.isEmpty else { return nil }
+            return entry(String(decoding: word, as: UTF8.self))
         }
 
-        func form(_ word: String) -> FormReference? { forms[word] ?? base?.form(word) }
+        func form(_ word: String) -> FormReference? {
+            if let found = forms[word] ?? base?.form(word) { return found }
+            for table in compiled {
+                if let found = table.form(word) { return FormReference(lemma: found.lemma, kind: found.kind) }
+            }
+            return nil
+        }
 
         func form(utf8 word: UnsafeBufferPointer<UInt8>) -> FormReference? {
-            forms[utf8: word] ?? base?.form(utf8: word)
+            if let found = forms[utf8: word] ?? base?.form(utf8: word) { return found }
+            guard !compiled.isEmpty else { return nil }
+            return form(String(decoding: word, as: UTF8.self))
         }
 
         func startsPhrase(_ word: String) -> Bool {
             phraseStarts.contains(word) || base?.startsPhrase(word) == true
+                || compiled.contains { $0.phraseStarts.contains(word) }
         }
     }
 
@@ -142,13 +165,21 @@ public struct Lexicon: Sendable {
             index(entry, key: key)
         }
 
-        func tables(base: Tables? = nil) -> Tables {
+        /// Adds what a dictionary's entry for an existing lemma adds to it (see ``add(_:)``).
+        mutating func mergeCompiled(_ entry: LexiconEntry) {
+            let key = entry.lemma.fastLowercased
+            guard let existing = entries[key] else { return }
+            merge(entry, into: existing, key: key)
+        }
+
+        func tables(base: Tables? = nil, compiled: [CompactLexiconTable] = []) -> Tables {
             Tables(
                 entries: entries,
                 forms: forms,
                 longestPhrase: longestPhrase,
                 phraseStarts: phraseStarts,
-                base: base
+                base: base,
+                compiled: compiled
             )
         }
     }
@@ -194,7 +225,12 @@ public struct Lexicon: Sendable {
     public init(files: [(text: String, source: String)], hasGenderColumn: Bool) throws(LexiconError) {
         self.source = files.map(\.source).joined(separator: " + ")
         var builder = Builder()
-        for (fileIndex, (text, name)) in files.enumerated() {
+        // Files after the first are compiled from dictionaries: indexed, read a line per lookup.
+        var compiled: [CompactLexiconTable] = []
+        for (text, name) in files.dropFirst() {
+            compiled.append(try CompactLexiconTable(text: text, source: name, hasGenderColumn: hasGenderColumn))
+        }
+        for (fileIndex, (text, name)) in files.prefix(1).enumerated() {
             var lemmas = WordTable<Bool>()
             var lineNumber = 0
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -212,12 +248,19 @@ public struct Lexicon: Sendable {
                     throw LexiconError(source: name, line: lineNumber, message: "'\(entry.lemma)' is listed twice")
                 }
                 lemmas[key] = true
-                // Files after the first are compiled from dictionaries (Lexicon.bundled).
                 entry.isCompiled = fileIndex > 0
                 _ = builder.add(entry)
             }
         }
-        tables = builder.tables()
+        // A hand-written entry gains the readings a dictionary adds (a merge, as in ``Builder``).
+        for key in builder.entries.allKeys {
+            for table in compiled {
+                if let entry = table.entry(key) { builder.mergeCompiled(entry) }
+            }
+        }
+        tables = builder.tables(compiled: compiled)
+        compiledCount = compiled.reduce(0) { $0 + $1.count }
+            - builder.entries.allKeys.filter { key in compiled.contains { $0.entry(key) != nil } }.count
     }
 
     /// This lexicon with `entries` looked up first: terms a catalog declares over the bundled words.
@@ -271,9 +314,12 @@ public struct Lexicon: Sendable {
     /// Whether the lexicon has `word` (lowercase) as a lemma.
     public func contains(_ word: String) -> Bool { tables.entry(word) != nil }
 
+    /// Lemmas only the compiled files list (the others are counted with the hand-written ones).
+    private var compiledCount = 0
+
     /// How many lemmas the lexicon lists.
     public var count: Int {
-        var count = 0
+        var count = compiledCount
         var current: Tables? = tables
         while let level = current {
             count += level.entries.count
@@ -286,8 +332,11 @@ public struct Lexicon: Sendable {
     public var lemmas: [String] {
         var lemmas: [String] = []
         var current: Tables? = tables
+        var seen = Set<String>()
         while let level = current {
             lemmas += level.entries.allKeys
+            seen.formUnion(level.entries.allKeys)
+            for table in level.compiled { lemmas += table.lemmas.filter { !seen.contains($0) } }
             current = level.base
         }
         return lemmas
@@ -295,7 +344,7 @@ public struct Lexicon: Sendable {
 
     // MARK: Reading
 
-    private static func entry(
+    static func entry(
         from line: Substring,
         line number: Int,
         source: String,
