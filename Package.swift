@@ -44,6 +44,8 @@ let package = Package(
         ),
         // Counts heap allocations per thread by standing in for malloc (tests only).
         .target(name: "CMallocCounter"),
+        // Bytes in use on the C heap (glibc's mallinfo2), for caches bounded in bytes.
+        .target(name: "CHeapUsage"),
         .target(name: "CaffeTestKit", dependencies: ["CMallocCounter"]),
 
         // MARK: Wire protocol
@@ -83,6 +85,7 @@ let package = Package(
         .target(
             name: "CaffeCore",
             dependencies: [
+                "CHeapUsage",
                 "CaffeProtocol",
                 "Localization",
                 "RichText",
@@ -98,6 +101,7 @@ let package = Package(
             dependencies: [
                 "CaffeCore",
                 "CaffeProtocol",
+                "Localization",
                 "RichText",
                 "ZeroMQ",
                 // Only for the few Linux calls Glibc does not export (naming threads).

@@ -24,6 +24,8 @@ public enum CaffeMethod {
     public static let healthCheck = "grpc.health.v1.Health/Check"
     /// `StatsRequest` → `StatsResponse`.
     public static let stats = "caffe.v1.Admin/Stats"
+    /// Renders a dead letter's original event again (body: the `DeadLetter`; reply: empty).
+    public static let redrive = "caffe.v1.Admin/Redrive"
     /// `ReplayRequest` → `ReplayResponse`, served by order sources.
     public static let replayFetch = "caffe.v1.Replay/Fetch"
 }

@@ -208,7 +208,8 @@ public final class Worker: Service {
                 monitors.append(watch)
                 outputWatch = watch
             }
-            let rpc = try openRPC(&opened)
+            let redrives = try RedriveQueue()
+            let rpc = try openRPC(&opened, redrives: redrives)
             let checkpointURL =
                 configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
             let checkpoints = CheckpointWriter(
@@ -219,7 +220,13 @@ public final class Worker: Service {
                 status: status,
                 failuresBeforeUnhealthy: configuration.checkpoint.failuresBeforeUnhealthy
             )
-            let pool = RenderPool(helpers: configuration.renderThreadCount - 1, cores: cores, limits: limits)
+            let pool = RenderPool(
+                helpers: configuration.renderThreadCount - 1,
+                cores: cores,
+                limits: limits,
+                localeCacheBytes: configuration.render.localeCacheBytes,
+                prepareLocales: configuration.render.prepareLocales
+            )
             let pipeline = try EventPipeline(
                 sockets: Handoff(
                     EventPipeline.Sockets(
@@ -237,7 +244,8 @@ public final class Worker: Service {
                 checkpoints: checkpoints,
                 resumed: resumed,
                 logger: logger,
-                metrics: metrics
+                metrics: metrics,
+                redrives: redrives
             )
             return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http)
         } catch let error as WorkerError {
@@ -271,7 +279,9 @@ public final class Worker: Service {
             replayConnections: replay.maxConnections,
             replayIdleTimeout: .seconds(30),
             outputLinger: .seconds(5),
-            maxParked: configuration.render.maxParked
+            maxParked: configuration.render.maxParked,
+            localeCacheBytes: configuration.render.localeCacheBytes,
+            prepareLocales: configuration.render.prepareLocales
         )
     }
 
@@ -289,7 +299,7 @@ public final class Worker: Service {
         return socket
     }
 
-    private func openRPC(_ opened: inout [ZMQSocket]) throws -> RPCFrontend? {
+    private func openRPC(_ opened: inout [ZMQSocket], redrives: RedriveQueue) throws -> RPCFrontend? {
         guard let endpoint = configuration.rpc.endpoint else { return nil }
         let frontend = try context.socket(.router)
         opened.append(frontend)
@@ -304,12 +314,14 @@ public final class Worker: Service {
             settings: RPCFrontend.Settings(
                 limits: limits,
                 queue: configuration.rpc.queue,
-                renderThreads: configuration.renderThreadCount
+                renderThreads: configuration.renderThreadCount,
+                localeCacheBytes: configuration.render.localeCacheBytes
             ),
             cores: cores,
             status: status,
             metrics: metrics,
-            logger: logger
+            logger: logger,
+            redrives: redrives
         )
     }
 

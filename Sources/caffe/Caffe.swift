@@ -11,7 +11,7 @@ struct Caffe: AsyncParsableCommand {
         subcommands: [
             WorkerCommand.self, ProxyCommand.self, KeygenCommand.self, Render.self, Complication.self, Plural.self,
             StringCommand.self, Lint.self,
-            Markdown.self, Inflect.self,
+            Markdown.self, Inflect.self, Redrive.self,
         ]
     )
 }

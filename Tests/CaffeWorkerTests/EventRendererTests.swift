@@ -68,7 +68,7 @@ struct EventRendererTests {
     }
 
     @Test func ordersAndComplicationsAreTheMessagesEncoded() throws {
-        let renderer = EventRenderer(cores: CoreBox(Self.core), limits: .standard)
+        var renderer = EventRenderer(cores: CoreBox(Self.core), limits: .standard)
         let session = Self.core.makeSession()
         for locale in ["es-MX", "en-US", "ar-EG", "ja-JP", "", "sv-SE", "not a locale"] {
             let order = Self.order("o-\(locale)", locale: locale)
@@ -108,7 +108,7 @@ struct EventRendererTests {
     }
 
     @Test func failuresKeepTheirDeadLetters() throws {
-        let renderer = EventRenderer(cores: CoreBox(Self.core), limits: .standard)
+        var renderer = EventRenderer(cores: CoreBox(Self.core), limits: .standard)
         func letter(_ event: InputEvent) throws -> Caffe_V1_DeadLetter {
             let rendered = renderer.render(event)
             let body = try #require(rendered.outputs.first?.body.bytes)

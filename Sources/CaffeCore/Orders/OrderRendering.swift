@@ -82,7 +82,7 @@ extension RenderSession {
 
         var receipt = Caffe_V1_Receipt(amountsOf: order, localization: resources.localization)
         var text = StyledTextBuilder()
-        var html = ReceiptHTML(locale: order.locale, rightToLeft: resources.isRightToLeft)
+        var html = ReceiptHTML(locale: resources.locale, rightToLeft: resources.isRightToLeft)
 
         let number = try filled(CatalogKeys.orderNumber, order.event.orderID, resources: resources)
         let placedAt = try resources.date(timeZone: order.timeZone, skeleton: OrderSkeleton.placedAt)

@@ -31,6 +31,9 @@ public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidHourCycle = Code("invalid-hour-cycle")
         /// A catalog string that does not render with the order's values (a catalog bug).
         public static let renderFailed = Code("render-failed")
+        /// The order's locale is not compiled and the session was told not to compile it
+        /// (``NewLocalePolicy/defer``): render it again where compiling is allowed.
+        public static let localeNotReady = Code("locale-not-ready")
     }
 
     public var code: Code

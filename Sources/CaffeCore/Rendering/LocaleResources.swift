@@ -10,8 +10,10 @@ import RichText
 ///
 /// Owned by one thread: nothing here locks.
 final class LocaleResources {
-    /// The locale formatting follows (the customer's).
+    /// The locale formatting follows: the customer's, as its ``FormattingLocale`` key.
     let locale: String
+    /// When it was last used (a ``LocaleCache`` stamp), for evicting the least recently used.
+    var lastUse: UInt64 = 0
     /// The catalog localization the texts come from after fallback ("es-419" for es-MX).
     let localization: String
     let localizer: Localizer

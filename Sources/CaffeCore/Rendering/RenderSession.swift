@@ -20,7 +20,14 @@ public struct RenderedOrder: Sendable {
 /// ``RenderingCore``; a session is not `Sendable` and never locks.
 public final class RenderSession {
     public let core: RenderingCore
+    /// Resources by the tag orders use (a front to ``localeCache``, cleared when it evicts).
     private var locales: [String: LocaleResources] = [:]
+    /// Compiled locales by formatting key, bounded in bytes.
+    let localeCache: LocaleCache
+    /// What to do with an order whose locale is not compiled (the worker's pipeline thread defers).
+    public var newLocales = NewLocalePolicy.compile
+    /// Set by ``resources(for:)`` when it approximated: the key asked for and the one used.
+    private var approximation: (asked: String, used: String)?
     private var complicationFormats: [ComplicationFormats.Key: ComplicationFormats] = [:]
     /// Locale tags already checked, so ICU parses each tag once per session, not once per order.
     private var checkedLocales: [String: Bool] = [:]
@@ -41,6 +48,8 @@ public final class RenderSession {
     var wire: WireSession {
         if let state = wireState, state.arena.bytesAllocated <= WireSession.arenaLimit { return state }
         let statistics = wireState?.statistics ?? WireStatistics()
+        // Programs hold spans of the old arena and attribute table: they go with it.
+        localeCache.dropPrograms()
         let made = WireSession(core: core)
         made.statistics = statistics
         wireState = made
@@ -50,8 +59,29 @@ public final class RenderSession {
     /// Where a rendered list item or order line goes inside a larger string.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"
 
-    init(core: RenderingCore) {
+    /// The default bound on a session's compiled locales: 32 MiB.
+    public static let defaultLocaleCacheBytes = 32 << 20
+
+    init(core: RenderingCore, localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes) {
         self.core = core
+        localeCache = LocaleCache(bound: localeCacheBytes)
+        localeCache.pinned = localeCache.key(for: core.defaults.locale)
+    }
+
+    /// What this session's locale cache has done.
+    public var localeStatistics: LocaleCacheStatistics { localeCache.statistics }
+
+    /// Compiles `locales` now (resources, and the wire program), so that orders in them never wait
+    /// for a compilation; the worker prepares the catalog's localizations and the default locale.
+    public func prepare(locales: [String]) {
+        let policy = newLocales
+        newLocales = .compile
+        defer { newLocales = policy }
+        for locale in locales where LocaleTag.isWellFormed(locale) {
+            _ = try? resources(for: locale)
+            var tag = locale
+            tag.withUTF8 { _ = wire.program(UnsafeRawBufferPointer($0), session: self) }
+        }
     }
 
     /// Checks, prices and renders `order`: its confirmation and receipt in every form.
@@ -69,9 +99,18 @@ public final class RenderSession {
 
     /// Renders an order already checked and priced.
     public func render(_ order: PricedOrder) throws(RenderError) -> RenderedOrder {
+        approximation = nil
         let resources = try self.resources(for: order.locale)
         var notes = order.notes
         if let note = resources.fallbackNote { notes.append(note) }
+        if let approximation {
+            notes.append(
+                .note(
+                    "locale-approximated",
+                    "formatted as \(approximation.used) while \(approximation.asked) is prepared"
+                )
+            )
+        }
         let lines = try order.lines.map { line throws(RenderError) in
             try resources.orderLine(line, termOfAddress: order.termOfAddress, cache: &agreementCache)
         }
@@ -90,12 +129,63 @@ public final class RenderSession {
         return checked
     }
 
+    /// The resources of `locale`: compiled before (by its formatting key), or compiled now, or —
+    /// as ``newLocales`` says — refused or approximated.
     func resources(for locale: String) throws(RenderError) -> LocaleResources {
-        if let made = locales[locale] { return made }
-        let made = try LocaleResources(locale: locale, core: core, notices: notices)
+        if let made = locales[locale] {
+            made.lastUse = localeCache.tick()
+            return made
+        }
+        let key = localeCache.key(for: locale)
+        let made: LocaleResources
+        if let compiled = localeCache.resources(key) {
+            made = compiled
+        } else {
+            switch newLocales {
+            case .compile:
+                // Lexicons are the core's, shared by every session and locale: loaded before the
+                // compilation is measured, so they are not counted as this locale's bytes.
+                for localization in core.catalog.fallbackChain(for: key) { _ = try? core.engine(for: localization) }
+                made = try localeCache.compile(key) { () throws(RenderError) in
+                    try LocaleResources(locale: key, core: core, notices: notices)
+                }
+                forgetEvicted()
+            case .defer:
+                // The message is the key: the caller may count deferrals per locale.
+                throw RenderError(.localeNotReady, field: "customer.locale", key)
+            case .approximate:
+                let nearest = try nearestCompiled(to: key)
+                approximation = (key, nearest.locale)
+                nearest.lastUse = localeCache.tick()
+                return nearest
+            }
+        }
+        made.lastUse = localeCache.tick()
         if locales.count >= 256 { locales.removeAll(keepingCapacity: true) }
         locales[locale] = made
         return made
+    }
+
+    /// The compiled locale nearest to `key`: its closest CLDR ancestor compiled, else the default
+    /// locale (compiled now if it must be: the approximation of last resort).
+    private func nearestCompiled(to key: String) throws(RenderError) -> LocaleResources {
+        for ancestor in LocalizationMatcher.ancestry(of: key).dropFirst() {
+            if let compiled = localeCache.resources(localeCache.key(for: ancestor)) { return compiled }
+        }
+        let fallback = localeCache.key(for: core.defaults.locale)
+        if let compiled = localeCache.resources(fallback) { return compiled }
+        let made = try localeCache.compile(fallback) { () throws(RenderError) in
+            try LocaleResources(locale: fallback, core: core, notices: notices)
+        }
+        forgetEvicted()
+        return made
+    }
+
+    /// After the cache evicted, drops every other reference to what it evicted.
+    func forgetEvicted() {
+        guard localeCache.takeEvicted() else { return }
+        locales.removeAll(keepingCapacity: true)
+        wireState?.forgetPrograms(keeping: localeCache)
     }
 
     func formats(for key: ComplicationFormats.Key) throws(RenderError) -> ComplicationFormats {

@@ -99,9 +99,15 @@ public final class RenderingCore: Sendable {
         try self.init(catalog: catalog, menu: menu, defaults: defaults)
     }
 
-    /// A session for one thread.
-    public func makeSession() -> RenderSession {
-        RenderSession(core: self)
+    /// A session for one thread, its compiled locales bounded to `localeCacheBytes`.
+    public func makeSession(localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes) -> RenderSession {
+        RenderSession(core: self, localeCacheBytes: localeCacheBytes)
+    }
+
+    /// The locales a render thread compiles before it takes work: the catalog's localizations and
+    /// the default locale.
+    public var preparedLocales: [String] {
+        [defaults.locale] + catalog.localizations.filter { $0 != "Base" && $0 != defaults.locale }
     }
 
     /// Agreement engines by localization, with the terms the menu's name table declares.

@@ -131,21 +131,42 @@ extension WireSession {
         var hasTip: Bool
     }
 
-    /// The program of the customer locale `tag`, made the first time (`nil`, and remembered, when
-    /// the locale is not well formed or its texts cannot be compiled).
+    /// The program of the customer locale `tag`: the one its formatting key has (made the first
+    /// time, as the session's ``RenderSession/newLocales`` allows), `nil` — remembered — when the
+    /// tag is not well formed or the locale's texts do not compile for the wire, and `nil` — not
+    /// remembered — when the locale is not compiled and may not be now.
     func program(_ tag: UnsafeRawBufferPointer, session: RenderSession) -> OrderProgram? {
-        if let known = programs.value(tag) { return known }
-        let locale = String(decoding: tag, as: UTF8.self)
-        var made: OrderProgram?
-        if session.isWellFormedLocale(locale), let resources = try? session.resources(for: locale) {
-            made = try? OrderProgram(locale: locale, resources: resources, maker: maker)
+        if let known = programs.value(tag) {
+            known?.resources.lastUse = session.localeCache.tick()
+            return known
         }
+        let locale = String(decoding: tag, as: UTF8.self)
+        guard session.isWellFormedLocale(locale) else {
+            programs.insert(nil, for: tag)
+            return nil
+        }
+        let cache = session.localeCache
+        let key = cache.key(for: locale)
+        if let made = cache.program(key) {
+            programs.insert(made, for: tag)
+            return made
+        }
+        // Compiled now only as the session allows; an approximation is rendered the message way.
+        guard let resources = try? session.resources(for: locale), resources.locale == key else { return nil }
+        let made = cache.compileProgram(key) { try? OrderProgram(locale: key, resources: resources, maker: maker) }
         if let made {
             if orderPrograms.count >= 1024 { orderPrograms.removeFirst(512) }
             orderPrograms.append(made)
         }
+        session.forgetEvicted()
         programs.insert(made, for: tag)
         return made
+    }
+
+    /// Forgets every program by tag, and those `cache` no longer holds (it evicted their locales).
+    func forgetPrograms(keeping cache: LocaleCache) {
+        programs.removeAll()
+        orderPrograms.removeAll { cache.program($0.locale) == nil }
     }
 
     /// A tip in minor units, read as `DecimalAmount.parse` reads it, or `nil` for anything it

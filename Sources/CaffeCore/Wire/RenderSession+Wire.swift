@@ -123,7 +123,7 @@ extension RenderSession {
                     ),
                     receipt: wire.output.bytes(from: written.receipt.lowerBound, to: written.receipt.upperBound),
                     localization: written.program.localization,
-                    customerLocale: written.program.locale,
+                    customerLocale: String(decoding: bytes(order.locale), as: UTF8.self),
                     storeID: written.store.id
                 )
             }

@@ -67,6 +67,12 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Events whose render failed because of the catalog, kept (not completed) until the next
         /// successful reload renders them; beyond this many they are dead-lettered.
         public var maxParked: Int = 10_000
+        /// Each render thread's compiled locales (resources and wire programs) at most, in bytes;
+        /// the least recently used are evicted past it.
+        public var localeCacheBytes: Int = 16 << 20
+        /// Customer locales every render thread compiles before it takes work (the markets:
+        /// `en-US`, `es-MX`), besides the catalog's localizations and the default locale.
+        public var prepareLocales: [String] = []
     }
 
     public struct Checkpoint: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Yams
 import ZeroMQ
 
@@ -247,6 +248,16 @@ public enum WorkerConfigurationLoader {
             },
             Setter(key: "render.max_parked") { raw, configuration throws(Message) in
                 configuration.render.maxParked = try integer(raw, 0...10_000_000)
+            },
+            Setter(key: "render.locale_cache_bytes") { raw, configuration throws(Message) in
+                configuration.render.localeCacheBytes = try integer(raw, 1 << 20...1 << 34)
+            },
+            Setter(key: "render.prepare_locales") { raw, configuration throws(Message) in
+                let locales = raw.items.filter { !$0.isEmpty }
+                if let bad = locales.first(where: { !LocaleTag.isWellFormed($0) }) {
+                    throw Message("'\(bad)' is not a BCP 47 locale tag")
+                }
+                configuration.render.prepareLocales = locales
             },
             Setter(key: "checkpoint.path") { raw, configuration throws(Message) in
                 configuration.checkpoint.path = try scalar(raw)

@@ -49,6 +49,8 @@ public struct IntakeTracker: Sendable {
         var pin: UInt32 = 0
         /// The activity tick it was last active in.
         var lastActive: UInt32 = 0
+        /// Events taken from it (saturating): its standing when replay connections are scarce.
+        var received: UInt32 = 0
 
         /// Nothing held ahead of the contiguous mark: what a dormant source can be reduced to.
         var isSettled: Bool { seen.isContiguous && seen.contiguous == highest }
@@ -59,6 +61,7 @@ public struct IntakeTracker: Sendable {
         var mark: UInt64
         var givenUp: [ClosedRange<UInt64>] = []
         var pin: UInt32 = 0
+        var received: UInt32 = 0
     }
 
     /// A replay endpoint pinned for a source, and the CURVE identity (`User-Id`) that announced it,
@@ -132,6 +135,9 @@ public struct IntakeTracker: Sendable {
     /// The highest sequence received from `source` (0: none).
     public func highest(of source: String) -> UInt64 { sources[source]?.highest ?? dormant[source]?.mark ?? 0 }
 
+    /// Events taken from `source` since this worker started.
+    public func received(from source: String) -> UInt32 { sources[source]?.received ?? dormant[source]?.received ?? 0 }
+
     /// Whether `source` has sent an event this worker took (now or before a restart).
     public func knows(_ source: String) -> Bool { sources[source] != nil || dormant[source] != nil }
 
@@ -149,6 +155,7 @@ public struct IntakeTracker: Sendable {
         if !orderKey.isEmpty { recentOrders.insert(orderKey) }
         var source = take(name)
         defer { put(name, &source, at: now) }
+        source.received = source.received &+ (source.received == .max ? 0 : 1)
         if source.takeLate(sequence) {
             changed.insert(name)
             return Verdict(knownOrder ? .retry : .late)
@@ -289,7 +296,12 @@ public struct IntakeTracker: Sendable {
     /// Reduces an active source to its dormant form.
     public mutating func makeDormant(_ name: String) {
         guard let source = sources.removeValue(forKey: name) else { return }
-        dormant[name] = Dormant(mark: source.seen.contiguous, givenUp: source.givenUp, pin: source.pin)
+        dormant[name] = Dormant(
+            mark: source.seen.contiguous,
+            givenUp: source.givenUp,
+            pin: source.pin,
+            received: source.received
+        )
     }
 
     /// Keeps `source` active for another idle time.
@@ -346,7 +358,8 @@ public struct IntakeTracker: Sendable {
             highest: sleeping.mark,
             givenUp: sleeping.givenUp,
             pin: sleeping.pin,
-            lastActive: .max
+            lastActive: .max,
+            received: sleeping.received
         )
     }
 

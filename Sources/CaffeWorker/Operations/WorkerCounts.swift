@@ -83,9 +83,15 @@ public struct WorkerCounts: Sendable {
     /// reload instead of dead-lettered; and those rendered again after one.
     public var parked: UInt64 = 0
     public var unparked: UInt64 = 0
+    /// Dead letters an operator had rendered again (`caffe.v1.Admin/Redrive`).
+    public var redriven: UInt64 = 0
     /// Locale resources and programs compiled, and evicted to stay within the cache bound.
     public var localeCompilations: UInt64 = 0
     public var localeEvictions: UInt64 = 0
+    /// Locales the pipeline thread compiled once common, and orders it rendered with the nearest
+    /// compiled locale (no helper free).
+    public var localePromotions: UInt64 = 0
+    public var localeApproximations: UInt64 = 0
     /// Refused handshakes on secured endpoints (every mechanism failure, not only ZAP refusals).
     public var handshakeFailures: UInt64 = 0
     /// Connections to the input that ended (a peer that went away, or a message over the hard limit).
@@ -147,8 +153,11 @@ public struct WorkerCounts: Sendable {
         deliveriesTimedOut += other.deliveriesTimedOut
         parked += other.parked
         unparked += other.unparked
+        redriven += other.redriven
         localeCompilations += other.localeCompilations
         localeEvictions += other.localeEvictions
+        localePromotions += other.localePromotions
+        localeApproximations += other.localeApproximations
         rpc.merge(other.rpc, uniquingKeysWith: +)
         rpcRepliesDropped += other.rpcRepliesDropped
         reloadsLoaded += other.reloadsLoaded
@@ -220,10 +229,11 @@ public struct WorkerCounts: Sendable {
             "input_disconnects": inputDisconnects, "checkpoint_failures": checkpointFailures,
             "checkpoint_compactions": checkpointCompactions, "undecodable_feedback": undecodableFeedback,
             "consumers_evicted": consumersEvicted, "consumers_disconnected": consumersDisconnected,
-            "deliveries_timed_out": deliveriesTimedOut, "parked": parked, "unparked": unparked,
+            "deliveries_timed_out": deliveriesTimedOut, "parked": parked, "unparked": unparked, "redriven": redriven,
             "replay_endpoints_refused": replayEndpointsRefused, "sources_expired": sourcesExpired,
             "sources_revived": sourcesRevived, "locale_compilations": localeCompilations,
-            "locale_evictions": localeEvictions,
+            "locale_evictions": localeEvictions, "locale_promotions": localePromotions,
+            "locale_approximations": localeApproximations,
         ]
     }
 }

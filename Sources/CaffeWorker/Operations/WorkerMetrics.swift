@@ -85,8 +85,10 @@ public final class WorkerMetrics: Sendable {
     /// The RPC method label: served methods as themselves, anything else `other`, so clients
     /// cannot grow the label set.
     static func methodLabel(_ method: String) -> String {
-        [CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats]
-            .contains(method) ? method : "other"
+        [
+            CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats,
+            CaffeMethod.redrive,
+        ].contains(method) ? method : "other"
     }
 
     /// Every metric in the Prometheus text format (version 0.0.4), with `serving` as a gauge.
@@ -150,8 +152,19 @@ public final class WorkerMetrics: Sendable {
             counts.parked
         )
         counter("unparked_events", "Parked events rendered again after a reload.", counts.unparked)
+        counter("redriven_events", "Dead letters rendered again on request (caffe.v1.Admin/Redrive).", counts.redriven)
         counter("locale_compilations", "Locale resources and programs compiled by the render threads.", counts.localeCompilations)
         counter("locale_evictions", "Locale resources evicted to stay within the cache bound.", counts.localeEvictions)
+        counter(
+            "locale_promotions",
+            "Locales the pipeline thread compiled itself once common (others go to a helper).",
+            counts.localePromotions
+        )
+        counter(
+            "locale_approximations",
+            "Orders rendered with the nearest compiled locale while theirs was not (a note says so).",
+            counts.localeApproximations
+        )
         counter("handshake_failures", "Refused handshakes on secured endpoints.", counts.handshakeFailures)
         counter("input_disconnects", "Input connections that ended.", counts.inputDisconnects)
         counter("rpc_replies_dropped", "Replies dropped: client gone or not reading.", counts.rpcRepliesDropped)

@@ -52,6 +52,8 @@ final class EventPipeline: Service {
     private let stopRequest = Atomic<Int>(0)
     private let control: ZMQWakeup
     private let ending = Mutex<Ending?>(nil)
+    /// Dead letters to render again, from the RPC endpoint.
+    let redrives: RedriveQueue?
 
     /// What the pipeline reads from the configuration.
     struct Settings: Sendable {
@@ -65,6 +67,10 @@ final class EventPipeline: Service {
         var outputLinger: Duration
         /// Events kept for a reload at most (``PipelineState/park(_:reason:)``).
         var maxParked = 10_000
+        /// Each render thread's compiled locales at most, in bytes.
+        var localeCacheBytes = RenderSession.defaultLocaleCacheBytes
+        /// Customer locales compiled before work is taken, besides the catalog's localizations.
+        var prepareLocales: [String] = []
     }
 
     init(
@@ -77,8 +83,10 @@ final class EventPipeline: Service {
         checkpoints: CheckpointWriter,
         resumed: Checkpoint,
         logger: Logger,
-        metrics: WorkerMetrics
+        metrics: WorkerMetrics,
+        redrives: RedriveQueue? = nil
     ) throws(ZMQError) {
+        self.redrives = redrives
         self.sockets = sockets
         self.settings = settings
         self.context = context
@@ -184,6 +192,12 @@ private struct PipelineState {
     var outbound = FIFO<RenderedEvent>()
     /// Failed because of the configuration, waiting for a reload.
     var parked = FIFO<InputEvent>()
+    /// Waiting for a helper to render them: their locale is not compiled on this thread.
+    var slowLane = FIFO<InputEvent>()
+    /// Locales this thread compiles after all, once common.
+    var promotion = LocalePromotion()
+    /// Each renderer's locale cache (bytes, bound), for the gauge.
+    var localeCaches: [Int: (bytes: Int, bound: Int)] = [:]
     var parkedSoFar: UInt64 = 0
     var nextCheckpoint = ContinuousClock.now
 
@@ -206,7 +220,13 @@ private struct PipelineState {
         outputWatch = sockets.outputWatch
         results = parts.pool.flatMap { $0.helpers > 0 ? try? Mailbox<RenderedEvent>() : nil }
         intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
-        renderer = EventRenderer(cores: parts.cores, limits: settings.limits)
+        renderer = EventRenderer(
+            cores: parts.cores,
+            limits: settings.limits,
+            id: 0,
+            localeCacheBytes: settings.localeCacheBytes,
+            prepare: settings.prepareLocales
+        )
         ledger = CheckpointLedger()
         counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
         replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
@@ -216,14 +236,15 @@ private struct PipelineState {
             control: parts.control,
             results: results,
             monitors: sockets.monitors,
-            replay: replay
+            replay: replay,
+            redrives: pipeline.redrives
         )
     }
 
     /// Events taken in and not yet handed to the output.
-    var queued: Int { pending.count + atPool + outbound.count }
+    var queued: Int { pending.count + slowLane.count + atPool + outbound.count }
 
-    var isIdle: Bool { pending.isEmpty && atPool == 0 && outbound.isEmpty }
+    var isIdle: Bool { pending.isEmpty && slowLane.isEmpty && atPool == 0 && outbound.isEmpty }
 
     mutating func run() -> EventPipeline.Ending {
         var ending = EventPipeline.Ending.drained
@@ -243,6 +264,7 @@ private struct PipelineState {
                 complete(output.takeCompleted())
                 try serviceReplay(at: now)
                 if !stop.drain { try readInput(at: now) }
+                redrive()
                 try renderPending(at: now)
                 expireIdleSources(at: now)
                 checkpointIfDue(at: now)
@@ -470,9 +492,11 @@ private struct PipelineState {
     // MARK: Rendering
 
     /// Renders what waits: the newer part goes to an idle helper when several wait, the rest is
-    /// rendered here, each result offered to the output at once.
+    /// rendered here, each result offered to the output at once. This thread compiles no locale
+    /// (``renderHere(_:at:)``): events in a locale it has not compiled go to a helper.
     mutating func renderPending(at now: ContinuousClock.Instant) throws(ZMQError) {
         var rendered = 0
+        submitSlowLane()
         while !pending.isEmpty, rendered < 16 {
             if let pool, let results, pending.count >= RenderPool.backlogForHelp, pool.hasIdleHelper {
                 let share = min(pending.count / 2, RenderPool.maxBatch)
@@ -484,10 +508,50 @@ private struct PipelineState {
                 }
             }
             guard let event = pending.removeFirst() else { break }
-            enqueue(renderer.render(event))
+            renderHere(event, at: now)
             rendered += 1
             try flush(at: now)
             try takeResults(at: now)
+        }
+    }
+
+    /// Renders `event` on this thread without compiling a locale: an event whose locale is not
+    /// compiled here goes to a helper (which compiles it), is compiled here once it has proved
+    /// common (``LocalePromotion``), or — with the slow lane full, or no helper and no budget
+    /// left — is rendered with the nearest compiled locale, with a note saying so.
+    mutating func renderHere(_ event: InputEvent, at now: ContinuousClock.Instant) {
+        let result = renderer.render(event, newLocales: .defer)
+        guard case .deferred(let locale) = result.summary, let input = result.parked else {
+            enqueue(result)
+            return
+        }
+        if promotion.shouldCompile(locale, at: now) {
+            counts.count { $0.localePromotions += 1 }
+            enqueue(renderer.render(input, newLocales: .compile))
+        } else if results != nil, slowLane.count < Self.slowLaneLimit {
+            slowLane.append(input)
+            submitSlowLane()
+        } else if results == nil, promotion.takeSoleThreadBudget(at: now) {
+            // No helper to compile it: this thread does, a few times a second at most.
+            enqueue(renderer.render(input, newLocales: .compile))
+        } else {
+            counts.count { $0.localeApproximations += 1 }
+            enqueue(renderer.render(input, newLocales: .approximate))
+        }
+    }
+
+    /// Events waiting for a helper to compile their locale, at most this many.
+    static let slowLaneLimit = 256
+
+    /// Hands the slow lane to an idle helper.
+    mutating func submitSlowLane() {
+        guard !slowLane.isEmpty, let pool, let results, pool.hasIdleHelper else { return }
+        var events: [InputEvent] = []
+        while events.count < RenderPool.maxBatch, let event = slowLane.removeFirst() { events.append(event) }
+        if pool.trySubmit(RenderPool.Batch(events: events, results: results)) {
+            atPool += events.count
+        } else {
+            slowLane.prepend(contentsOf: events)
         }
     }
 
@@ -518,17 +582,48 @@ private struct PipelineState {
                 counts.deadLetters[reason, default: 0] += 1
             case .parked:
                 counts.parked += 1
+            case .deferred:
+                break
+            }
+            if let cache = event.localeCache {
+                counts.localeCompilations &+= cache.compilations
+                counts.localeEvictions &+= cache.evictions
             }
             for notice in event.notices {
                 counts.agreementWordsLeft[LabelPair(labels.label(notice.locale, metrics), notice.reason), default: 0] += 1
             }
         }
         self.labels = labels
+        if let cache = event.localeCache {
+            localeCaches[cache.renderer] = (cache.bytes, cache.bound)
+            let total = localeCaches.values.reduce((0, 0)) { ($0.0 + $1.bytes, $0.1 + $1.bound) }
+            counts.count {
+                $0.localeCacheBytes = total.0
+                $0.localeCacheBound = total.1
+            }
+        }
         if !event.notices.isEmpty { log(event.notices) }
         if let input = event.parked, case .parked(let reason) = event.summary {
             park(input, reason: reason)
         } else {
             outbound.append(event)
+        }
+    }
+
+    // MARK: Redrive
+
+    /// Renders the dead letters an operator asked to have rendered again, outside the sequence
+    /// books: their outputs complete nothing; a render that fails again is dead-lettered again.
+    mutating func redrive() {
+        guard let redrives = pipeline.redrives else { return }
+        for event in redrives.take() {
+            var result = renderer.render(event, newLocales: .compile)
+            if case .parked(let reason) = result.summary {
+                result = EventRenderer.deadLetter(.renderFailed, reason, event: event)
+            }
+            result.ref = nil
+            counts.count { $0.redriven += 1 }
+            enqueue(result)
         }
     }
 
@@ -622,6 +717,9 @@ private struct PipelineState {
 
     // MARK: Gap recovery
 
+    /// Events a source must have sent for its replay endpoint to be scheduled as established.
+    static let establishedEvents: UInt32 = 16
+
     /// Reads replay replies and sends the requests that are due.
     mutating func serviceReplay(at now: ContinuousClock.Instant) throws(ZMQError) {
         for endpoint in Array(replay.connections.keys) {
@@ -644,7 +742,10 @@ private struct PipelineState {
                 socket = try replay.socket(
                     for: routed.endpoint,
                     id: request.id,
-                    trusted: intake.isConfigured(request.source),
+                    standing: intake.isConfigured(request.source)
+                        ? .trusted
+                        : intake.tracker.received(from: request.source) >= Self.establishedEvents
+                            ? .established : .newcomer,
                     at: now
                 ) { () throws(ZMQError) -> ZMQSocket in
                     let socket = try context.socket(.dealer)
@@ -726,6 +827,7 @@ private struct PipelineState {
         guard let routed = asked.removeValue(forKey: reply.header.requestID) else { return }
         let request = routed.request
         replay.settled(endpoint, id: request.id)
+        replay.answered(endpoint)
         guard reply.status.code == .ok, let response = try? reply.decodeBody(as: Caffe_V1_ReplayResponse.self) else {
             logger.warning(
                 "replay refused",
@@ -874,7 +976,8 @@ private struct PipelineState {
                 control: control,
                 results: results,
                 monitors: monitors,
-                replay: replay
+                replay: replay,
+                redrives: pipeline.redrives
             )
         }
         let acceptsInput = !draining && queued < settings.queueCapacity
@@ -899,6 +1002,7 @@ private struct PipelineState {
         _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))
         results?.awake()
         if polls.poller.isReadable(polls.control) { control.drain() }
+        if let item = polls.redrives, polls.poller.isReadable(item) { pipeline.redrives?.wakeup.drain() }
         for (item, watch) in polls.monitors where polls.poller.isReadable(item) {
             let events = watch.drain()
             counts.count {
@@ -943,6 +1047,8 @@ private struct PollSet {
     let input: ZMQPoller.Item
     let output: ZMQPoller.Item
     let control: ZMQPoller.Item
+    /// The redrive queue's wakeup, when there is one.
+    let redrives: ZMQPoller.Item?
     let monitors: [(item: ZMQPoller.Item, watch: SocketWatch)]
     /// The ``ReplayConnections/version`` registered.
     let version: Int
@@ -953,9 +1059,15 @@ private struct PollSet {
         control: ZMQWakeup,
         results: Mailbox<RenderedEvent>?,
         monitors: [SocketWatch],
-        replay: ReplayConnections
+        replay: ReplayConnections,
+        redrives: RedriveQueue?
     ) {
         self.input = poller.register(input, for: .readable)
+        if let redrives {
+            self.redrives = poller.register(fileDescriptor: redrives.wakeup.fileDescriptor, for: .readable)
+        } else {
+            self.redrives = nil
+        }
         self.output = poller.register(output.socket, for: output.interest)
         self.control = poller.register(fileDescriptor: control.fileDescriptor, for: .readable)
         if let results { poller.register(fileDescriptor: results.wakeup.fileDescriptor, for: .readable) }
@@ -977,5 +1089,47 @@ struct LabelCache {
         let label = metrics.localeLabel(locale)
         labels[locale] = label
         return label
+    }
+}
+
+/// Which locales the pipeline thread compiles after all: one it has deferred
+/// ``LocalePromotion/threshold`` times, at most one per ``LocalePromotion/interval``. A real
+/// market's locale soon qualifies and is rendered here from then on; a flood of one-off locales
+/// never does, and costs this thread nothing. With no helper thread, new locales are compiled
+/// here from a small budget (``takeSoleThreadBudget(at:)``); past it they are approximated.
+struct LocalePromotion {
+    static let threshold = 8
+    static let interval = Duration.seconds(2)
+    private var deferrals: [String: Int] = [:]
+    private var next: ContinuousClock.Instant?
+    /// With no helper thread: compilations this thread may still do (a bucket of
+    /// ``soleThreadBurst``, refilled at one a second).
+    private var budget = Double(soleThreadBurst)
+    private var budgetAt: ContinuousClock.Instant?
+    static let soleThreadBurst = 8
+
+    /// Whether a thread with no helper may compile a new locale now.
+    mutating func takeSoleThreadBudget(at now: ContinuousClock.Instant) -> Bool {
+        if let last = budgetAt {
+            let elapsed = now - last
+            budget = min(Double(Self.soleThreadBurst), budget + Double(elapsed.components.seconds)
+                + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        budgetAt = now
+        guard budget >= 1 else { return false }
+        budget -= 1
+        return true
+    }
+
+    mutating func shouldCompile(_ locale: String, at now: ContinuousClock.Instant) -> Bool {
+        let seen = (deferrals[locale] ?? 0) + 1
+        guard seen >= Self.threshold, next.map({ now >= $0 }) ?? true else {
+            if deferrals.count >= 4096 { deferrals.removeAll(keepingCapacity: true) }
+            deferrals[locale] = seen
+            return false
+        }
+        deferrals[locale] = nil
+        next = now + Self.interval
+        return true
     }
 }

@@ -99,6 +99,8 @@ struct RenderedEvent: @unchecked Sendable {
         /// Not rendered because of the configuration (a catalog string that fails): kept until a
         /// reload, not completed.
         case parked(String)
+        /// Not rendered: its locale (this key) is not compiled on the thread that tried.
+        case deferred(locale: String)
     }
 
     /// The input's place in its source's stream, done once every output is delivered; `nil` for an
@@ -108,11 +110,23 @@ struct RenderedEvent: @unchecked Sendable {
     var summary: Summary
     /// Words agreement left as written while rendering it, to count and log.
     var notices: [AgreementNotice] = []
-    /// The event itself, when it was parked (``Summary/parked(_:)``).
+    /// The event itself, when it was parked or deferred.
     var parked: InputEvent? = nil
+    /// What the renderer's locale cache did, when it changed.
+    var localeCache: LocaleCacheReport? = nil
     /// The first output not sent yet.
     var nextOutput = 0
 
     /// Every output sent.
     var isSent: Bool { nextOutput >= outputs.count }
+}
+
+/// A renderer's locale cache after a render that changed it: compilations and evictions since the
+/// last report, and what it holds now.
+struct LocaleCacheReport: Sendable {
+    var renderer: Int
+    var compilations: UInt64
+    var evictions: UInt64
+    var bytes: Int
+    var bound: Int
 }

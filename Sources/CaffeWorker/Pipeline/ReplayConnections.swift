@@ -6,13 +6,34 @@ import ZeroMQ
 /// room), and closed after ``idleTimeout`` without use. Endpoints come from configuration or
 /// from event metadata, which anyone can write; without these bounds a thousand sources naming a
 /// thousand endpoints would hold a thousand sockets and their file descriptors for ever.
+///
+/// Scheduled fairly: configured endpoints always get a connection; endpoints that have answered
+/// before, or whose source has an established stream, may take any free place; endpoints of new
+/// sources that never answered share at most half the places, so a flood of bogus endpoints
+/// cannot keep a real source's gap waiting.
 struct ReplayConnections {
     struct Connection {
         let socket: ZMQSocket
         var lastUsed: ContinuousClock.Instant
         /// Gaps (request ids) asked for here and not settled.
         var outstanding: Set<String>
+        /// Whether it took a place reserved to neither established nor trusted endpoints.
+        var isNewcomer: Bool
     }
+
+    /// Who is asking, for a place.
+    enum Standing {
+        /// From configuration: always connected, not counted.
+        case trusted
+        /// Answered before, or its source has sent many events.
+        case established
+        /// Neither: at most half the places.
+        case newcomer
+    }
+
+    /// Endpoints that have answered a request (the most recent ``maxResponsive``).
+    private(set) var responsive = RecentSet(capacity: maxResponsive)
+    static let maxResponsive = 4096
 
     let capacity: Int
     let idleTimeout: Duration
@@ -31,7 +52,7 @@ struct ReplayConnections {
     mutating func socket(
         for endpoint: String,
         id: String,
-        trusted: Bool,
+        standing: Standing,
         at now: ContinuousClock.Instant,
         open: () throws(ZMQError) -> ZMQSocket
     ) throws(ZMQError) -> ZMQSocket? {
@@ -41,16 +62,39 @@ struct ReplayConnections {
             connections[endpoint] = connection
             return connection.socket
         }
-        // Configured endpoints are trusted and not counted; announced ones share the capacity.
-        if !trusted, connections.count >= capacity {
-            let idle = connections.filter { $0.value.outstanding.isEmpty }
-            guard let oldest = idle.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key else { return nil }
-            close(oldest)
+        let standing = responsive.contains(endpoint) && standing == .newcomer ? .established : standing
+        // Configured endpoints are trusted and not counted; announced ones share the capacity,
+        // newcomers half of it.
+        if standing != .trusted {
+            let newcomers = connections.values.filter(\.isNewcomer).count
+            if standing == .newcomer, newcomers >= max(1, capacity / 2) {
+                guard let oldest = idleOldest(newcomersOnly: true) else { return nil }
+                close(oldest)
+            } else if connections.count >= capacity {
+                guard let oldest = idleOldest(newcomersOnly: false) else { return nil }
+                close(oldest)
+            }
         }
         let socket = try open()
-        connections[endpoint] = Connection(socket: socket, lastUsed: now, outstanding: [id])
+        connections[endpoint] = Connection(
+            socket: socket,
+            lastUsed: now,
+            outstanding: [id],
+            isNewcomer: standing == .newcomer
+        )
         version += 1
         return socket
+    }
+
+    /// The least recently used connection with nothing outstanding (a newcomer's, when asked).
+    private func idleOldest(newcomersOnly: Bool) -> String? {
+        connections.filter { $0.value.outstanding.isEmpty && (!newcomersOnly || $0.value.isNewcomer) }
+            .min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+    }
+
+    /// `endpoint` answered a request: it is established from now on.
+    mutating func answered(_ endpoint: String) {
+        responsive.insert(endpoint)
     }
 
     /// The gap `id` asked for at `endpoint` is answered or given up.

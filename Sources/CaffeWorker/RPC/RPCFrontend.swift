@@ -24,6 +24,7 @@ final class RPCFrontend: Service {
         var limits: CaffeProtocolLimits
         var queue: Int
         var renderThreads: Int
+        var localeCacheBytes = RenderSession.defaultLocaleCacheBytes
     }
 
     private let socket: Handoff<ZMQSocket>
@@ -35,6 +36,8 @@ final class RPCFrontend: Service {
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let control: ZMQWakeup
+    /// Where redrive requests go: the event pipeline.
+    private let redrives: RedriveQueue?
 
     init(
         socket: Handoff<ZMQSocket>,
@@ -43,8 +46,10 @@ final class RPCFrontend: Service {
         cores: CoreBox,
         status: WorkerStatus,
         metrics: WorkerMetrics,
-        logger: Logger
+        logger: Logger,
+        redrives: RedriveQueue? = nil
     ) throws(ZMQError) {
+        self.redrives = redrives
         self.socket = socket
         self.watch = watch
         self.settings = settings
@@ -81,7 +86,7 @@ final class RPCFrontend: Service {
     private func serve() {
         let frontend = socket.value
         var counts = ThreadCounts("rpc", in: metrics)
-        var renderer = EventRenderer(cores: cores, limits: settings.limits)
+        var renderer = EventRenderer(cores: cores, limits: settings.limits, localeCacheBytes: settings.localeCacheBytes)
         var waiting = FIFO<Waiting>()
         var stats: (at: ContinuousClock.Instant, encoded: [UInt8])?
         var pendingStats: [RequestFrames] = []
@@ -151,6 +156,7 @@ final class RPCFrontend: Service {
             let method = request.header.method
             let known = [
                 CaffeMethod.healthCheck, CaffeMethod.stats, CaffeMethod.renderOrder, CaffeMethod.renderComplication,
+                CaffeMethod.redrive,
             ]
             guard known.contains(method) else {
                 return answer(
@@ -189,6 +195,26 @@ final class RPCFrontend: Service {
                     statsDeadline = .now + .milliseconds(50)
                 }
                 pendingStats.append(request)
+            case CaffeMethod.redrive:
+                guard status.isServing, let redrives else {
+                    return answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
+                }
+                let event: InputEvent
+                switch Self.redriven(request, limits: settings.limits) {
+                case .success(let redriven): event = redriven
+                case .failure(let refusal): return answer(request, refusal.status)
+                }
+                guard redrives.offer(event) else {
+                    return answer(
+                        request,
+                        RPCStatus(code: .resourceExhausted, message: "\(redrives.capacity) redrives already queued")
+                    )
+                }
+                logger.notice(
+                    "dead letter redriven",
+                    metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)"]
+                )
+                answer(request, .ok)
             default:
                 guard status.isServing else {
                     return answer(
@@ -245,6 +271,52 @@ final class RPCFrontend: Service {
         counts.publish(force: true)
         watch.value?.stop()
         frontend.close(linger: .milliseconds(0))
+    }
+}
+
+extension RPCFrontend {
+    /// The event a `Redrive` request's dead letter carries, marked redriven; refused when the
+    /// letter kept no event (a gap, an oversized message) or its event does not read.
+    static func redriven(_ request: RequestFrames, limits: CaffeProtocolLimits) -> Result<InputEvent, RedriveRefusal> {
+        let letter: Caffe_V1_DeadLetter
+        do {
+            letter = try request.decodeBody(as: Caffe_V1_DeadLetter.self)
+        } catch {
+            return .failure(RedriveRefusal(status: error.rpcStatus))
+        }
+        guard !letter.originalHeader.isEmpty, !letter.originalBody.isEmpty,
+            let topic = try? ZMQMessage(Array(letter.topic.utf8)),
+            let header = try? ZMQMessage(Array(letter.originalHeader)),
+            let body = try? ZMQMessage(Array(letter.originalBody))
+        else {
+            return .failure(
+                RedriveRefusal(
+                    status: RPCStatus(
+                        code: .invalidArgument,
+                        message: "the dead letter keeps no event to render (a gap's, or an oversized message's)"
+                    )
+                )
+            )
+        }
+        guard case .event(var event) = ParsedInput([topic, header, body], limits: limits),
+            event.header.bodyType != Caffe_V1_Heartbeat.protoMessageName
+        else {
+            return .failure(
+                RedriveRefusal(
+                    status: RPCStatus(code: .invalidArgument, message: "the dead letter's event does not read as an event")
+                )
+            )
+        }
+        event.header.metadata[redrivenMetadataKey] = "true"
+        if let bytes = try? event.header.serializedBytes() as [UInt8], let frame = try? ZMQMessage(bytes) {
+            event.headerFrame = frame
+        }
+        return .success(event)
+    }
+
+    /// Why a redrive was refused.
+    struct RedriveRefusal: Error {
+        var status: RPCStatus
     }
 }
 

@@ -13,31 +13,66 @@ import ZeroMQ
 struct EventRenderer {
     let cores: CoreBox
     let limits: CaffeProtocolLimits
+    /// Which renderer this is, for the locale cache gauge (each thread's cache is its own).
+    let id: Int
+    private let localeCacheBytes: Int
     private(set) var session: RenderSession
     private var generation: Int
+    /// The cache's counts when last reported.
+    private var reported = LocaleCacheStatistics()
 
-    init(cores: CoreBox, limits: CaffeProtocolLimits) {
+    init(
+        cores: CoreBox,
+        limits: CaffeProtocolLimits,
+        id: Int = 0,
+        localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes,
+        prepare: [String]? = nil
+    ) {
         self.cores = cores
         self.limits = limits
+        self.id = id
+        self.localeCacheBytes = localeCacheBytes
+        prepared = prepare
         let (core, generation) = cores.current
-        session = core.makeSession()
+        session = core.makeSession(localeCacheBytes: localeCacheBytes)
+        if let prepare { session.prepare(locales: core.preparedLocales + prepare) }
         self.generation = generation
     }
 
-    /// Takes up a reloaded core, if there is one; true when the session changed.
+    /// Locales compiled with every new session besides the core's (`nil`: none, not even those).
+    private let prepared: [String]?
+
+    /// Takes up a reloaded core, if there is one; true when the session changed. The new session
+    /// compiles the prepared locales before it renders.
     @discardableResult
     mutating func refresh() -> Bool {
         guard cores.generation != generation else { return false }
         let core: RenderingCore
         (core, generation) = cores.current
-        session = core.makeSession()
+        session = core.makeSession(localeCacheBytes: localeCacheBytes)
+        if let prepared { session.prepare(locales: core.preparedLocales + prepared) }
+        reported = LocaleCacheStatistics()
         return true
     }
 
     /// The outputs for `event`, or its dead letter, with the words agreement left as written.
-    func render(_ event: InputEvent) -> RenderedEvent {
+    /// `newLocales`: what to do when the event's locale is not compiled (``NewLocalePolicy``); a
+    /// deferred event comes back with ``RenderedEvent/Summary/deferred(locale:)``.
+    mutating func render(_ event: InputEvent, newLocales: NewLocalePolicy = .compile) -> RenderedEvent {
+        session.newLocales = newLocales
         var rendered = renderEvent(event)
         rendered.notices = session.takeAgreementNotices()
+        let statistics = session.localeStatistics
+        if statistics != reported {
+            rendered.localeCache = LocaleCacheReport(
+                renderer: id,
+                compilations: statistics.compilations &- reported.compilations,
+                evictions: statistics.evictions &- reported.evictions,
+                bytes: statistics.bytes,
+                bound: statistics.bound
+            )
+            reported = statistics
+        }
         return rendered
     }
 
@@ -114,6 +149,9 @@ struct EventRenderer {
             return dead(error.code == .malformed ? .malformed : .invalid, error.description)
         } catch let rejection as OrderRejection {
             return dead(.invalid, rejection.description)
+        } catch let error as RenderError where error.code == .localeNotReady {
+            // Not compiled here and not to be now: the caller renders it elsewhere.
+            return RenderedEvent(ref: ref, outputs: [], summary: .deferred(locale: error.message), parked: event)
         } catch let error as RenderError where error.isConfigurationFault {
             // The catalog's fault, not the order's: it waits for a catalog that renders it.
             return RenderedEvent(ref: ref, outputs: [], summary: .parked(error.description), parked: event)

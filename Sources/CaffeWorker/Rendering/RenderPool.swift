@@ -1,3 +1,4 @@
+import CaffeCore
 import CaffeProtocol
 import Dispatch
 import Foundation
@@ -33,10 +34,21 @@ final class RenderPool: Service {
     /// thread costs less than waking a helper (a few renders, against a wake-up on each side).
     static let backlogForHelp = 6
 
-    init(helpers: Int, cores: CoreBox, limits: CaffeProtocolLimits) {
+    private let localeCacheBytes: Int
+    private let prepareLocales: [String]
+
+    init(
+        helpers: Int,
+        cores: CoreBox,
+        limits: CaffeProtocolLimits,
+        localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes,
+        prepareLocales: [String] = []
+    ) {
         self.helpers = helpers
         self.cores = cores
         self.limits = limits
+        self.localeCacheBytes = localeCacheBytes
+        self.prepareLocales = prepareLocales
     }
 
     /// Hands `batch` to an idle helper; `false` (and nothing taken) when every helper is busy.
@@ -69,7 +81,9 @@ final class RenderPool: Service {
         }
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<helpers {
-                group.addTask { await runOnDedicatedThread(named: "caffe-render-\(index + 1)") { self.help() } }
+                group.addTask {
+                    await runOnDedicatedThread(named: "caffe-render-\(index + 1)") { self.help(id: index + 1) }
+                }
             }
             try? await gracefulShutdown()
             stopping.store(true, ordering: .sequentiallyConsistent)
@@ -79,8 +93,14 @@ final class RenderPool: Service {
     }
 
     /// One helper: waits for a batch, renders it, posts the results.
-    private func help() {
-        var renderer = EventRenderer(cores: cores, limits: limits)
+    private func help(id: Int) {
+        var renderer = EventRenderer(
+            cores: cores,
+            limits: limits,
+            id: id,
+            localeCacheBytes: localeCacheBytes,
+            prepare: prepareLocales
+        )
         while true {
             idle.add(1, ordering: .releasing)
             ready.wait()

@@ -37,6 +37,8 @@ struct InProcessWorkerTests {
                     "output.endpoints=@inproc://out-\(id)", "rpc.endpoint=", "metrics.address=",
                     "checkpoint.path=\(folder.url.appendingPathComponent("worker.checkpoint").path)",
                     "checkpoint.interval_ms=10", "render.threads=2",
+                    // Every locale the test orders use, so none waits for a helper to compile it.
+                    "render.prepare_locales=en-US,es-MX,fr-FR,ja-JP",
                     "config_dir=\(ConfigurationDirectory.builtIn.path)",
                 ] + settings
             )

@@ -29,8 +29,8 @@ STATS_COUNTERS = {
     "unrecoverable_gaps", "unrecoverable_sequences", "checkpoints", "handshake_failures", "rpc_requests",
     "rpc_replies_dropped", "consumers_lost", "input_disconnects", "checkpoint_failures", "checkpoint_compactions",
     "undecodable_feedback", "consumers_evicted", "consumers_disconnected", "deliveries_timed_out", "parked",
-    "unparked", "replay_endpoints_refused", "sources_expired", "sources_revived", "locale_compilations",
-    "locale_evictions",
+    "unparked", "redriven", "replay_endpoints_refused", "sources_expired", "sources_revived", "locale_compilations",
+    "locale_evictions", "locale_promotions", "locale_approximations",
 }
 STATS_GAUGES = {
     "render_queue", "rpc_queue", "gaps_pending", "consumers", "unacknowledged", "render_threads", "serving",
