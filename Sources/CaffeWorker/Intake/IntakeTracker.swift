@@ -293,6 +293,11 @@ public struct IntakeTracker: Sendable {
         return found
     }
 
+    /// When the oldest queued source could be found idle.
+    public var nextIdleCheck: ContinuousClock.Instant? {
+        activity.first.map { epoch + tickLength * Int(min($0.tick, UInt32.max - idleTicks) + idleTicks) }
+    }
+
     /// Reduces an active source to its dormant form.
     public mutating func makeDormant(_ name: String) {
         guard let source = sources.removeValue(forKey: name) else { return }

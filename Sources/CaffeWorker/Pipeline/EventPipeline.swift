@@ -986,7 +986,7 @@ private struct PipelineState {
         let now = ContinuousClock.now
         var deadline = now + .seconds(1)
         for candidate in [
-            intake.nextDue, output.nextDeadline, replay.nextIdleCheck,
+            intake.nextDue, output.nextDeadline, replay.nextIdleCheck, intake.tracker.nextIdleCheck,
             hasCheckpointChanges ? nextCheckpoint : nil,
         ] {
             if let candidate, candidate < deadline { deadline = candidate }
