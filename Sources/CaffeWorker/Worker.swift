@@ -273,7 +273,8 @@ public final class Worker: Service {
                 ),
                 configuredEndpoints: replay.endpoints,
                 allowEndpointChange: replay.allowEndpointChange,
-                idleTime: .milliseconds(configuration.input.sourceIdleMilliseconds)
+                idleTime: .milliseconds(configuration.input.sourceIdleMilliseconds),
+                maxHeartbeatJump: UInt64(configuration.input.maxHeartbeatJump)
             ),
             replayTimeout: .milliseconds(replay.timeoutMilliseconds),
             replayConnections: replay.maxConnections,

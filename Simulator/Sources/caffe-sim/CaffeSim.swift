@@ -22,7 +22,9 @@ struct Chaos: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Kill, stop, starve and attack real caffe workers; print sent / delivered / lost / duplicated.",
         discussion: """
-            Rows: \(ChaosSuite.rowNames.joined(separator: ", ")). Exit status 1 when any row lost an order.
+            Rows: \(ChaosSuite.rowNames.joined(separator: ", ")). Exit status 1 when any row missed its target: \
+            an order lost with the acknowledged output, more than the documented bound with PUB and PUSH, \
+            or the attack's own figure (in the note).
             """
     )
 
@@ -40,6 +42,21 @@ struct Chaos: ParsableCommand {
 
     @Option(help: "Rows to run, comma-separated (default: all).")
     var rows: String?
+
+    @Option(help: "Consumer registrations in the phantom-consumers row.")
+    var registrations = 20_000
+
+    @Option(help: "Random messages in the output-garbage row.")
+    var garbage = 10_000
+
+    @Option(help: "Seconds the locale flood lasts.")
+    var floodSeconds = 30.0
+
+    @Option(help: "Orders per second the locale flood sends (0: as fast as the worker takes them).")
+    var floodRate = 0.0
+
+    @Option(help: "One-event sources in the source-flood row.")
+    var sources = 200_000
 
     @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
     var config = "config"
@@ -59,6 +76,11 @@ struct Chaos: ParsableCommand {
         configuration.rate = rate
         configuration.kills = kills
         configuration.rows = rows.map { $0.split(separator: ",").map(String.init) } ?? []
+        configuration.registrations = registrations
+        configuration.garbage = garbage
+        configuration.floodSeconds = floodSeconds
+        configuration.floodRate = floodRate
+        configuration.sources = sources
         let results = try ChaosSuite(configuration: configuration).run { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -69,7 +91,7 @@ struct Chaos: ParsableCommand {
         } else {
             print(ChaosSuite.table(results))
         }
-        if results.contains(where: { $0.lost > 0 }) { throw ExitCode(1) }
+        if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
 }
 
@@ -215,7 +237,22 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        @Option(help: "Consumer registrations in the phantom-consumers row.")
+    var registrations = 20_000
+
+    @Option(help: "Random messages in the output-garbage row.")
+    var garbage = 10_000
+
+    @Option(help: "Seconds the locale flood lasts.")
+    var floodSeconds = 30.0
+
+    @Option(help: "Orders per second the locale flood sends (0: as fast as the worker takes them).")
+    var floodRate = 0.0
+
+    @Option(help: "One-event sources in the source-flood row.")
+    var sources = 200_000
+
+    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
         var config = "config"
 
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
@@ -288,7 +325,22 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        @Option(help: "Consumer registrations in the phantom-consumers row.")
+    var registrations = 20_000
+
+    @Option(help: "Random messages in the output-garbage row.")
+    var garbage = 10_000
+
+    @Option(help: "Seconds the locale flood lasts.")
+    var floodSeconds = 30.0
+
+    @Option(help: "Orders per second the locale flood sends (0: as fast as the worker takes them).")
+    var floodRate = 0.0
+
+    @Option(help: "One-event sources in the source-flood row.")
+    var sources = 200_000
+
+    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
         var config = "config"
 
         @Option(help: "The folder holding the Python peers.")

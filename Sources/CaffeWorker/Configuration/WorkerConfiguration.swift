@@ -26,6 +26,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// The most a sequence may run ahead of the highest its source has sent; further is
         /// refused as invalid (0: no limit). A new source's first event counts from 0.
         public var maxSequenceJump: Int = 1_000_000
+        /// The most a heartbeat's `last_sequence` may run ahead of its source's highest event;
+        /// further is refused as invalid (0: only max_sequence_jump applies).
+        public var maxHeartbeatJump: Int = 10_000
         /// How long a source whose events are all done stays in memory in full without sending;
         /// then only its mark is kept (it comes back in full with its next event).
         public var sourceIdleMilliseconds: Int = 60_000

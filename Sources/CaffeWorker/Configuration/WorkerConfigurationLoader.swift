@@ -219,6 +219,9 @@ public enum WorkerConfigurationLoader {
             Setter(key: "input.max_sequence_jump") { raw, configuration throws(Message) in
                 configuration.input.maxSequenceJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
             },
+            Setter(key: "input.max_heartbeat_jump") { raw, configuration throws(Message) in
+                configuration.input.maxHeartbeatJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
+            },
             Setter(key: "input.source_idle_ms") { raw, configuration throws(Message) in
                 configuration.input.sourceIdleMilliseconds = try integer(raw, 100...86_400_000)
             },

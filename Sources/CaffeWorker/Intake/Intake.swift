@@ -25,6 +25,10 @@ struct Intake: Sendable {
         var allowEndpointChange = false
         /// How long a settled source stays active without events before it becomes dormant.
         var idleTime: Duration = .seconds(60)
+        /// The most a heartbeat's `last_sequence` may run ahead of the highest event seen from its
+        /// source (0: only ``maxSequenceJump``): a quiet source's tail is short; a gap of a million
+        /// claimed by a heartbeat alone is a forgery that would be counted as a million lost orders.
+        var maxHeartbeatJump: UInt64 = 10_000
     }
 
     /// What to do with one event.
@@ -134,6 +138,16 @@ struct Intake: Sendable {
                 HeartbeatRefusal(
                     "a heartbeat from '\(header.sourceID)', which has sent no event yet: "
                         + "a source introduces itself with an event"
+                )
+            )
+        }
+        let highest = tracker.highest(of: header.sourceID)
+        if policy.maxHeartbeatJump > 0, lastSequence > highest, lastSequence - highest > policy.maxHeartbeatJump {
+            return .failure(
+                HeartbeatRefusal(
+                    "a heartbeat's last_sequence \(lastSequence) is \(lastSequence - highest) past the highest event "
+                        + "seen from '\(header.sourceID)' (\(highest)); input.max_heartbeat_jump allows "
+                        + "\(policy.maxHeartbeatJump)"
                 )
             )
         }

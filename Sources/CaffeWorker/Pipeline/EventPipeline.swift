@@ -184,12 +184,13 @@ private struct PipelineState {
     /// Replay requests awaiting a reply, by request id: what was asked, and where.
     var asked: [String: Intake.ReplayRequest] = [:]
 
-    /// Admitted, waiting to be rendered.
-    var pending = FIFO<InputEvent>()
+    /// Admitted, waiting to be rendered: a queue per source, served in turn, so a source that
+    /// floods waits behind itself.
+    var pending = FairQueue<InputEvent>()
     /// Handed to the render pool, not back yet.
     var atPool = 0
     /// Rendered, waiting for the output to take them.
-    var outbound = FIFO<RenderedEvent>()
+    var outbound = FairQueue<RenderedEvent>()
     /// Failed because of the configuration, waiting for a reload.
     var parked = FIFO<InputEvent>()
     /// Waiting for a helper to render them: their locale is not compiled on this thread.
@@ -376,7 +377,7 @@ private struct PipelineState {
                     metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)"]
                 )
             }
-            pending.append(event)
+            pending.append(event, key: event.header.sourceID)
         case .duplicate:
             counts.count { $0.duplicates += 1 }
         case .retry:
@@ -500,11 +501,11 @@ private struct PipelineState {
         while !pending.isEmpty, rendered < 16 {
             if let pool, let results, pending.count >= RenderPool.backlogForHelp, pool.hasIdleHelper {
                 let share = min(pending.count / 2, RenderPool.maxBatch)
-                let batch = RenderPool.Batch(events: pending.removeLast(share), results: results)
+                let batch = RenderPool.Batch(events: pending.removeFirst(share), results: results)
                 if pool.trySubmit(batch) {
-                    atPool += share
+                    atPool += batch.events.count
                 } else {
-                    pending.prepend(contentsOf: batch.events)
+                    pending.prepend(contentsOf: batch.events.map { ($0.header.sourceID, $0) })
                 }
             }
             guard let event = pending.removeFirst() else { break }
@@ -606,7 +607,7 @@ private struct PipelineState {
         if let input = event.parked, case .parked(let reason) = event.summary {
             park(input, reason: reason)
         } else {
-            outbound.append(event)
+            outbound.append(event, key: event.ref?.source ?? "")
         }
     }
 
@@ -663,7 +664,7 @@ private struct PipelineState {
         while let event = parked.removeFirst() { events.append(event) }
         counts.count { $0.unparked += UInt64(events.count) }
         logger.notice("rendering parked events again after a reload", metadata: ["events": "\(events.count)"])
-        pending.prepend(contentsOf: events)
+        pending.prepend(contentsOf: events.map { ($0.header.sourceID, $0) })
     }
 
     /// Logs each word agreement left as written once per (locale, reason, word), the first
@@ -693,19 +694,24 @@ private struct PipelineState {
 
     // MARK: Output
 
-    /// Offers what is rendered to the output, oldest first, until it cannot take more.
+    /// Offers what is rendered to the output, each source in turn, until it takes no more: a
+    /// source whose outputs the output refuses (its share is full) is passed over for now.
     mutating func flush(at now: ContinuousClock.Instant) throws(ZMQError) {
-        while var head = outbound.first {
+        var refused: [(key: String, element: RenderedEvent)] = []
+        var refusedInARow = 0
+        while refusedInARow < max(1, outbound.keyCount), var head = outbound.removeFirst() {
             let output = output
             let accepted = try counts.counting { counts throws(ZMQError) in
                 try output.offer(&head, at: now, counts: &counts)
             }
-            guard accepted else {
-                outbound.replaceFirst(head)
-                break
+            if accepted {
+                refusedInARow = 0
+            } else {
+                refused.append((head.ref?.source ?? "", head))
+                refusedInARow += 1
             }
-            _ = outbound.removeFirst()
         }
+        if !refused.isEmpty { outbound.prepend(contentsOf: refused) }
         complete(output.takeCompleted())
     }
 

@@ -28,6 +28,8 @@ struct DeliveryBook<Payload> {
         var payload: Payload
         /// The input it belongs to; `nil` for outputs of inputs with no sequence.
         var input: Int?
+        /// Its source: deliveries wait in a queue per source, served in turn.
+        var source = ""
         /// Whether it has been sent before (a redelivery).
         var isRedelivery = false
     }
@@ -87,7 +89,9 @@ struct DeliveryBook<Payload> {
     private var consumers: [ConsumerID: Consumer] = [:]
     private var rotation: [ConsumerID] = []
     private var nextInRotation = 0
-    private var waiting = FIFO<Delivery>()
+    /// Waiting for a consumer with room: a queue per source, served in turn, so a source that
+    /// floods does not hold another's outputs behind its own.
+    private var waiting = FairQueue<Delivery>()
     private var inputs: [Int: Input] = [:]
     private var nextInput = 0
     /// Tags increase across all consumers and are never reused within an incarnation, so an
@@ -134,6 +138,9 @@ struct DeliveryBook<Payload> {
     /// Deliveries waiting for a consumer with room.
     var waitingCount: Int { waiting.count }
 
+    /// Deliveries of `source`'s inputs waiting.
+    func waitingCount(source: String) -> Int { waiting.count(for: source) }
+
     /// Consumers known.
     var consumerCount: Int { consumers.count }
 
@@ -153,7 +160,8 @@ struct DeliveryBook<Payload> {
             inputs[nextInput] = Input(ref: ref, outstanding: payloads.count)
             input = nextInput
         }
-        for payload in payloads { waiting.append(Delivery(payload: payload, input: input)) }
+        let source = ref?.source ?? ""
+        for payload in payloads { waiting.append(Delivery(payload: payload, input: input, source: source), key: source) }
     }
 
     /// The next delivery to send, assigned a consumer with room and a tag; `nil` when nothing
@@ -255,7 +263,7 @@ struct DeliveryBook<Payload> {
         consumers[send.consumer] = consumer
         unacknowledged -= 1
         if send.delivery.isRedelivery { counts.redelivered -= 1 }
-        waiting.prepend(contentsOf: [send.delivery])
+        waiting.prepend(send.delivery, key: send.delivery.source)
     }
 
     /// Drops consumers holding a delivery sent more than ``ackTimeout`` ago, or holding
@@ -297,7 +305,7 @@ struct DeliveryBook<Payload> {
         }
         unacknowledged -= held.count
         if !held.isEmpty, lost { counts.lost += 1 }
-        waiting.prepend(contentsOf: held)
+        waiting.prepend(contentsOf: held.map { ($0.source, $0) })
     }
 
     /// The earliest time a consumer holding deliveries could time out.

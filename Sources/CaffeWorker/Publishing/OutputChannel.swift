@@ -219,7 +219,9 @@ final class AcknowledgedChannel: OutputChannel {
         throws(ZMQError)
         -> Bool
     {
-        guard book.waitingCount < capacity else { return false }
+        // One source may fill half the queue: another's outputs still find room.
+        guard book.waitingCount < capacity, book.waitingCount(source: event.ref?.source ?? "") < capacity / 2
+        else { return false }
         book.enqueue(event.outputs, completing: event.ref)
         event.nextOutput = event.outputs.count
         try pump(at: now, counts: &counts)

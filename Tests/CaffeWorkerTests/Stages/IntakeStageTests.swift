@@ -88,6 +88,11 @@ struct IntakeStageTests {
         #expect(intake.pendingGaps == 1)
         beat.sequence = 7
         #expect(throws: Intake.HeartbeatRefusal.self) { try intake.heartbeat(beat, lastSequence: 7, at: .now).get() }
+        // A quiet source's tail is short: a heartbeat claiming 20,000 more is refused.
+        beat.sequence = 0
+        let far = intake.heartbeat(beat, lastSequence: 20_006, at: .now)
+        let refusal = #expect(throws: Intake.HeartbeatRefusal.self) { try far.get() }
+        #expect(refusal?.detail.hasSuffix("input.max_heartbeat_jump allows 10000") == true)
     }
 
     @Test("a heartbeat from a source that never sent an event is refused and reveals nothing")

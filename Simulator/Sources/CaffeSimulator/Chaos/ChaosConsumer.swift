@@ -19,13 +19,18 @@ public final class ChaosConsumer: @unchecked Sendable {
     private let sourceBytes: [UInt8]
     private let limit = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let books: Mutex<Books>
     private let socket: SocketBox
+    /// The window granted while processing at full speed.
+    private let fastWindow: UInt32
 
     struct Books {
         /// Outputs seen per order (bit 0 confirmation, bit 1 receipt).
         var seen: [UInt8]
+        /// When each order was complete (uptime nanoseconds; 0: not yet).
+        var completedAt: [UInt64]
         var delivered = 0
         var duplicates = 0
         var deadLetters = 0
@@ -33,11 +38,23 @@ public final class ChaosConsumer: @unchecked Sendable {
         var foreignDeadLetters = 0
     }
 
-    /// `rate`: outputs per second processed (0: as fast as they come).
-    public init(context: ZMQContext, kind: Kind, source: String, count: Int, rate: Int) throws {
+    /// `rate`: outputs per second processed (0: as fast as they come). `connect`: the worker's
+    /// bound output to connect to; by default the consumer binds and the worker connects.
+    public init(
+        context: ZMQContext,
+        kind: Kind,
+        source: String,
+        count: Int,
+        rate: Int,
+        connect: String? = nil,
+        window: UInt32 = 1000
+    ) throws {
         self.kind = kind
+        fastWindow = window
         sourceBytes = Array(source.utf8)
-        books = Mutex(Books(seen: [UInt8](repeating: 0, count: count + 1)))
+        books = Mutex(
+            Books(seen: [UInt8](repeating: 0, count: count + 1), completedAt: [UInt64](repeating: 0, count: count + 1))
+        )
         let socket: ZMQSocket
         switch kind {
         case .acked:
@@ -51,9 +68,19 @@ public final class ChaosConsumer: @unchecked Sendable {
             socket = try context.socket(.pull)
             try socket.set(.receiveHighWaterMark, to: 100)
         }
-        endpoint = try socket.bind("tcp://127.0.0.1:*")
+        if let connect {
+            try socket.connect(connect)
+            endpoint = connect
+        } else {
+            endpoint = try socket.bind("tcp://127.0.0.1:*")
+        }
         self.socket = SocketBox(socket)
         limit.store(rate, ordering: .relaxed)
+    }
+
+    /// When order `sequence` was complete, in uptime nanoseconds (0: not yet).
+    public func completedAt(_ sequence: Int) -> UInt64 {
+        books.withLock { sequence < $0.completedAt.count ? $0.completedAt[sequence] : 0 }
     }
 
     /// Changes the processing rate (0: unlimited).
@@ -66,6 +93,7 @@ public final class ChaosConsumer: @unchecked Sendable {
     }
 
     public func start() {
+        started.store(true, ordering: .relaxed)
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -76,7 +104,7 @@ public final class ChaosConsumer: @unchecked Sendable {
 
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        finished.wait()
+        if started.load(ordering: .relaxed) { finished.wait() }
         socket.socket.close(linger: .milliseconds(0))
     }
 
@@ -100,7 +128,7 @@ public final class ChaosConsumer: @unchecked Sendable {
         }
         while !stopping.load(ordering: .relaxed) {
             let rate = limit.load(ordering: .relaxed)
-            let window: UInt32 = rate > 0 ? 20 : 1000
+            let window: UInt32 = rate > 0 ? 20 : fastWindow
             if kind == .acked, processed > acknowledged || ContinuousClock.now - lastFeedback > .milliseconds(250) {
                 feedback(window: window)
             }
@@ -149,7 +177,10 @@ public final class ChaosConsumer: @unchecked Sendable {
                 books.seen[index] |= bit
                 if bit == 4 { books.deadLetters += 1 }
                 let complete: (UInt8) -> Bool = { $0 & 3 == 3 || $0 & 4 != 0 }
-                if !complete(before), complete(books.seen[index]) { books.delivered += 1 }
+                if !complete(before), complete(books.seen[index]) {
+                    books.delivered += 1
+                    books.completedAt[index] = DispatchTime.now().uptimeNanoseconds
+                }
             }
         }
     }

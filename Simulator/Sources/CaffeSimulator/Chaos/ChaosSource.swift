@@ -18,7 +18,10 @@ public final class ChaosSource: @unchecked Sendable {
     private let server: ReplayServer
     private let rate: Double
     private let sentCount = Atomic<Int>(0)
+    /// When each sequence was sent (uptime nanoseconds; 0: not yet), for latencies.
+    private let sendTimes: Mutex<[UInt64]>
     private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     public static let heartbeatInterval = 0.5
@@ -50,13 +53,23 @@ public final class ChaosSource: @unchecked Sendable {
         endpoint = try socket.bind("tcp://127.0.0.1:*")
         self.count = count
         self.rate = rate
+        sendTimes = Mutex([UInt64](repeating: 0, count: count + 1))
+    }
+
+    /// When `sequence` was sent, in uptime nanoseconds (0: not sent).
+    public func sentAt(_ sequence: Int) -> UInt64 {
+        sendTimes.withLock { sequence < $0.count ? $0[sequence] : 0 }
     }
 
     /// Sent so far.
     public var sent: Int { sentCount.load(ordering: .relaxed) }
 
+    /// Replay requests the source's endpoint has served.
+    public var requestsServed: Int { server.requestsServed }
+
     /// Starts sending on a thread of its own.
     public func start() {
+        started.store(true, ordering: .relaxed)
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -68,7 +81,7 @@ public final class ChaosSource: @unchecked Sendable {
     /// Stops sending and heartbeating.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        finished.wait()
+        if started.load(ordering: .relaxed) { finished.wait() }
         socket.close(linger: .milliseconds(0))
         server.stop()
     }
@@ -91,6 +104,8 @@ public final class ChaosSource: @unchecked Sendable {
                 _ = try? header.withUnsafeBytes { try socket.send($0, more: true) }
                 _ = try? body.withUnsafeBytes { try socket.send($0, more: false) }
                 server.markSent(source: sourceID, through: UInt64(next))
+                let sentAt = DispatchTime.now().uptimeNanoseconds
+                sendTimes.withLock { $0[next] = sentAt }
                 sentCount.store(next, ordering: .relaxed)
                 if hostileEvery > 0, next % hostileEvery == 0 { sendHostile(next / hostileEvery) }
                 next += 1

@@ -1,0 +1,77 @@
+// Caffe — CaffeWorker tests.
+import Testing
+import ZeroMQ
+
+@testable import CaffeWorker
+
+/// Queues per source, served in turn.
+@Suite("Fair queue")
+struct FairQueueTests {
+    @Test("a key with many items waiting takes its turn like a key with one; each key keeps its order")
+    func turns() {
+        var queue = FairQueue<String>()
+        for index in 1...5 { queue.append("flood-\(index)", key: "flood") }
+        queue.append("a-1", key: "a")
+        queue.append("a-2", key: "a")
+        queue.append("b-1", key: "b")
+        #expect(queue.count == 8 && queue.first == "flood-1")
+        #expect(queue.removeFirst(8) == ["flood-1", "a-1", "b-1", "flood-2", "a-2", "flood-3", "flood-4", "flood-5"])
+        #expect(queue.isEmpty && queue.removeFirst() == nil)
+    }
+
+    @Test("items put back go first, their key first in turn")
+    func prepend() {
+        var queue = FairQueue<String>()
+        queue.append("a-1", key: "a")
+        queue.append("b-1", key: "b")
+        queue.append("b-2", key: "b")
+        let taken = queue.removeFirst(2)
+        #expect(taken == ["a-1", "b-1"])
+        queue.prepend(contentsOf: [("b", "b-1"), ("a", "a-1")])
+        #expect(queue.removeFirst(3) == ["b-1", "a-1", "b-2"])
+    }
+
+    @Test("the acknowledged output serves sources in turn: a flood does not hold another source's outputs")
+    func deliveriesInTurn() {
+        var book = DeliveryBook<String>(incarnation: 7, ackTimeout: .seconds(5), defaultWindow: 10)
+        for sequence in UInt64(1)...6 { book.enqueue(["flood-\(sequence)"], completing: SequenceRef(source: "flood", sequence: sequence)) }
+        book.enqueue(["honest-1"], completing: SequenceRef(source: "honest", sequence: 1))
+        book.feedback(from: Array("c".utf8), incarnation: 0, acknowledgedThrough: 0, window: 3, at: .now)
+        var sent: [String] = []
+        while let send = book.nextSend() { sent.append(send.delivery.payload) }
+        #expect(sent == ["flood-1", "honest-1", "flood-2"])
+    }
+}
+
+/// Replay connections shared fairly between newcomers and established sources.
+@Suite("Replay places")
+struct ReplayPlacesTests {
+    @Test("newcomers take at most half the places; an established source's endpoint still gets one")
+    func newcomersCapped() throws {
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        var connections = ReplayConnections(capacity: 4, idleTimeout: .seconds(30))
+        defer { connections.closeAll() }
+        func open(_ endpoint: String, _ standing: ReplayConnections.Standing) throws -> Bool {
+            try connections.socket(for: endpoint, id: "gap-\(endpoint)", standing: standing, at: .now) {
+                () throws(ZMQError) -> ZMQSocket in
+                let socket = try context.socket(.dealer)
+                try socket.connect(endpoint)
+                return socket
+            } != nil
+        }
+        #expect(try open("tcp://127.0.0.1:1", .newcomer))
+        #expect(try open("tcp://127.0.0.1:2", .newcomer))
+        // Both newcomer places hold a request outstanding: a third newcomer waits.
+        #expect(try !open("tcp://127.0.0.1:3", .newcomer))
+        #expect(try open("tcp://127.0.0.1:4", .established))
+        #expect(try open("tcp://127.0.0.1:5", .established))
+        // Configured endpoints are never refused.
+        #expect(try open("tcp://127.0.0.1:6", .trusted))
+        // An endpoint that answered is established from then on.
+        connections.answered("tcp://127.0.0.1:7")
+        #expect(try !open("tcp://127.0.0.1:8", .newcomer))
+        connections.settled("tcp://127.0.0.1:4", id: "gap-tcp://127.0.0.1:4")
+        #expect(try open("tcp://127.0.0.1:7", .newcomer))
+    }
+}
