@@ -43,7 +43,10 @@ public final class Worker: Service {
     private let context: ZMQContext
     /// Whether the context is the worker's own (shut down when it stops).
     private let ownsContext: Bool
-    private let resumed: Checkpoint
+    /// The checkpoint read at start, until the stages take it (a million sources' marks are not
+    /// kept twice), and how many sources it had.
+    private let resumed: Mutex<Checkpoint?>
+    private let resumedSources: Int
     private let security: WorkerSecurity?
     private let reloads: MetricShard
     private let bound = Mutex<[String: [String]]>([:])
@@ -69,7 +72,9 @@ public final class Worker: Service {
         reloads = metrics.makeShard("reload")
         do {
             let url = configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
-            resumed = try url.map(Checkpoint.read) ?? Checkpoint()
+            let checkpoint = try url.map(Checkpoint.read) ?? Checkpoint()
+            resumedSources = checkpoint.sources.count
+            resumed = Mutex(checkpoint)
             self.context = try context ?? ZMQContext()
             ownsContext = context == nil
             security =
@@ -187,6 +192,7 @@ public final class Worker: Service {
 
     /// Makes every socket and stage; a failure closes what was opened.
     private func openStages() throws(WorkerError) -> Stages {
+        let resumed = self.resumed.withLock { $0.take() } ?? Checkpoint()
         var opened: [ZMQSocket] = []
         do {
             let http = try openMetricsEndpoint()
@@ -381,7 +387,7 @@ public final class Worker: Service {
                 "metrics": "\(boundEndpoints("metrics").first.map { "http://\($0)/metrics" } ?? "off")",
                 "render_threads": "\(configuration.renderThreadCount)",
                 "curve": "\(security == nil ? "off" : "on")",
-                "resumed_sources": "\(resumed.sources.count)",
+                "resumed_sources": "\(resumedSources)",
             ]
         )
     }

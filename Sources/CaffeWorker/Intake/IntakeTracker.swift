@@ -36,7 +36,7 @@ public struct IntakeTracker: Sendable {
         }
     }
 
-    /// One active source's books.
+    /// One source's books while an event is judged: expanded from its ``Record``.
     struct Source: Sendable {
         /// Received or given up.
         var seen: ContiguousSequence
@@ -47,21 +47,67 @@ public struct IntakeTracker: Sendable {
         var givenUp: [ClosedRange<UInt64>] = []
         /// The pinned replay endpoint (an index into ``IntakeTracker/pins``; 0: none).
         var pin: UInt32 = 0
-        /// The activity tick it was last active in.
+        /// The activity tick it was last active in (`.max`: not queued since it came back).
         var lastActive: UInt32 = 0
         /// Events taken from it (saturating): its standing when replay connections are scarce.
         var received: UInt32 = 0
 
         /// Nothing held ahead of the contiguous mark: what a dormant source can be reduced to.
         var isSettled: Bool { seen.isContiguous && seen.contiguous == highest }
+
+        init(seen: ContiguousSequence, highest: UInt64, lastActive: UInt32 = .max) {
+            self.seen = seen
+            self.highest = highest
+            self.lastActive = lastActive
+        }
+
+        init(_ record: Record) {
+            seen = record.extra.first?.seen ?? ContiguousSequence(contiguous: record.contiguous)
+            highest = record.highest
+            givenUp = record.extra.first?.givenUp ?? []
+            pin = record.pin
+            lastActive = record.lastActive
+            received = record.received
+        }
     }
 
-    /// A dormant source: all that is kept of it.
-    struct Dormant: Sendable {
-        var mark: UInt64
-        var givenUp: [ClosedRange<UInt64>] = []
+    /// One source's books as stored, active or dormant: 40 bytes, the rare parts boxed.
+    struct Record: Sendable {
+        var contiguous: UInt64 = 0
+        var highest: UInt64 = 0
+        /// Sequences held ahead of the mark and ranges given up (empty: none).
+        var extra: [RecordExtra] = []
         var pin: UInt32 = 0
+        var lastActive: UInt32 = .max
         var received: UInt32 = 0
+        var isDormant = false
+
+        init(mark: UInt64 = 0, isDormant: Bool = false) {
+            contiguous = mark
+            highest = mark
+            self.isDormant = isDormant
+        }
+
+        init(_ source: Source, isDormant: Bool) {
+            contiguous = source.seen.contiguous
+            highest = source.highest
+            if !source.seen.isContiguous || !source.givenUp.isEmpty {
+                extra = [RecordExtra(seen: source.seen.isContiguous ? nil : source.seen, givenUp: source.givenUp)]
+            }
+            pin = source.pin
+            lastActive = source.lastActive
+            received = source.received
+            self.isDormant = isDormant
+        }
+
+        var isSettled: Bool { extra.first?.seen == nil && contiguous == highest }
+        var givenUp: [ClosedRange<UInt64>] { extra.first?.givenUp ?? [] }
+    }
+
+    /// What few sources have: numbers seen out of order, ranges given up.
+    struct RecordExtra: Sendable {
+        var seen: ContiguousSequence?
+        var givenUp: [ClosedRange<UInt64>]
     }
 
     /// A replay endpoint pinned for a source, and the CURVE identity (`User-Id`) that announced it,
@@ -76,16 +122,17 @@ public struct IntakeTracker: Sendable {
         }
     }
 
-    private var sources: [String: Source] = [:]
-    private var dormant: [String: Dormant] = [:]
+    private var table = SourceTable<Record>()
+    private var dormantCount = 0
     private var recentOrders: RecentSet
     /// Pinned endpoints, interned: many sources share one.
     private var pins: [Pin] = [Pin(endpoint: "")]
     private var pinIndex: [Pin: UInt32] = [:]
-    /// Sources in the order they became active in a tick, for finding idle ones without a scan.
-    private var activity = FIFO<(source: String, tick: UInt32)>()
+    /// Sources (record indices) in the order they became active in a tick, for finding idle ones
+    /// without a scan.
+    private var activity = FIFO<(index: UInt32, tick: UInt32)>()
     /// Sources whose given-up ranges or pin changed since ``takeCheckpointChanges()``.
-    private var changed: Set<String> = []
+    private var changed: Set<UInt32> = []
     /// Sources revived since ``takeRevived()``, with the mark they came back with.
     private var revived: [(source: String, mark: UInt64)] = []
     private let epoch: ContinuousClock.Instant
@@ -118,28 +165,42 @@ public struct IntakeTracker: Sendable {
         // last event, and is queued at most five times meanwhile however busy it is.
         tickLength = max(.milliseconds(1), idleTime / 4)
         idleTicks = 4
-        dormant.reserveCapacity(checkpoint.count)
-        for (source, mark) in checkpoint { dormant[source] = Dormant(mark: mark) }
-        for (source, ranges) in givenUp {
-            dormant[source, default: Dormant(mark: 0)].givenUp = Array(
-                ranges.sorted { $0.lowerBound < $1.lowerBound }.suffix(Self.maxGivenUpRanges)
-            )
-        }
+        table = SourceTable(minimumCapacity: checkpoint.count)
         recentOrders = RecentSet(capacity: rememberedOrders)
-        for (source, pin) in pinned { dormant[source, default: Dormant(mark: 0)].pin = intern(pin) }
+        func dormantIndex(_ source: String) -> Int {
+            if let index = table.index(of: source) { return index }
+            dormantCount += 1
+            return table.append(source, Record(isDormant: true))
+        }
+        for (source, mark) in checkpoint { table[dormantIndex(source)] = Record(mark: mark, isDormant: true) }
+        for (source, ranges) in givenUp where !ranges.isEmpty {
+            let index = dormantIndex(source)
+            table[index].extra = [
+                RecordExtra(
+                    seen: nil,
+                    givenUp: Array(ranges.sorted { $0.lowerBound < $1.lowerBound }.suffix(Self.maxGivenUpRanges))
+                )
+            ]
+        }
+        for (source, pin) in pinned {
+            let index = dormantIndex(source)
+            table[index].pin = intern(pin)
+        }
     }
 
     /// Active and dormant sources.
-    public var counts: (active: Int, dormant: Int) { (sources.count, dormant.count) }
+    public var counts: (active: Int, dormant: Int) { (table.count - dormantCount, dormantCount) }
+
+    private func record(_ source: String) -> Record? { table.index(of: source).map { table[$0] } }
 
     /// The highest sequence received from `source` (0: none).
-    public func highest(of source: String) -> UInt64 { sources[source]?.highest ?? dormant[source]?.mark ?? 0 }
+    public func highest(of source: String) -> UInt64 { record(source)?.highest ?? 0 }
 
     /// Events taken from `source` since this worker started.
-    public func received(from source: String) -> UInt32 { sources[source]?.received ?? dormant[source]?.received ?? 0 }
+    public func received(from source: String) -> UInt32 { record(source)?.received ?? 0 }
 
     /// Whether `source` has sent an event this worker took (now or before a restart).
-    public func knows(_ source: String) -> Bool { sources[source] != nil || dormant[source] != nil }
+    public func knows(_ source: String) -> Bool { table.index(of: source) != nil }
 
     /// Judges an event from `source` with `sequence` (1 through ``maxSequence``, which the caller
     /// checks) and `orderID` (empty: none).
@@ -153,11 +214,11 @@ public struct IntakeTracker: Sendable {
         let orderKey = orderID.isEmpty ? "" : name + "\u{1F}" + orderID
         let knownOrder = !orderKey.isEmpty && recentOrders.contains(orderKey)
         if !orderKey.isEmpty { recentOrders.insert(orderKey) }
-        var source = take(name)
-        defer { put(name, &source, at: now) }
+        var (index, source) = take(name)
+        defer { put(index, &source, at: now) }
         source.received = source.received &+ (source.received == .max ? 0 : 1)
         if source.takeLate(sequence) {
-            changed.insert(name)
+            changed.insert(UInt32(index))
             return Verdict(knownOrder ? .retry : .late)
         }
         let isNew = source.seen.insert(sequence)
@@ -182,8 +243,8 @@ public struct IntakeTracker: Sendable {
         at now: ContinuousClock.Instant = .now
     ) -> [ClosedRange<UInt64>] {
         guard last > highest(of: name) else { return [] }
-        var source = take(name)
-        defer { put(name, &source, at: now) }
+        var (index, source) = take(name)
+        defer { put(index, &source, at: now) }
         let before = source.highest
         source.highest = last
         return source.seen.missing(in: (before + 1)...last)
@@ -192,30 +253,36 @@ public struct IntakeTracker: Sendable {
     /// Gives up on `range` of `source` (the source cannot replay it), so later events are not
     /// held behind it; an event that still arrives inside it is ``Kind/late``.
     public mutating func abandon(source name: String, _ range: ClosedRange<UInt64>) {
-        var source = take(name)
-        defer { put(name, &source, at: nil) }
+        var (index, source) = take(name)
+        defer { put(index, &source, at: nil) }
         for hole in source.seen.missing(in: range) {
             source.seen.insert(hole)
             source.rememberGivenUp(hole)
         }
-        changed.insert(name)
+        changed.insert(UInt32(index))
     }
 
     /// The parts of `range` of `source` not received (nor given up on) yet.
     public func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
-        if let books = sources[source] { return books.seen.missing(in: range) }
-        return ContiguousSequence(contiguous: dormant[source]?.mark ?? 0).missing(in: range)
+        guard let record = record(source) else { return [range] }
+        return (record.extra.first?.seen ?? ContiguousSequence(contiguous: record.contiguous)).missing(in: range)
     }
 
     /// Sequences still missing per source.
     public var missing: [String: [ClosedRange<UInt64>]] {
-        sources.compactMapValues { $0.seen.missing.isEmpty ? nil : $0.seen.missing }
+        var all: [String: [ClosedRange<UInt64>]] = [:]
+        for index in table.indices {
+            if let seen = table[index].extra.first?.seen, !seen.missing.isEmpty { all[table.key(at: index)] = seen.missing }
+        }
+        return all
     }
 
     /// The ranges given up on per source, active or dormant.
     public var givenUp: [String: [ClosedRange<UInt64>]] {
-        var all = sources.compactMapValues { $0.givenUp.isEmpty ? nil : $0.givenUp }
-        for (source, books) in dormant where !books.givenUp.isEmpty { all[source] = books.givenUp }
+        var all: [String: [ClosedRange<UInt64>]] = [:]
+        for index in table.indices where !table[index].givenUp.isEmpty {
+            all[table.key(at: index)] = table[index].givenUp
+        }
         return all
     }
 
@@ -236,7 +303,7 @@ public struct IntakeTracker: Sendable {
 
     /// The replay endpoint pinned for `source`, if any.
     public func pin(of source: String) -> Pin? {
-        let index = sources[source]?.pin ?? dormant[source]?.pin ?? 0
+        let index = record(source)?.pin ?? 0
         return index == 0 ? nil : pins[Int(index)]
     }
 
@@ -249,13 +316,13 @@ public struct IntakeTracker: Sendable {
         if let current, !allowChange, current.identity.isEmpty || current.identity != pin.identity {
             return .refused(kept: current.endpoint)
         }
-        let index = intern(pin)
-        if sources[name] != nil {
-            sources[name]?.pin = index
-        } else {
-            dormant[name, default: Dormant(mark: 0)].pin = index
-        }
-        changed.insert(name)
+        let interned = intern(pin)
+        let index = table.index(of: name) ?? {
+            dormantCount += 1
+            return table.append(name, Record(isDormant: true))
+        }()
+        table[index].pin = interned
+        changed.insert(UInt32(index))
         return current.map { .changed(from: $0.endpoint) } ?? .pinned
     }
 
@@ -283,11 +350,13 @@ public struct IntakeTracker: Sendable {
         var found: [IdleSource] = []
         while found.count < limit, let first = activity.first, first.tick &+ idleTicks <= current {
             _ = activity.removeFirst()
-            guard let source = sources[first.source], source.lastActive == first.tick else { continue }
-            if source.isSettled {
-                found.append(IdleSource(source: first.source, highest: source.highest))
+            let index = Int(first.index)
+            let record = table[index]
+            guard !record.isDormant, record.lastActive == first.tick else { continue }
+            if record.isSettled {
+                found.append(IdleSource(source: table.key(at: index), highest: record.highest))
             } else {
-                keepActive(first.source, at: now)
+                queue(index, at: current)
             }
         }
         return found
@@ -300,22 +369,21 @@ public struct IntakeTracker: Sendable {
 
     /// Reduces an active source to its dormant form.
     public mutating func makeDormant(_ name: String) {
-        guard let source = sources.removeValue(forKey: name) else { return }
-        dormant[name] = Dormant(
-            mark: source.seen.contiguous,
-            givenUp: source.givenUp,
-            pin: source.pin,
-            received: source.received
-        )
+        guard let index = table.index(of: name), !table[index].isDormant else { return }
+        table[index].isDormant = true
+        table[index].lastActive = .max
+        dormantCount += 1
     }
 
     /// Keeps `source` active for another idle time.
     public mutating func keepActive(_ name: String, at now: ContinuousClock.Instant) {
-        guard var source = sources[name] else { return }
-        let current = tick(now)
-        source.lastActive = current
-        sources[name] = source
-        activity.append((name, current))
+        guard let index = table.index(of: name), !table[index].isDormant else { return }
+        queue(index, at: tick(now))
+    }
+
+    private mutating func queue(_ index: Int, at tick: UInt32) {
+        table[index].lastActive = tick
+        activity.append((UInt32(index), tick))
     }
 
     /// Sources revived since the last call, with the marks they resumed from.
@@ -336,9 +404,11 @@ public struct IntakeTracker: Sendable {
         guard !changed.isEmpty else { return ([:], [:]) }
         var givenUp: [String: [ClosedRange<UInt64>]] = [:]
         var pinned: [String: Pin] = [:]
-        for name in changed {
-            givenUp[name] = sources[name]?.givenUp ?? dormant[name]?.givenUp ?? []
-            if let pin = pin(of: name) { pinned[name] = pin }
+        for index in changed {
+            let record = table[Int(index)]
+            let name = table.key(at: Int(index))
+            givenUp[name] = record.givenUp
+            if record.pin != 0 { pinned[name] = pins[Int(record.pin)] }
         }
         changed.removeAll(keepingCapacity: true)
         return (givenUp, pinned)
@@ -351,37 +421,35 @@ public struct IntakeTracker: Sendable {
         return UInt32(clamping: Int64(elapsed / tickLength))
     }
 
-    /// The books of `name`, taken out (revived from dormancy, or new).
-    private mutating func take(_ name: String) -> Source {
-        if let source = sources.removeValue(forKey: name) { return source }
-        guard let sleeping = dormant.removeValue(forKey: name) else {
-            return Source(seen: ContiguousSequence(), highest: 0, lastActive: .max)
+    /// The books of `name`, expanded (revived from dormancy, or new).
+    private mutating func take(_ name: String) -> (index: Int, source: Source) {
+        guard let index = table.index(of: name) else {
+            let index = table.append(name, Record())
+            return (index, Source(Record()))
         }
-        revived.append((name, sleeping.mark))
-        return Source(
-            seen: ContiguousSequence(contiguous: sleeping.mark),
-            highest: sleeping.mark,
-            givenUp: sleeping.givenUp,
-            pin: sleeping.pin,
-            lastActive: .max,
-            received: sleeping.received
-        )
+        if table[index].isDormant {
+            table[index].isDormant = false
+            table[index].lastActive = .max
+            dormantCount -= 1
+            revived.append((name, table[index].contiguous))
+        }
+        return (index, Source(table[index]))
     }
 
-    /// Puts `name`'s books back; `now`: it was active then (queued for the idle check once per tick).
-    private mutating func put(_ name: String, _ source: inout Source, at now: ContinuousClock.Instant?) {
+    /// Stores `index`'s books back; `now`: it was active then (queued for the idle check once per tick).
+    private mutating func put(_ index: Int, _ source: inout Source, at now: ContinuousClock.Instant?) {
         if let now {
             let current = tick(now)
             if source.lastActive != current {
                 source.lastActive = current
-                activity.append((name, current))
+                activity.append((UInt32(index), current))
             }
         } else if source.lastActive == .max {
             // Revived or made without an event (a gap given up): queue it so it can go dormant again.
             source.lastActive = tick(epoch)
-            activity.append((name, source.lastActive))
+            activity.append((UInt32(index), source.lastActive))
         }
-        sources[name] = source
+        table[index] = Record(source, isDormant: false)
     }
 }
 

@@ -46,7 +46,8 @@ final class EventPipeline: Service {
     private let cores: CoreBox
     private let pool: RenderPool?
     private let checkpoints: CheckpointWriter
-    private let resumed: Checkpoint
+    /// The checkpoint read at start, until the loop's intake takes it.
+    private let resumed: Mutex<Checkpoint?>
     private let logger: Logger
     private let metrics: WorkerMetrics
     private let stopRequest = Atomic<Int>(0)
@@ -94,7 +95,7 @@ final class EventPipeline: Service {
         self.cores = cores
         self.pool = pool
         self.checkpoints = checkpoints
-        self.resumed = resumed
+        self.resumed = Mutex(resumed)
         self.logger = logger
         self.metrics = metrics
         control = try ZMQWakeup()
@@ -148,7 +149,10 @@ final class EventPipeline: Service {
             control: ZMQWakeup
         )
     {
-        (settings, context, security, cores, pool, checkpoints, resumed, logger, metrics, control)
+        (
+            settings, context, security, cores, pool, checkpoints, resumed.withLock { $0.take() } ?? Checkpoint(),
+            logger, metrics, control
+        )
     }
 
     fileprivate var stopRequested: (drain: Bool, abandon: Bool) {

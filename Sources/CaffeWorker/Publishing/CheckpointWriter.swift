@@ -34,7 +34,7 @@ final class CheckpointWriter: Service {
     /// What the writer knows of the files.
     private struct Books {
         /// Everything the checkpoint holds, whether on disk yet or not.
-        var state: Checkpoint
+        var state: CheckpointState
         var snapshotBytes = 0
         var journalBytes = 0
         /// What is applied to `state` and not on disk yet.
@@ -62,7 +62,7 @@ final class CheckpointWriter: Service {
         self.status = status
         self.failuresBeforeUnhealthy = max(1, failuresBeforeUnhealthy)
         self.compactionFloor = compactionFloor
-        var books = Books(state: resumed)
+        var books = Books(state: CheckpointState(resumed))
         if let url {
             books.snapshotBytes = Self.size(of: url)
             books.journalBytes = Self.size(of: Checkpoint.journalURL(for: url))
