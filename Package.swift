@@ -99,6 +99,7 @@ let package = Package(
         .target(
             name: "CaffeWorker",
             dependencies: [
+                "CHeapUsage",
                 "CaffeCore",
                 "CaffeProtocol",
                 "Localization",

@@ -55,6 +55,7 @@ struct WorkerCommand: AsyncParsableCommand {
             try Self.check(configuration, file: used)
             return
         }
+        WorkerSetup.limitHeapArenas()
         let level = Logger.Level(rawValue: configuration.log.level) ?? .info
         let format = configuration.log.format
         LoggingSystem.bootstrap { label in

@@ -36,6 +36,21 @@ struct HostileNeighbourTests {
         try JSONSerialization.data(withJSONObject: catalog, options: [.prettyPrinted]).write(to: url)
     }
 
+    /// A fixture whose worker runs on a copy of `config/` (returned), its greeting failing when `broken`.
+    static func catalogFixture(_ name: String, broken: Bool, settings: [String] = []) throws -> (WorkerFixture, URL) {
+        var configuration = URL(fileURLWithPath: "/")
+        let fixture = try WorkerFixture(
+            name,
+            settings: settings,
+            prepare: { folder in
+                configuration = try configurationCopy(in: folder)
+                if broken { try setGreeting("Welcome, %lld!", in: configuration) }
+                return ["config_dir=\(configuration.path)"]
+            }
+        )
+        return (fixture, configuration)
+    }
+
     static func order(_ sequence: UInt64, locale: String = "en-US", source: String = "src") -> Caffe_V1_OrderEvent {
         var order = TestOrders.order(sequence, source: source)
         order.customer.locale = locale
@@ -75,17 +90,9 @@ struct HostileNeighbourTests {
 
     @Test("a catalog whose strings fail the worker's values is refused at start, by --check-config and on reload")
     func failingCatalogRefused() throws {
-        let fixture = try WorkerFixture("hostile-catalog") { _ in [] }
+        let (fixture, configuration) = try Self.catalogFixture("hostile-catalog", broken: false)
         defer { withExtendedLifetime(fixture) {} }
-        _ = fixture.worker.terminate()
-        let configuration = try Self.configurationCopy(in: fixture.folder.url)
-        let worker = try WorkerProcess(
-            folder: fixture.folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(fixture.source.pushEndpoint)", "output.kind=push",
-                "output.endpoints=>\(fixture.collector.endpoint)", "config_dir=\(configuration.path)",
-            ]
-        )
+        let worker = fixture.worker
         let address = try worker.waitUntilServing()
         for sequence in UInt64(1)...3 { try fixture.source.send(Self.order(sequence)) }
         _ = try fixture.collector.collect { $0.count >= 6 }
@@ -114,19 +121,9 @@ struct HostileNeighbourTests {
 
     @Test("with catalog_check: warn, orders the catalog fails are parked, rendered after a fixed reload, none lost")
     func parkedUntilReload() throws {
-        let fixture = try WorkerFixture("hostile-park") { _ in [] }
+        let (fixture, configuration) = try Self.catalogFixture("hostile-park", broken: true, settings: ["catalog_check=warn"])
         defer { withExtendedLifetime(fixture) {} }
-        _ = fixture.worker.terminate()
-        let configuration = try Self.configurationCopy(in: fixture.folder.url)
-        try Self.setGreeting("Welcome, %lld!", in: configuration)
-        let worker = try WorkerProcess(
-            folder: fixture.folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(fixture.source.pushEndpoint)", "output.kind=push",
-                "output.endpoints=>\(fixture.collector.endpoint)", "config_dir=\(configuration.path)",
-                "catalog_check=warn",
-            ]
-        )
+        let worker = fixture.worker
         let address = try worker.waitUntilServing()
         // en-US orders fail (parked); es-MX ones render.
         for sequence in UInt64(1)...6 {
@@ -148,19 +145,13 @@ struct HostileNeighbourTests {
 
     @Test("a dead letter is rendered again on request, outside the sequence books, marked redriven")
     func redrive() throws {
-        let fixture = try WorkerFixture("hostile-redrive") { _ in [] }
-        defer { withExtendedLifetime(fixture) {} }
-        _ = fixture.worker.terminate()
-        let configuration = try Self.configurationCopy(in: fixture.folder.url)
-        try Self.setGreeting("Welcome, %lld!", in: configuration)
-        let worker = try WorkerProcess(
-            folder: fixture.folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(fixture.source.pushEndpoint)", "output.kind=push",
-                "output.endpoints=>\(fixture.collector.endpoint)", "config_dir=\(configuration.path)",
-                "catalog_check=warn", "render.max_parked=0",
-            ]
+        let (fixture, configuration) = try Self.catalogFixture(
+            "hostile-redrive",
+            broken: true,
+            settings: ["catalog_check=warn", "render.max_parked=0"]
         )
+        defer { withExtendedLifetime(fixture) {} }
+        let worker = fixture.worker
         try worker.waitUntilServing()
         try fixture.source.send(Self.order(1))
         let letterEvent = try #require(try fixture.collector.collect { $0.count >= 1 }.first)

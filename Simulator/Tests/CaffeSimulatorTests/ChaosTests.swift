@@ -19,18 +19,33 @@ struct ChaosTests {
         configuration.rate = 1000
         configuration.kills = 3
         configuration.settleSeconds = 45
+        // The attacks, scaled to a debug build: their timing targets (p99 within 2×) are release
+        // figures and are not judged here; what they must not lose or corrupt is.
+        configuration.registrations = 2000
+        configuration.garbage = 1000
+        configuration.floodSeconds = 3
+        configuration.sources = 20_000
         let rows = try ChaosSuite(configuration: configuration).run()
         #expect(rows.map(\.name) == ChaosSuite.rowNames)
-        for row in rows {
-            #expect(row.sent == 600 && row.delivered == 600 && row.lost == 0, "\(row.name): \(row)")
+        let timed: Set = ["phantom-consumers", "locale-flood", "idle-and-greedy-clients"]
+        for row in rows where row.name != "checkpoint-overflow" {
+            #expect(row.sent >= 600 && row.delivered + row.lost == row.sent, "\(row.name): \(row)")
+            if !timed.contains(row.name) { #expect(row.passed, "\(row.name): \(row.note)") }
+            // Only PUB and PUSH rows that kill or stop the worker may lose, within their stated bound.
+            if !row.name.hasPrefix("pub-kill"), !row.name.hasPrefix("push-kill"), !row.name.hasPrefix("push-sigterm") {
+                #expect(row.lost == 0, "\(row.name): \(row)")
+            }
         }
+        let overflow = try #require(rows.first { $0.name == "checkpoint-overflow" })
+        #expect(overflow.passed, "\(overflow.note)")
         let hostile = try #require(rows.first { $0.name == "hostile-input" })
         // Every hostile message is dead-lettered; the three whose header skips sequence 1 of their
         // (replay-less) source add an unrecoverable-gap letter each.
         #expect(hostile.hostile == 24 && hostile.hostileDeadLettered == 27, "\(hostile)")
         #expect(hostile.note.hasSuffix("worker still running"))
-        // Without a crash nothing comes twice.
-        for row in rows where !row.name.hasPrefix("kill") && !row.name.hasPrefix("sigterm") {
+        // Without a crash or a stop nothing comes twice.
+        let stopped: Set = ["replay-hijack", "replay-starvation", "unwritable-checkpoint"]
+        for row in rows where !row.name.contains("kill") && !row.name.contains("sigterm") && !stopped.contains(row.name) {
             #expect(row.duplicated == 0, "\(row.name)")
         }
     }

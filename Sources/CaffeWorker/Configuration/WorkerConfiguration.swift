@@ -31,7 +31,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var maxHeartbeatJump: Int = 10_000
         /// How long a source whose events are all done stays in memory in full without sending;
         /// then only its mark is kept (it comes back in full with its next event).
-        public var sourceIdleMilliseconds: Int = 60_000
+        public var sourceIdleMilliseconds: Int = 15_000
     }
 
     /// Where confirmations, receipts, complication payloads and dead letters go.

@@ -1,3 +1,4 @@
+import CHeapUsage
 import CaffeCore
 import Foundation
 import Localization
@@ -5,6 +6,13 @@ import Logging
 
 /// Loads what a configuration names.
 public enum WorkerSetup {
+    /// Caps the C heap's arenas at one per core (at least 2) for a long-running worker, unless
+    /// `MALLOC_ARENA_MAX` says otherwise: with glibc's eight per core, memory a flood made one
+    /// thread free stays out of the others' reach (a million-source flood peaked 18 MB higher).
+    public static func limitHeapArenas() {
+        _ = caffe_heap_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+    }
+
     /// The catalog and menu named by `configuration` (or found in its configuration folder),
     /// checked against what the worker renders (``CatalogProbe``): with `catalog_check: refuse`
     /// a catalog with strings that fail is refused; with `warn` each failing localization is

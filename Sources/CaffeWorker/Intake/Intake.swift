@@ -24,7 +24,7 @@ struct Intake: Sendable {
         /// announcement with the CURVE identity that pinned it can change it).
         var allowEndpointChange = false
         /// How long a settled source stays active without events before it becomes dormant.
-        var idleTime: Duration = .seconds(60)
+        var idleTime: Duration = .seconds(15)
         /// The most a heartbeat's `last_sequence` may run ahead of the highest event seen from its
         /// source (0: only ``maxSequenceJump``): a quiet source's tail is short; a gap of a million
         /// claimed by a heartbeat alone is a forgery that would be counted as a million lost orders.

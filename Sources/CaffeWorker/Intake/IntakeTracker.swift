@@ -124,7 +124,7 @@ public struct IntakeTracker: Sendable {
 
     private var table = SourceTable<Record>()
     private var dormantCount = 0
-    private var recentOrders: RecentSet
+    private var recentOrders: RecentOrders
     /// Pinned endpoints, interned: many sources share one.
     private var pins: [Pin] = [Pin(endpoint: "")]
     private var pinIndex: [Pin: UInt32] = [:]
@@ -157,7 +157,7 @@ public struct IntakeTracker: Sendable {
         givenUp: [String: [ClosedRange<UInt64>]] = [:],
         pinned: [String: Pin] = [:],
         rememberedOrders: Int = 100_000,
-        idleTime: Duration = .seconds(60),
+        idleTime: Duration = .seconds(15),
         now: ContinuousClock.Instant = .now
     ) {
         epoch = now
@@ -166,7 +166,7 @@ public struct IntakeTracker: Sendable {
         tickLength = max(.milliseconds(1), idleTime / 4)
         idleTicks = 4
         table = SourceTable(minimumCapacity: checkpoint.count)
-        recentOrders = RecentSet(capacity: rememberedOrders)
+        recentOrders = RecentOrders(capacity: rememberedOrders)
         func dormantIndex(_ source: String) -> Int {
             if let index = table.index(of: source) { return index }
             dormantCount += 1
@@ -211,9 +211,9 @@ public struct IntakeTracker: Sendable {
         at now: ContinuousClock.Instant = .now
     ) -> Verdict {
         // Order ids are remembered per source: another source cannot make this one's orders vanish.
-        let orderKey = orderID.isEmpty ? "" : name + "\u{1F}" + orderID
-        let knownOrder = !orderKey.isEmpty && recentOrders.contains(orderKey)
-        if !orderKey.isEmpty { recentOrders.insert(orderKey) }
+        let orderKey = orderID.isEmpty ? nil : RecentOrders.key(source: name, orderID: orderID)
+        let knownOrder = orderKey.map(recentOrders.contains) ?? false
+        if let orderKey { recentOrders.insert(orderKey) }
         var (index, source) = take(name)
         defer { put(index, &source, at: now) }
         source.received = source.received &+ (source.received == .max ? 0 : 1)
@@ -501,6 +501,41 @@ struct RecentSet: Sendable {
         } else {
             members.remove(order[next])
             order[next] = member
+            next = (next + 1) % capacity
+        }
+    }
+}
+
+/// The most recent `capacity` order ids of each source, kept as 64-bit keyed hashes of
+/// (source, order id): 100,000 of them in ~2.5 MB rather than ~12 MB of strings. The hash is
+/// SipHash with a key drawn at random per process, so no sender can aim a collision; by chance, two
+/// ids of a full window collide about once in four billion windows.
+struct RecentOrders: Sendable {
+    private var members: Set<UInt64> = []
+    private var order: [UInt64] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    static func key(source: String, orderID: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(source)
+        hasher.combine(orderID)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    func contains(_ key: UInt64) -> Bool { members.contains(key) }
+
+    mutating func insert(_ key: UInt64) {
+        guard members.insert(key).inserted else { return }
+        if order.count < capacity {
+            order.append(key)
+        } else {
+            members.remove(order[next])
+            order[next] = key
             next = (next + 1) % capacity
         }
     }

@@ -100,3 +100,9 @@ final class JSONLogOutput: Sendable {
         }
     }
 }
+
+/// Whether the `count`-th occurrence of something a peer can repeat at will is logged: the first
+/// ten, then one in a thousand, so a flood of it cannot flood the log (its counter counts them all).
+func isLoggedOccurrence(_ count: UInt64) -> Bool {
+    count <= 10 || count % 1000 == 0
+}

@@ -451,8 +451,7 @@ private struct PipelineState {
         case .refused(let kept):
             counts.count { $0.replayEndpointsRefused += 1 }
             let refused = counts.counts.replayEndpointsRefused
-            // The first ten, then one in a thousand: a flood of forgeries must not flood the log.
-            if refused <= 10 || refused % 1000 == 0 {
+            if isLoggedOccurrence(refused) {
                 logger.warning(
                     "announced replay endpoint ignored: the source's endpoint is pinned",
                     metadata: [
@@ -650,7 +649,7 @@ private struct PipelineState {
         }
         parked.append(event)
         parkedSoFar += 1
-        if parkedSoFar <= 10 || parkedSoFar % 1000 == 0 {
+        if isLoggedOccurrence(parkedSoFar) {
             logger.error(
                 "event parked until a reload: the catalog cannot render it",
                 metadata: [

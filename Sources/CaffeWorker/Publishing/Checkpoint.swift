@@ -235,25 +235,28 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         try CheckpointState(self).write(to: url)
     }
 
-    /// Appends `change` to the journal beside `url` and flushes it. Returns the bytes appended.
+    /// Appends `change` to the journal beside `url` (one line, written by hand: a change of a
+    /// hundred thousand marks is encoded without JSONEncoder's copy of it) and flushes it.
+    /// Returns the bytes appended.
     @discardableResult
     public static func append(_ change: Change, toJournalOf url: URL) throws(Problem) -> Int {
         let journal = journalURL(for: url)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard var line = try? encoder.encode(change) else {
-            throw Problem(path: journal.path, message: "cannot encode a change")
-        }
-        line.append(UInt8(ascii: "\n"))
         let descriptor = open(journal.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else {
             throw Problem(path: journal.path, message: "cannot open for appending: \(errnoText)")
         }
         defer { close(descriptor) }
-        guard writeAll(Array(line), to: descriptor), fsync(descriptor) == 0 else {
+        var output = ChunkedOutput(descriptor: descriptor)
+        output.append("{\"g\":\(change.generation)")
+        output.object("e", change.endpoints) { text, out in out.string(text) }
+        output.object("i", change.endpointIdentities) { text, out in out.string(text) }
+        output.object("s", change.sources) { mark, out in out.append("\(mark)") }
+        output.object("u", change.givenUp) { pairs, out in out.ranges(pairs) }
+        output.append("}\n")
+        guard output.finish(), fsync(descriptor) == 0 else {
             throw Problem(path: journal.path, message: "cannot append: \(errnoText)")
         }
-        return line.count
+        return output.total
     }
 
     /// Empties the journal beside `url` (after a snapshot that includes it).
@@ -356,23 +359,9 @@ struct CheckpointState: Sendable {
             out.append(":\(marks[index])")
         }
         out.append("}")
-        func object<Value>(_ key: String, _ map: [String: Value], _ value: (Value, inout ChunkedOutput) -> Void) {
-            out.append(",")
-            out.string(key)
-            out.append(":{")
-            for (position, key) in map.keys.sorted().enumerated() {
-                if position > 0 { out.append(",") }
-                out.string(key)
-                out.append(":")
-                value(map[key]!, &out)
-            }
-            out.append("}")
-        }
-        object("given_up", givenUp) { pairs, out in
-            out.append("[" + pairs.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
-        }
-        object("endpoints", endpoints) { text, out in out.string(text) }
-        object("endpoint_identities", endpointIdentities) { text, out in out.string(text) }
+        out.object("given_up", givenUp) { pairs, out in out.ranges(pairs) }
+        out.object("endpoints", endpoints) { text, out in out.string(text) }
+        out.object("endpoint_identities", endpointIdentities) { text, out in out.string(text) }
         out.append("}\n")
     }
 }
@@ -409,6 +398,26 @@ struct ChunkedOutput {
         }
         buffer.append(UInt8(ascii: "\""))
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// `,"key":{…}` with `map`'s entries, keys sorted while there are at most 10,000.
+    mutating func object<Value>(_ key: String, _ map: [String: Value], _ value: (Value, inout ChunkedOutput) -> Void) {
+        append(",")
+        string(key)
+        append(":{")
+        let keys = map.count <= 10_000 ? map.keys.sorted() : Array(map.keys)
+        for (position, key) in keys.enumerated() {
+            if position > 0 { append(",") }
+            string(key)
+            append(":")
+            value(map[key]!, &self)
+        }
+        append("}")
+    }
+
+    /// `[[from,to],…]`.
+    mutating func ranges(_ pairs: [[UInt64]]) {
+        append("[" + pairs.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
     }
 
     private mutating func flush() {

@@ -287,7 +287,7 @@ final class AcknowledgedChannel: OutputChannel {
     private func refuse(_ frames: [ZMQMessage], _ why: String, counts: inout WorkerCounts) {
         counts.undecodableFeedback += 1
         refusedSoFar += 1
-        guard refusedSoFar <= 10 || refusedSoFar % 1000 == 0 else { return }
+        guard isLoggedOccurrence(refusedSoFar) else { return }
         logger?.warning(
             "acknowledged output: message refused",
             metadata: [

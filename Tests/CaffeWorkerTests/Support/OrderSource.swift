@@ -131,16 +131,24 @@ final class WorkerFixture {
     let collector: WorkerRecoveryTests.Collector
     let worker: WorkerProcess
 
-    /// `input` replaces the input settings (`input.kind=pull` from the source) when given.
-    init(_ name: String, settings: [String] = [], input: ((ZMQContext) throws -> [String])? = nil) throws {
+    /// `input` replaces the input settings (`input.kind=pull` from the source) when given;
+    /// `prepare` runs with the fixture's folder before the worker starts and adds settings.
+    init(
+        _ name: String,
+        settings: [String] = [],
+        input: ((ZMQContext) throws -> [String])? = nil,
+        prepare: ((URL) throws -> [String])? = nil
+    ) throws {
         folder = try TemporaryFolder(name)
         context = try ZMQContext()
         source = try OrderSource(context: context, folder: folder.url)
         collector = try WorkerRecoveryTests.Collector(context: context)
         let inputSettings = try input?(context) ?? ["input.kind=pull", "input.endpoints=>\(source.pushEndpoint)"]
+        let prepared = try prepare?(folder.url) ?? []
         worker = try WorkerProcess(
             folder: folder.url,
             settings: inputSettings + ["output.kind=push", "output.endpoints=>\(collector.endpoint)"] + settings
+                + prepared
         )
     }
 

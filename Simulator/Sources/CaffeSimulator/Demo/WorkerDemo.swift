@@ -192,13 +192,22 @@ struct WorkerDemo {
         try loadRun(context: context, subscriber: subscriber, publisher: publisher)
         process.terminate()
         process.waitUntilExit()
-        let checkpoint = (try? String(contentsOfFile: "\(folder)/worker.checkpoint", encoding: .utf8)) ?? "none"
         output(
             "  SIGTERM: drained, exit status \(process.terminationStatus); checkpoint "
-                + style.dim(checkpoint.trimmingCharacters(in: .whitespacesAndNewlines))
+                + style.dim(Self.checkpointSummary(at: "\(folder)/worker.checkpoint"))
         )
         output("")
         client.close(linger: .milliseconds(0))
+    }
+
+    /// The last sequence per source in the checkpoint file the drained worker left: "demo 12,
+    /// demo-load 2000" (the file itself also holds its format version and write generation).
+    static func checkpointSummary(at path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let sources = object["sources"] as? [String: Any]
+        else { return "none" }
+        return sources.keys.sorted().map { "\($0) \(sources[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
     }
 
     /// A short open-loop load run against the same worker: `caffe-sim load` in miniature. The
