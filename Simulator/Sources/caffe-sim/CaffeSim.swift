@@ -237,22 +237,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "Consumer registrations in the phantom-consumers row.")
-    var registrations = 20_000
-
-    @Option(help: "Random messages in the output-garbage row.")
-    var garbage = 10_000
-
-    @Option(help: "Seconds the locale flood lasts.")
-    var floodSeconds = 30.0
-
-    @Option(help: "Orders per second the locale flood sends (0: as fast as the worker takes them).")
-    var floodRate = 0.0
-
-    @Option(help: "One-event sources in the source-flood row.")
-    var sources = 200_000
-
-    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
         var config = "config"
 
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
@@ -325,22 +310,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "Consumer registrations in the phantom-consumers row.")
-    var registrations = 20_000
-
-    @Option(help: "Random messages in the output-garbage row.")
-    var garbage = 10_000
-
-    @Option(help: "Seconds the locale flood lasts.")
-    var floodSeconds = 30.0
-
-    @Option(help: "Orders per second the locale flood sends (0: as fast as the worker takes them).")
-    var floodRate = 0.0
-
-    @Option(help: "One-event sources in the source-flood row.")
-    var sources = 200_000
-
-    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
+        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
         var config = "config"
 
         @Option(help: "The folder holding the Python peers.")
