@@ -231,7 +231,8 @@ public final class Worker: Service {
                 cores: cores,
                 limits: limits,
                 localeCacheBytes: configuration.render.localeCacheBytes,
-                prepareLocales: configuration.render.prepareLocales
+                prepareLocales: configuration.render.prepareLocales,
+                warmUp: configuration.render.warmUp
             )
             let pipeline = try EventPipeline(
                 sockets: Handoff(
@@ -288,7 +289,8 @@ public final class Worker: Service {
             outputLinger: .seconds(5),
             maxParked: configuration.render.maxParked,
             localeCacheBytes: configuration.render.localeCacheBytes,
-            prepareLocales: configuration.render.prepareLocales
+            prepareLocales: configuration.render.prepareLocales,
+            warmUp: configuration.render.warmUp
         )
     }
 

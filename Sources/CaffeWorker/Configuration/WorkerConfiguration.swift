@@ -76,6 +76,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Customer locales every render thread compiles before it takes work (the markets:
         /// `en-US`, `es-MX`), besides the catalog's localizations and the default locale.
         public var prepareLocales: [String] = []
+        /// Whether each render thread, while idle, renders warm-up orders for the prepared
+        /// locales (``SessionWarmUp``) so that their first real orders compile nothing.
+        public var warmUp = true
     }
 
     public struct Checkpoint: Hashable, Sendable {

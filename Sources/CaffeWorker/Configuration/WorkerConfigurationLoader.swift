@@ -262,6 +262,9 @@ public enum WorkerConfigurationLoader {
                 }
                 configuration.render.prepareLocales = locales
             },
+            Setter(key: "render.warm_up") { raw, configuration throws(Message) in
+                configuration.render.warmUp = try boolean(raw)
+            },
             Setter(key: "checkpoint.path") { raw, configuration throws(Message) in
                 configuration.checkpoint.path = try scalar(raw)
             },

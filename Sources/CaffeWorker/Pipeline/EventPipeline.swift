@@ -72,6 +72,7 @@ final class EventPipeline: Service {
         var localeCacheBytes = RenderSession.defaultLocaleCacheBytes
         /// Customer locales compiled before work is taken, besides the catalog's localizations.
         var prepareLocales: [String] = []
+        var warmUp = true
     }
 
     init(
@@ -230,7 +231,8 @@ private struct PipelineState {
             limits: settings.limits,
             id: 0,
             localeCacheBytes: settings.localeCacheBytes,
-            prepare: settings.prepareLocales
+            prepare: settings.prepareLocales,
+            warmUp: settings.warmUp
         )
         ledger = CheckpointLedger()
         counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
@@ -1006,6 +1008,11 @@ private struct PipelineState {
         // Milliseconds, rounded up so a timer is never polled for just before it is due.
         var milliseconds = Int32(clamping: timeout.components.seconds * 1000)
         milliseconds += Int32((timeout.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        // Idle: warm the session one order at a time, looking at the sockets between orders.
+        if !draining, renderer.isWarmingUp {
+            renderer.warmUpStep()
+            milliseconds = 0
+        }
         if let results, !results.prepareToSleep() { return }
         counts.publish(force: true)
         _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))

@@ -26,17 +26,37 @@ struct EventRenderer {
         limits: CaffeProtocolLimits,
         id: Int = 0,
         localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes,
-        prepare: [String]? = nil
+        prepare: [String]? = nil,
+        warmUp: Bool = true
     ) {
         self.cores = cores
         self.limits = limits
         self.id = id
         self.localeCacheBytes = localeCacheBytes
         prepared = prepare
+        warms = warmUp
         let (core, generation) = cores.current
         session = core.makeSession(localeCacheBytes: localeCacheBytes)
-        if let prepare { session.prepare(locales: core.preparedLocales + prepare) }
+        if let prepare {
+            session.prepare(locales: core.preparedLocales + prepare)
+            if warmUp { self.warmUp = SessionWarmUp(core: core, locales: core.preparedLocales + prepare) }
+        }
         self.generation = generation
+    }
+
+    /// What is left to warm in this session (``SessionWarmUp``): orders rendered and thrown away
+    /// so that the first real orders of the prepared locales find everything compiled.
+    private var warmUp: SessionWarmUp?
+    /// Whether sessions are warmed (`render.warm_up`).
+    private let warms: Bool
+
+    /// Whether warm-up orders remain.
+    var isWarmingUp: Bool { (warmUp?.remaining ?? 0) > 0 }
+
+    /// Renders one warm-up order, if any remain.
+    mutating func warmUpStep() {
+        guard let order = warmUp?.next() else { return }
+        session.warmUp(with: order)
     }
 
     /// Locales compiled with every new session besides the core's (`nil`: none, not even those).
@@ -50,7 +70,10 @@ struct EventRenderer {
         let core: RenderingCore
         (core, generation) = cores.current
         session = core.makeSession(localeCacheBytes: localeCacheBytes)
-        if let prepared { session.prepare(locales: core.preparedLocales + prepared) }
+        if let prepared {
+            session.prepare(locales: core.preparedLocales + prepared)
+            if warms { warmUp = SessionWarmUp(core: core, locales: core.preparedLocales + prepared) }
+        }
         reported = LocaleCacheStatistics()
         return true
     }

@@ -36,19 +36,22 @@ final class RenderPool: Service {
 
     private let localeCacheBytes: Int
     private let prepareLocales: [String]
+    private let warmUp: Bool
 
     init(
         helpers: Int,
         cores: CoreBox,
         limits: CaffeProtocolLimits,
         localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes,
-        prepareLocales: [String] = []
+        prepareLocales: [String] = [],
+        warmUp: Bool = true
     ) {
         self.helpers = helpers
         self.cores = cores
         self.limits = limits
         self.localeCacheBytes = localeCacheBytes
         self.prepareLocales = prepareLocales
+        self.warmUp = warmUp
     }
 
     /// Hands `batch` to an idle helper; `false` (and nothing taken) when every helper is busy.
@@ -99,11 +102,14 @@ final class RenderPool: Service {
             limits: limits,
             id: id,
             localeCacheBytes: localeCacheBytes,
-            prepare: prepareLocales
+            prepare: prepareLocales,
+            warmUp: warmUp
         )
         while true {
             idle.add(1, ordering: .releasing)
-            ready.wait()
+            // Idle: warm the session one order at a time, taking a batch as soon as one comes.
+            while renderer.isWarmingUp, ready.wait(timeout: .now()) == .timedOut { renderer.warmUpStep() }
+            if !renderer.isWarmingUp { ready.wait() }
             guard !stopping.load(ordering: .acquiring) else { return }
             guard let batch = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             renderer.refresh()

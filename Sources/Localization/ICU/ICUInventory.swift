@@ -24,4 +24,32 @@ public enum ICUInventory {
         guard status.rawValue <= U_ZERO_ERROR.rawValue, length == 3 else { return nil }
         return Currency(code: String(decoding: units.prefix(3).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self))
     }
+
+    /// The region `locale` most likely means: its own ("MX" for es-MX), or ICU's likely subtags'
+    /// ("DE" for de, "EG" for ar); `nil` when there is none (es-419 names a continent).
+    public static func likelyRegion(of locale: String) -> String? {
+        var maximized = [CChar](repeating: 0, count: 157)
+        var status = U_ZERO_ERROR
+        _ = swift_uloc_addLikelySubtags(ICULocaleID.make(locale), &maximized, Int32(maximized.count), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue else { return nil }
+        var country = [CChar](repeating: 0, count: 8)
+        status = U_ZERO_ERROR
+        let length = swift_uloc_getCountry(maximized, &country, Int32(country.count), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, length == 2 else { return nil }
+        return String(decoding: country.prefix(2).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The canonical time zones of `region` ("Europe/Berlin", "Europe/Busingen" for DE), in ICU's
+    /// order.
+    public static func timeZones(inRegion region: String) -> [String] {
+        var status = U_ZERO_ERROR
+        guard let enumeration = swift_ucal_openTimeZoneIDEnumeration(UCAL_ZONE_TYPE_CANONICAL_LOCATION, region, nil, &status)
+        else { return [] }
+        defer { swift_uenum_close(enumeration) }
+        var zones: [String] = []
+        while let next = swift_uenum_next(enumeration, nil, &status), status.rawValue <= U_ZERO_ERROR.rawValue {
+            zones.append(String(cString: next))
+        }
+        return zones
+    }
 }

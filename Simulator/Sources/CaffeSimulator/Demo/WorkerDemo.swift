@@ -200,14 +200,11 @@ struct WorkerDemo {
         client.close(linger: .milliseconds(0))
     }
 
-    /// The last sequence per source in the checkpoint file the drained worker left: "demo 12,
-    /// demo-load 2000" (the file itself also holds its format version and write generation).
+    /// The last sequence per source in the checkpoint the drained worker left (its snapshot and
+    /// journal, read as the worker reads them): "demo 12, demo-load 2000".
     static func checkpointSummary(at path: String) -> String {
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let sources = object["sources"] as? [String: Any]
-        else { return "none" }
-        return sources.keys.sorted().map { "\($0) \(sources[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
+        guard let checkpoint = try? Checkpoint.read(URL(fileURLWithPath: path)) else { return "none" }
+        return checkpoint.sources.keys.sorted().map { "\($0) \(checkpoint.sources[$0]!)" }.joined(separator: ", ")
     }
 
     /// A short open-loop load run against the same worker: `caffe-sim load` in miniature. The
