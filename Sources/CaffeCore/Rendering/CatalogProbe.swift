@@ -77,16 +77,7 @@ public enum CatalogProbe {
                 }
             }
             guard !priced.isEmpty else { continue }
-            var order = Caffe_V1_OrderEvent()
-            order.orderID = "catalog-probe"
-            order.sourceID = "catalog-probe"
-            order.sequence = 1
-            order.storeID = store.id
-            order.currencyCode = currency
-            order.placedAt = Google_Protobuf_Timestamp(seconds: 1_795_000_000)
-            order.pickupAt = Google_Protobuf_Timestamp(seconds: 1_795_000_900)
-            order.customer.customerID = "catalog-probe"
-            order.customer.name = "Ada"
+            var order = Caffe_V1_OrderEvent.synthetic("catalog-probe", store: store.id, currency: currency)
             order.customer.timeZone = "UTC"
             order.tip = "1"
             for (index, quantity) in quantities.enumerated() where quantity <= maximumQuantity {

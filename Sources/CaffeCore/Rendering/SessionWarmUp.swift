@@ -47,16 +47,7 @@ public struct SessionWarmUp: Sendable {
             }
             guard !lines.isEmpty else { continue }
             func order(term: Caffe_V1_TermOfAddress, zone: String, shift: Int, count: Int) -> [UInt8]? {
-                var order = Caffe_V1_OrderEvent()
-                order.orderID = "warm-up"
-                order.sourceID = "warm-up"
-                order.sequence = 1
-                order.storeID = store.id
-                order.currencyCode = currency
-                order.placedAt = Google_Protobuf_Timestamp(seconds: 1_795_000_000)
-                order.pickupAt = Google_Protobuf_Timestamp(seconds: 1_795_000_900)
-                order.customer.customerID = "warm-up"
-                order.customer.name = "Ada"
+                var order = Caffe_V1_OrderEvent.synthetic("warm-up", store: store.id, currency: currency)
                 order.customer.locale = tag
                 order.customer.timeZone = zone
                 order.customer.termOfAddress = term
@@ -112,5 +103,24 @@ extension RenderSession {
         defer { newLocales = policy }
         _ = try? order.withUnsafeBytes { try renderOrder(bytes: $0) }
         _ = takeAgreementNotices()
+    }
+}
+
+extension Caffe_V1_OrderEvent {
+    /// An order the core makes for itself (the catalog probe, the warm-up): `name` as its order,
+    /// source and customer id, sequence 1, placed at a fixed time with a pickup 15 minutes later,
+    /// customer "Ada", no lines.
+    static func synthetic(_ name: String, store: String, currency: String) -> Caffe_V1_OrderEvent {
+        var order = Caffe_V1_OrderEvent()
+        order.orderID = name
+        order.sourceID = name
+        order.sequence = 1
+        order.storeID = store
+        order.currencyCode = currency
+        order.placedAt = Google_Protobuf_Timestamp(seconds: 1_795_000_000)
+        order.pickupAt = Google_Protobuf_Timestamp(seconds: 1_795_000_900)
+        order.customer.customerID = name
+        order.customer.name = "Ada"
+        return order
     }
 }
