@@ -83,9 +83,23 @@ public struct PipelineBenchmark {
         public var sustained: Bool
         /// Sustained by the strict criterion (≥ 99 % achieved, p99 under 5 ms).
         public var sustainedStrict: Bool
+        public var p999Milliseconds: Double = 0
+        public var maxMilliseconds: Double = 0
+        /// The second (from the start of the probe) holding the largest latency, and that latency.
+        public var worstSecond: Int?
+        public var worstSecondMaxMilliseconds: Double?
+        /// Whether this probe repeats one that failed the strict criterion at the same rate (a
+        /// rate counts as sustained only when its first probe passed: the repeat says whether the
+        /// failure was a pause or the rate).
+        public var isRepeat = false
 
         enum CodingKeys: String, CodingKey {
             case subject, lost, duplicates, sustained
+            case isRepeat = "repeat"
+            case p999Milliseconds = "p999_ms"
+            case maxMilliseconds = "max_ms"
+            case worstSecond = "worst_second"
+            case worstSecondMaxMilliseconds = "worst_second_max_ms"
             case sustainedStrict = "sustained_p99_5ms"
             case targetRate = "target_rate"
             case achievedRate = "achieved_rate"
@@ -100,6 +114,18 @@ public struct PipelineBenchmark {
         public var p50MillisecondsAtHalf: Double
         public var p99MillisecondsAtHalf: Double
         public var p999MillisecondsAtHalf: Double
+        /// The largest latency of the run at half rate, and `caffe-sim relay`'s at the same rate
+        /// for as long in the same sitting, with its p99.9 (the floor the tail is judged against).
+        public var maxMillisecondsAtHalf: Double = 0
+        public var relayP999MillisecondsAtHalf: Double?
+        public var relayMaxMillisecondsAtHalf: Double?
+        /// Seconds of the half-rate run whose largest latency exceeded 5 ms, the worker's and the
+        /// relay's.
+        public var secondsOver5MillisecondsAtHalf: Int = 0
+        public var relaySecondsOver5MillisecondsAtHalf: Int?
+        /// Peers that could not keep a paced rate while their CPU was measured: what they achieved
+        /// and lost (the run goes on without that figure).
+        public var peerNotes: [String] = []
         /// Lost and duplicated orders in the run at half rate.
         public var lost: Int
         public var duplicates: Int
@@ -140,6 +166,12 @@ public struct PipelineBenchmark {
             case p50MillisecondsAtHalf = "p50_ms_at_half"
             case p99MillisecondsAtHalf = "p99_ms_at_half"
             case p999MillisecondsAtHalf = "p999_ms_at_half"
+            case maxMillisecondsAtHalf = "max_ms_at_half"
+            case relayP999MillisecondsAtHalf = "relay_p999_ms_at_half"
+            case relayMaxMillisecondsAtHalf = "relay_max_ms_at_half"
+            case secondsOver5MillisecondsAtHalf = "seconds_over_5ms_at_half"
+            case relaySecondsOver5MillisecondsAtHalf = "relay_seconds_over_5ms_at_half"
+            case peerNotes = "peer_notes"
             case peerPyICUOrdersPerSecond = "peer_pyicu_orders_per_s"
             case peerBabelOrdersPerSecond = "peer_babel_orders_per_s"
             case ratioVsPyICU = "ratio_vs_pyicu"
@@ -298,6 +330,7 @@ public struct PipelineBenchmark {
         }
 
         var peerRates: [PeerBackend: (strict: Double, lenient: Double)] = [:]
+        var peerNotes: [String] = []
         var peerCPU: [PeerBackend: [String: Double]] = [:]
         if !configuration.peers.isEmpty {
             let python = try preparePeers(progress)
@@ -306,7 +339,12 @@ public struct PipelineBenchmark {
                 let subject = peerSubject(backend, endpoints, python: python, folder: folder)
                 var cpu: [String: Double] = [:]
                 for rate in configuration.cpuRates {
-                    cpu[Self.key(rate)] = try cpuPerOrder(of: subject, rate: rate, menu: menu, context: context).subject
+                    do {
+                        cpu[Self.key(rate)] = try cpuPerOrder(of: subject, rate: rate, menu: menu, context: context).subject
+                    } catch let missed as PacedRateMissed {
+                        peerNotes.append("\(backend.rawValue): \(missed)")
+                        progress("  \(backend.rawValue): \(missed); no CPU figure at this rate")
+                    }
                 }
                 peerCPU[backend] = cpu
                 var cache = ProbeCache()
@@ -354,10 +392,15 @@ public struct PipelineBenchmark {
             }
         }
         if let url = configuration.soakReport { try Data(soak.html.utf8).write(to: url) }
+        progress("running caffe-sim relay at \(Int(half)) orders/s for \(Int(configuration.soakSeconds)) s (the floor)")
+        let relaySoak = try relay.withRunning { _ in
+            try load(rate: half, seconds: configuration.soakSeconds, relay, menu: menu, context: context) { progress($0) }
+        }
+        func secondsOver5(_ report: LoadReport) -> Int { report.overTime.filter { $0.maxMilliseconds > 5 }.count }
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
-        return Report(
+        var report = Report(
             maxSustainedOrdersPerSecond: workerRate,
             halfRate: half,
             p50MillisecondsAtHalf: soak.p50Milliseconds,
@@ -392,6 +435,13 @@ public struct PipelineBenchmark {
             peerProcesses: configuration.peerProcesses,
             probes: probes
         )
+        report.maxMillisecondsAtHalf = soak.maxMilliseconds
+        report.relayP999MillisecondsAtHalf = relaySoak.p999Milliseconds
+        report.relayMaxMillisecondsAtHalf = relaySoak.maxMilliseconds
+        report.secondsOver5MillisecondsAtHalf = secondsOver5(soak)
+        report.relaySecondsOver5MillisecondsAtHalf = secondsOver5(relaySoak)
+        report.peerNotes = peerNotes
+        return report
     }
 
     /// The markets every subject renders byte for byte alike (`Benchmarks/python/check_parity.py`
@@ -435,15 +485,24 @@ public struct PipelineBenchmark {
             while samples.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.05) }
             let taken = samples.withLock { $0 }
             guard report.lost == 0 else {
-                throw Failure(
-                    description: "\(subject.name) lost \(report.lost) orders at \(Int(rate))/s while measuring CPU"
-                )
+                throw PacedRateMissed(subject: subject.name, rate: rate, achieved: report.achievedRate, lost: report.lost)
             }
             let orders = rate * (window.end - window.start)
             return (
                 (taken[1].subject - taken[0].subject) / orders * 1e6,
                 (taken[1].generator - taken[0].generator) / orders * 1e6
             )
+        }
+    }
+
+    /// A subject that lost orders at a paced rate while its CPU was measured.
+    struct PacedRateMissed: Error, CustomStringConvertible {
+        var subject: String
+        var rate: Double
+        var achieved: Double
+        var lost: Int
+        var description: String {
+            String(format: "%@ could not keep %.0f/s while its CPU was measured: achieved %.0f/s, lost %d", subject, rate, achieved, lost)
         }
     }
 
@@ -473,12 +532,25 @@ public struct PipelineBenchmark {
     ) throws -> Double {
         func probe(_ rate: Double) throws -> Bool {
             if let known = cache.results[rate] { return strict ? known.sustainedStrict : known.sustained }
+            let result = try run(rate, isRepeat: false)
+            cache.results[rate] = result
+            let failedOnLatencyAlone =
+                result.lost == 0 && result.duplicates == 0 && result.deadLettered == 0
+                && result.achievedRate >= 0.99 * rate && result.p99Milliseconds >= configuration.strictP99Milliseconds
+            if strict, failedOnLatencyAlone {
+                // Failed on latency alone: once more, so the reader sees a pause from a limit.
+                _ = try run(rate, isRepeat: true)
+            }
+            return strict ? result.sustainedStrict : result.sustained
+        }
+        func run(_ rate: Double, isRepeat: Bool) throws -> Probe {
             let report = try subject.withRunning { _ in
                 try load(rate: rate, seconds: configuration.stepSeconds, subject, menu: menu, context: context) { _ in }
             }
             let clean =
                 report.lost == 0 && report.duplicates == 0 && report.deadLettered == 0 && report.unexpected == 0
                 && report.unsent == 0
+            let worst = report.overTime.max { $0.maxMilliseconds < $1.maxMilliseconds }
             let result = Probe(
                 subject: subject.name,
                 targetRate: rate,
@@ -490,23 +562,29 @@ public struct PipelineBenchmark {
                 sustained: clean && report.achievedRate >= 0.98 * rate
                     && report.p99Milliseconds < configuration.maxP99Milliseconds,
                 sustainedStrict: clean && report.achievedRate >= 0.99 * rate
-                    && report.p99Milliseconds < configuration.strictP99Milliseconds
+                    && report.p99Milliseconds < configuration.strictP99Milliseconds,
+                p999Milliseconds: report.p999Milliseconds,
+                maxMilliseconds: report.maxMilliseconds,
+                worstSecond: worst?.second,
+                worstSecondMaxMilliseconds: worst?.maxMilliseconds,
+                isRepeat: isRepeat
             )
-            cache.results[rate] = result
             probes.append(result)
             progress(
                 String(
-                    format: "  %@ %6.0f/s: achieved %6.0f/s, lost %d, duplicates %d, p99 %.2f ms -> %@",
+                    format: "  %@ %6.0f/s%@: achieved %6.0f/s, lost %d, duplicates %d, p99 %.2f ms, worst second %@ -> %@",
                     subject.name,
                     rate,
+                    isRepeat ? " (repeat)" : "",
                     report.achievedRate,
                     report.lost,
                     report.duplicates,
                     report.p99Milliseconds,
+                    worst.map { String(format: "%d (max %.1f ms)", $0.second, $0.maxMilliseconds) } ?? "-",
                     result.sustainedStrict ? "sustained (p99 < 5 ms)" : result.sustained ? "sustained" : "not sustained"
                 )
             )
-            return strict ? result.sustainedStrict : result.sustained
+            return result
         }
         return try Self.search(
             from: start,
@@ -754,12 +832,13 @@ extension PipelineBenchmark {
             \(cpuLines.joined(separator: "\n"))
               max sustained, p99 < 5 ms     \(rate(report.maxSustainedStrictOrdersPerSecond))  (0 lost, 0 duplicates, ≥ 99 % achieved, \(Int(report.stepSeconds)) s probes)
               max sustained, p99 < 100 ms   \(rate(report.maxSustainedOrdersPerSecond))
-              at \(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s: \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf)), lost \(report.lost), duplicates \(report.duplicates)
+              at \(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s: \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf, report.maxMillisecondsAtHalf)), \(report.secondsOver5MillisecondsAtHalf) s with a latency over 5 ms, lost \(report.lost), duplicates \(report.duplicates)
+              relay, same rate     \(report.relayP999MillisecondsAtHalf.map { String(format: "p99.9 %.2f ms", $0) } ?? "-"), \(report.relayMaxMillisecondsAtHalf.map { String(format: "max %.2f ms", $0) } ?? "-"), \(report.relaySecondsOver5MillisecondsAtHalf.map { "\($0) s" } ?? "-") with a latency over 5 ms
               resident memory    \(String(format: "%.1f MB after warm-up, ", report.rssMegabytesStart))\(report.rssMegabytesAfterOneMinute.map { String(format: "%.1f MB after 1 min, ", $0) } ?? "")\(String(format: "%.1f MB at the end, %.1f MB at most", report.rssMegabytesEnd, report.rssMegabytesMax))
             Python peers (\(report.peerProcesses) processes each), same stream, same searches:
               pyzmq + PyICU      \(rate(report.peerPyICUStrictOrdersPerSecond)) with p99 < 5 ms, \(rate(report.peerPyICUOrdersPerSecond)) with p99 < 100 ms
               pyzmq + Babel      \(rate(report.peerBabelStrictOrdersPerSecond)) with p99 < 5 ms, \(rate(report.peerBabelOrdersPerSecond)) with p99 < 100 ms
               worker / PyICU     \(ratio(report.strictRatioVsPyICU)) (p99 < 5 ms), \(ratio(report.ratioVsPyICU)) (p99 < 100 ms)
-            """
+            """ + report.peerNotes.map { "\n  note: " + $0 }.joined()
     }
 }
