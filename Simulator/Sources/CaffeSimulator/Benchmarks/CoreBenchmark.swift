@@ -78,11 +78,22 @@ public struct CoreBenchmark: Sendable {
         public var messagePathRenders: Int
         /// The formats the generated traffic uses that stay with ICU, as "locale kind pattern".
         public var icuFallbacks: [String]
+        /// Rounds run, and the slowest and fastest round's figures beside the medians above.
+        public var rounds = 0
+        public var ordersPerSecondMin = 0.0
+        public var ordersPerSecondMax = 0.0
+        public var complicationsPerSecondMin = 0.0
+        public var complicationsPerSecondMax = 0.0
 
         enum CodingKeys: String, CodingKey {
             case orders
             case complications
             case ordersPerSecond = "orders_per_s"
+            case rounds
+            case ordersPerSecondMin = "orders_per_s_min"
+            case ordersPerSecondMax = "orders_per_s_max"
+            case complicationsPerSecondMin = "complications_per_s_min"
+            case complicationsPerSecondMax = "complications_per_s_max"
             case complicationsPerSecond = "complications_per_s"
             case baselineOrdersPerSecond = "baseline_orders_per_s"
             case baselineComplicationsPerSecond = "baseline_complications_per_s"
@@ -177,7 +188,7 @@ public struct CoreBenchmark: Sendable {
         let coreFormatting = median("coreFormatting")
         let floor = median("floor")
         let icuNanoseconds = Double(after.icuNanoseconds - before.icuNanoseconds)
-        return Report(
+        var report = Report(
             orders: orders.count,
             complications: requests.count,
             ordersPerSecond: ordersPerSecond.rounded(),
@@ -197,6 +208,12 @@ public struct CoreBenchmark: Sendable {
             messagePathRenders: after.messageRenders - before.messageRenders,
             icuFallbacks: session.wireFallbacks
         )
+        report.rounds = figures["core"]?.count ?? 0
+        report.ordersPerSecondMin = (figures["core"]?.min() ?? 0).rounded()
+        report.ordersPerSecondMax = (figures["core"]?.max() ?? 0).rounded()
+        report.complicationsPerSecondMin = (figures["complications"]?.min() ?? 0).rounded()
+        report.complicationsPerSecondMax = (figures["complications"]?.max() ?? 0).rounded()
+        return report
     }
 
     /// What verifying found: each order priced with what the core made of it, and the size of the
@@ -318,6 +335,7 @@ public struct CoreBenchmark: Sendable {
         """
         \(report.orders) generated orders (event bytes to confirmation + receipt bytes: text, runs and HTML, \(String(format: "%.0f", report.outputBytesPerOrder)) bytes/order), \(report.complications) complication requests, one core:
           core      \(String(format: "%8.0f", report.ordersPerSecond)) orders/s  \(String(format: "%9.0f", report.complicationsPerSecond)) complications/s   (targets ≥ 100000, ≥ 500000)
+          rounds    \(report.rounds), medians above; slowest \(String(format: "%.0f", report.ordersPerSecondMin)) orders/s and \(String(format: "%.0f", report.complicationsPerSecondMin)) complications/s, fastest \(String(format: "%.0f", report.ordersPerSecondMax)) and \(String(format: "%.0f", report.complicationsPerSecondMax))
           baseline  \(String(format: "%8.0f", report.baselineOrdersPerSecond)) orders/s  \(String(format: "%9.0f", report.baselineComplicationsPerSecond)) complications/s   (SwiftProtobuf, Foundation FormatStyle, .attributed dates, templates parsed per call)
           speedup   \(String(format: "%7.2f", report.speedupVsBaseline))× orders  \(String(format: "%8.2f", report.complicationSpeedupVsBaseline))× complications   (target ≥ 30×)
           formatting \(String(format: "%.2f", report.formattingCallsPerOrder)) calls/order: core \(String(format: "%.0f", report.coreFormattingNanosecondsPerOrder)) ns, ICU4C floor \(String(format: "%.0f", report.icuFloorNanosecondsPerOrder)) ns (\(String(format: "%.0f", report.icuFloorOrdersPerSecond)) orders/s) → \(String(format: "%.2f", report.formattingVsICUFloor))× the floor (target < 1.0×)
