@@ -26,6 +26,21 @@ public enum ProcessCPU {
         }
     }
 
+    /// Seconds of CPU each thread of `pid` has used so far, by thread name (threads of one name
+    /// summed), from `/proc/<pid>/task/<tid>/schedstat`: nanoseconds on a CPU, not clock ticks.
+    public static func threadSeconds(of pid: Int32) -> [String: Double] {
+        var seconds: [String: Double] = [:]
+        let tasks = "/proc/\(pid)/task"
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            guard let name = try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8),
+                let schedstat = try? String(contentsOfFile: "\(tasks)/\(tid)/schedstat", encoding: .utf8),
+                let nanoseconds = schedstat.split(separator: " ").first.flatMap({ Double($0) })
+            else { continue }
+            seconds[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += nanoseconds / 1e9
+        }
+        return seconds
+    }
+
     /// Seconds of CPU this process has used.
     public static var ownSeconds: Double { seconds(ofTree: getpid()) - childrenSeconds(of: getpid()) }
 

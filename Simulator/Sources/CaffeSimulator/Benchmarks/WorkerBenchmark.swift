@@ -55,6 +55,13 @@ public struct WorkerBenchmark {
         public var deadLetters: Int
         /// Orders per second through the relay, on the same sockets with the same load.
         public var relayOrdersPerSecond: Double?
+        /// CPU µs per timed order of each of the worker's threads, by thread name
+        /// (`/proc/<pid>/task/*/schedstat` before and after the timed run).
+        public var threadCPU: [String: Double] = [:]
+        /// The pipeline thread's share: what every order passes through on one thread, and the
+        /// rate that share alone would allow.
+        public var serialPathCPU: Double?
+        public var serialPathCeiling: Double?
 
         enum CodingKeys: String, CodingKey {
             case orders, seconds
@@ -65,6 +72,9 @@ public struct WorkerBenchmark {
             case renderThreads = "render_threads"
             case deadLetters = "dead_letters"
             case relayOrdersPerSecond = "relay_orders_per_s"
+            case threadCPU = "thread_cpu_us_per_order"
+            case serialPathCPU = "serial_path_cpu_us_per_order"
+            case serialPathCeiling = "serial_path_ceiling_orders_per_s"
         }
     }
 
@@ -144,7 +154,17 @@ public struct WorkerBenchmark {
             ),
             log: folder.appendingPathComponent("worker.log")
         )
-        let (seconds, deadLetters) = try worker.withRunning { _ in try timing.run(through: worker.name) }
+        var threadCPU: [String: Double] = [:]
+        let (seconds, deadLetters) = try worker.withRunning { running in
+            let pid = running.process.processIdentifier
+            let before = ProcessCPU.threadSeconds(of: pid)
+            let result = try timing.run(through: worker.name)
+            let after = ProcessCPU.threadSeconds(of: pid)
+            for (name, total) in after {
+                threadCPU[name] = ((total - (before[name] ?? 0)) / Double(configuration.orders) * 1e7).rounded() / 10
+            }
+            return result
+        }
         var relaySeconds: Double?
         if let simulator = configuration.simulatorExecutable {
             progress("timing the same orders through caffe-sim relay (no work)")
@@ -169,7 +189,7 @@ public struct WorkerBenchmark {
         let inProcessSeconds = PipelineBenchmark.seconds(inProcess)
         let rate = Double(configuration.orders) / seconds
         let baseline = Double(sample.count) / inProcessSeconds
-        return Report(
+        var report = Report(
             orders: configuration.orders,
             seconds: seconds,
             ordersPerSecond: rate,
@@ -181,6 +201,10 @@ public struct WorkerBenchmark {
             deadLetters: deadLetters,
             relayOrdersPerSecond: relaySeconds.map { Double(configuration.orders) / $0 }
         )
+        report.threadCPU = threadCPU
+        report.serialPathCPU = threadCPU["caffe-pipeline"]
+        report.serialPathCeiling = threadCPU["caffe-pipeline"].flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
+        return report
     }
 
     /// The timed part of a run on the benchmark's sockets, with the subject already running:
@@ -243,6 +267,13 @@ public struct WorkerBenchmark {
                 relay,
                 report.ordersPerSecond / relay
             )
+        }
+        if !report.threadCPU.isEmpty {
+            let threads = report.threadCPU.sorted { $0.value > $1.value }.map { String(format: "%@ %.1f", $0.key, $0.value) }
+            text += "\nworker CPU µs per order by thread: " + threads.joined(separator: ", ")
+        }
+        if let serial = report.serialPathCPU, let ceiling = report.serialPathCeiling {
+            text += String(format: "\nserial path (caffe-pipeline): %.1f µs per order, a ceiling of %.0f orders/s", serial, ceiling)
         }
         return text
     }
