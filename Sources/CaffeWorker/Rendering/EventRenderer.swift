@@ -55,8 +55,8 @@ struct EventRenderer {
 
     /// Renders one warm-up order, if any remain.
     mutating func warmUpStep() {
-        guard let order = warmUp?.next() else { return }
-        session.warmUp(with: order)
+        guard let item = warmUp?.next() else { return }
+        session.warmUp(with: item)
     }
 
     /// Locales compiled with every new session besides the core's (`nil`: none, not even those).
