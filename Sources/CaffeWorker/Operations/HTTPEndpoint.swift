@@ -47,8 +47,8 @@ final class HTTPEndpoint: Service {
     let address: HostAndPort
     private let listener: Int32
     private let handler: @Sendable (String) -> Response
-    private let control: ZMQWakeup
-    private let stopping = Atomic<Bool>(false)
+    private let stop: ThreadStop
+    private var control: ZMQWakeup { stop.wakeup }
 
     /// Connections served at once.
     static let maxConnections = 1024
@@ -87,7 +87,7 @@ final class HTTPEndpoint: Service {
         listener = socket
         self.handler = handler
         do {
-            control = try ZMQWakeup()
+            stop = try ThreadStop()
         } catch {
             close(socket)
             throw WorkerError("metrics: \(error)")
@@ -95,20 +95,7 @@ final class HTTPEndpoint: Service {
     }
 
     func run() async throws {
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await runOnDedicatedThread(named: "caffe-http") { self.serve() }
-            } onGracefulShutdown: {
-                self.stop()
-            }
-        } onCancel: {
-            self.stop()
-        }
-    }
-
-    private func stop() {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        control.signal()
+        await runThreadService(named: "caffe-http", stop: stop) { self.serve() }
     }
 
     /// One connection's progress.
@@ -133,7 +120,7 @@ final class HTTPEndpoint: Service {
             for connection in connections { close(connection.descriptor) }
             close(listener)
         }
-        while !stopping.load(ordering: .acquiring) {
+        while !stop.isRequested {
             var descriptors = [
                 pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: control.fileDescriptor, events: Int16(POLLIN), revents: 0),

@@ -50,8 +50,8 @@ final class EventPipeline: Service {
     private let resumed: Mutex<Checkpoint?>
     private let logger: Logger
     private let metrics: WorkerMetrics
-    private let stopRequest = Atomic<Int>(0)
-    private let control: ZMQWakeup
+    private let stop: ThreadStop
+    private var control: ZMQWakeup { stop.wakeup }
     private let ending = Mutex<Ending?>(nil)
     /// Dead letters to render again, from the RPC endpoint.
     let redrives: RedriveQueue?
@@ -99,42 +99,16 @@ final class EventPipeline: Service {
         self.resumed = Mutex(resumed)
         self.logger = logger
         self.metrics = metrics
-        control = try ZMQWakeup()
+        stop = try ThreadStop()
     }
 
     /// How the run ended (once it has).
     var result: Ending? { ending.withLock { $0 } }
 
     func run() async throws {
-        let outcome = await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await runOnDedicatedThread(named: "caffe-pipeline") { self.loop() }
-            } onGracefulShutdown: {
-                self.request(.drain)
-            }
-        } onCancel: {
-            self.request(.abandon)
-        }
+        let outcome = await runThreadService(named: "caffe-pipeline", stop: stop) { self.loop() }
         ending.withLock { $0 = outcome }
         if case .failed(let reason) = outcome { throw WorkerError("event pipeline: \(reason)") }
-    }
-
-    private enum StopRequest: Int {
-        case none = 0, drain = 1, abandon = 2
-    }
-
-    private func request(_ stop: StopRequest) {
-        var current = stopRequest.load(ordering: .relaxed)
-        while current < stop.rawValue {
-            let (exchanged, original) = stopRequest.compareExchange(
-                expected: current,
-                desired: stop.rawValue,
-                ordering: .sequentiallyConsistent
-            )
-            if exchanged { break }
-            current = original
-        }
-        control.signal()
     }
 
     private func loop() -> Ending {
@@ -157,8 +131,8 @@ final class EventPipeline: Service {
     }
 
     fileprivate var stopRequested: (drain: Bool, abandon: Bool) {
-        let value = stopRequest.load(ordering: .acquiring)
-        return (value >= StopRequest.drain.rawValue, value >= StopRequest.abandon.rawValue)
+        let request = stop.request
+        return (request != .none, request == .abandon)
     }
 }
 

@@ -34,8 +34,8 @@ final class RPCFrontend: Service {
     private let status: WorkerStatus
     private let metrics: WorkerMetrics
     private let logger: Logger
-    private let stopping = Atomic<Bool>(false)
-    private let control: ZMQWakeup
+    private let stop: ThreadStop
+    private var control: ZMQWakeup { stop.wakeup }
     /// Where redrive requests go: the event pipeline.
     private let redrives: RedriveQueue?
 
@@ -57,24 +57,11 @@ final class RPCFrontend: Service {
         self.status = status
         self.metrics = metrics
         self.logger = logger
-        control = try ZMQWakeup()
+        stop = try ThreadStop()
     }
 
     func run() async throws {
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await runOnDedicatedThread(named: "caffe-rpc") { self.serve() }
-            } onGracefulShutdown: {
-                self.stop()
-            }
-        } onCancel: {
-            self.stop()
-        }
-    }
-
-    private func stop() {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        control.signal()
+        await runThreadService(named: "caffe-rpc", stop: stop) { self.serve() }
     }
 
     /// A render request waiting for its turn.
@@ -232,7 +219,7 @@ final class RPCFrontend: Service {
             }
         }
 
-        while !stopping.load(ordering: .acquiring) || !waiting.isEmpty || !pendingStats.isEmpty {
+        while !stop.isRequested || !waiting.isEmpty || !pendingStats.isEmpty {
             // Read everything waiting (cheap), then render a few, so floods are answered at once.
             var read = 0
             while read < 1024, let frames = try? frontend.tryReceiveMultipart() {
@@ -260,7 +247,7 @@ final class RPCFrontend: Service {
                 continue
             }
             counts.publish(force: true)
-            if stopping.load(ordering: .acquiring), pendingStats.isEmpty { break }
+            if stop.isRequested, pendingStats.isEmpty { break }
             _ = try? poller.poll(timeout: pendingStats.isEmpty ? .seconds(1) : .milliseconds(1))
             if poller.isReadable(controlItem) { control.drain() }
             if let watchItem, let watch = watch.value, poller.isReadable(watchItem) {
