@@ -661,7 +661,8 @@ public struct PipelineBenchmark {
                 output: endpoints.output,
                 checkpoint: folder.appendingPathComponent("checkpoint"),
                 renderThreads: configuration.renderThreads,
-                outputKind: configuration.workerOutput
+                outputKind: configuration.workerOutput,
+                prepareLocales: Self.parityMarkets.map(\.locale)
             ),
             log: folder.appendingPathComponent("worker.log"),
             outputKind: configuration.workerOutput == "acked" ? "acked" : "pull"
@@ -826,10 +827,17 @@ extension PipelineBenchmark {
                 + "budget \(figure(report.cpuBudget))  generator \(figure(report.generatorCPU))  "
                 + "pyicu \(figure(report.peerPyICUCPU))  babel \(figure(report.peerBabelCPU))"
         }
-        return """
+        let header = """
             caffe worker (\(report.renderThreads) render threads), PUSH -> worker -> \(report.workerOutput == "acked" ? "DEALER (acknowledged)" : "PULL"), with caffe-sim load on the same machine:
             CPU µs per order at paced rates (from /proc; budget = relay floor + render + 15):
             \(cpuLines.joined(separator: "\n"))
+            """
+        // --cpu-only: no search, soak or peers ran; printing their zeros would read as figures.
+        if report.probes.isEmpty, report.soakSeconds == 0 {
+            return header + "\n  (--cpu-only: no rate search, soak or peers were run)"
+        }
+        return header + """
+
               max sustained, p99 < 5 ms     \(rate(report.maxSustainedStrictOrdersPerSecond))  (0 lost, 0 duplicates, ≥ 99 % achieved, \(Int(report.stepSeconds)) s probes)
               max sustained, p99 < 100 ms   \(rate(report.maxSustainedOrdersPerSecond))
               at \(Int(report.halfRate))/s for \(Int(report.soakSeconds)) s: \(String(format: "p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms", report.p50MillisecondsAtHalf, report.p99MillisecondsAtHalf, report.p999MillisecondsAtHalf, report.maxMillisecondsAtHalf)), \(report.secondsOver5MillisecondsAtHalf) s with a latency over 5 ms, lost \(report.lost), duplicates \(report.duplicates)

@@ -96,13 +96,16 @@ public struct WorkerBenchmark {
         output: String,
         checkpoint: URL,
         renderThreads: Int,
-        outputKind: String = "push"
+        outputKind: String = "push",
+        prepareLocales: [String] = []
     ) -> [String] {
-        let settings = [
+        var settings = [
             "input.kind=pull", "input.endpoints=>\(input)", "output.kind=\(outputKind)", "output.endpoints=>\(output)",
             "rpc.endpoint=", "metrics.address=", "checkpoint.path=\(checkpoint.path)", "log.level=warning",
             "render.threads=\(renderThreads)", "config_dir=\(configurationDirectory.path)",
         ]
+        // The markets the load sends, as an operator lists theirs: warmed before the first order.
+        if !prepareLocales.isEmpty { settings.append("render.prepare_locales=" + prepareLocales.joined(separator: ",")) }
         return ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
             + settings.flatMap { ["--set", $0] }
     }
