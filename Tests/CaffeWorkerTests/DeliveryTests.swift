@@ -53,7 +53,7 @@ struct DeliveryTests {
 
     @Test("remembered order ids are bounded")
     func recentSet() {
-        var recent = RecentSet(capacity: 2)
+        var recent = RecentSet<String>(capacity: 2)
         recent.insert("a")
         recent.insert("b")
         recent.insert("c")

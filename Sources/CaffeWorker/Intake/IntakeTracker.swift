@@ -481,10 +481,10 @@ extension IntakeTracker.Source {
     }
 }
 
-/// The most recent `capacity` strings, for duplicate checks with bounded memory.
-struct RecentSet: Sendable {
-    private var members: Set<String> = []
-    private var order: [String] = []
+/// The most recent `capacity` members, for duplicate checks with bounded memory.
+struct RecentSet<Member: Hashable & Sendable>: Sendable {
+    private var members: Set<Member> = []
+    private var order: [Member] = []
     private var next = 0
     let capacity: Int
 
@@ -492,9 +492,9 @@ struct RecentSet: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    func contains(_ member: String) -> Bool { members.contains(member) }
+    func contains(_ member: Member) -> Bool { members.contains(member) }
 
-    mutating func insert(_ member: String) {
+    mutating func insert(_ member: Member) {
         guard members.insert(member).inserted else { return }
         if order.count < capacity {
             order.append(member)
@@ -506,37 +506,17 @@ struct RecentSet: Sendable {
     }
 }
 
-/// The most recent `capacity` order ids of each source, kept as 64-bit keyed hashes of
-/// (source, order id): 100,000 of them in ~2.5 MB rather than ~12 MB of strings. The hash is
-/// SipHash with a key drawn at random per process, so no sender can aim a collision; by chance, two
-/// ids of a full window collide about once in four billion windows.
-struct RecentOrders: Sendable {
-    private var members: Set<UInt64> = []
-    private var order: [UInt64] = []
-    private var next = 0
-    let capacity: Int
+/// The most recent order ids of each source, kept as 64-bit keyed hashes of (source, order id):
+/// 100,000 of them in ~2.5 MB rather than ~12 MB of strings. The hash is SipHash with a key drawn
+/// at random per process, so no sender can aim a collision; by chance, two ids of a full window
+/// collide about once in four billion windows.
+typealias RecentOrders = RecentSet<UInt64>
 
-    init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
+extension RecentSet where Member == UInt64 {
     static func key(source: String, orderID: String) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(orderID)
         return UInt64(bitPattern: Int64(hasher.finalize()))
-    }
-
-    func contains(_ key: UInt64) -> Bool { members.contains(key) }
-
-    mutating func insert(_ key: UInt64) {
-        guard members.insert(key).inserted else { return }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            members.remove(order[next])
-            order[next] = key
-            next = (next + 1) % capacity
-        }
     }
 }

@@ -32,7 +32,7 @@ struct ReplayConnections {
     }
 
     /// Endpoints that have answered a request (the most recent ``maxResponsive``).
-    private(set) var responsive = RecentSet(capacity: maxResponsive)
+    private(set) var responsive = RecentSet<String>(capacity: maxResponsive)
     static let maxResponsive = 4096
 
     let capacity: Int
