@@ -234,6 +234,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Render threads in the worker; 0: one per core.")
         var renderThreads = 0
 
+        @Option(help: "Send at this many orders/s (CPU per order at a paced rate); none: as fast as taken.")
+        var rate: Double?
+
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
@@ -244,6 +247,7 @@ struct Bench: AsyncParsableCommand {
         var caffe: String?
 
         func run() throws {
+            if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             let executable =
                 caffe.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -261,6 +265,7 @@ struct Bench: AsyncParsableCommand {
                     orders: orders,
                     seed: seed,
                     renderThreads: renderThreads,
+                    rate: rate,
                     simulatorExecutable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
                 )
             )

@@ -10,7 +10,8 @@ import ZeroMQ
 /// The event pipeline: one thread takes events in (``Intake``), renders them (``EventRenderer``)
 /// and hands their outputs to the output (``OutputChannel``), recording what is done
 /// (``CheckpointLedger``) for the ``CheckpointWriter``. A ``RenderPool`` takes part of the
-/// rendering only when events pile up, so at moderate rates an event costs one wake-up.
+/// rendering when events pile up, so at moderate rates an event costs one wake-up, and all of it
+/// once this thread is busy (``RenderPlacement``), so its serial work alone bounds the rate.
 ///
 /// Bounded everywhere: events taken in and not yet handed to the output never exceed
 /// `render.queue`; beyond it the input is not read and its high-water mark pushes back on the
@@ -176,6 +177,8 @@ private struct PipelineState {
     var slowLane = FIFO<InputEvent>()
     /// Locales this thread compiles after all, once common.
     var promotion = LocalePromotion()
+    /// Whether this thread renders or leaves every render to the helpers.
+    var placement: RenderPlacement
     /// Each renderer's locale cache (bytes, bound), for the gauge.
     var localeCaches: [Int: (bytes: Int, bound: Int)] = [:]
     var parkedSoFar: UInt64 = 0
@@ -199,6 +202,7 @@ private struct PipelineState {
         monitors = sockets.monitors
         outputWatch = sockets.outputWatch
         results = parts.pool.flatMap { $0.helpers > 0 ? try? Mailbox<RenderedEvent>() : nil }
+        placement = RenderPlacement(helpers: results == nil ? 0 : parts.pool?.helpers ?? 0)
         intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
         renderer = EventRenderer(
             cores: parts.cores,
@@ -237,6 +241,7 @@ private struct PipelineState {
                     break
                 }
                 let now = ContinuousClock.now
+                placement.tick(at: now)
                 if renderer.refresh() { unpark() }
                 try takeResults(at: now)
                 try flush(at: now)
@@ -477,6 +482,10 @@ private struct PipelineState {
     mutating func renderPending(at now: ContinuousClock.Instant) throws(ZMQError) {
         var rendered = 0
         submitSlowLane()
+        if placement.mode == .delegate {
+            delegatePending()
+            return
+        }
         while !pending.isEmpty, rendered < 16 {
             if let pool, let results, pending.count >= RenderPool.backlogForHelp, pool.hasIdleHelper {
                 let share = min(pending.count / 2, RenderPool.maxBatch)
@@ -492,6 +501,24 @@ private struct PipelineState {
             rendered += 1
             try flush(at: now)
             try takeResults(at: now)
+        }
+    }
+
+    /// Hands what waits to the idle helpers, shared evenly, none of it rendered here; what no
+    /// helper can take now waits for the next one to come back.
+    mutating func delegatePending() {
+        guard let pool, let results else { return }
+        while !pending.isEmpty {
+            let idle = pool.idleHelpers
+            guard idle > 0 else { return }
+            let share = min(RenderPool.maxBatch, (pending.count + idle - 1) / idle)
+            let batch = RenderPool.Batch(events: pending.removeFirst(share), results: results)
+            guard pool.trySubmit(batch) else {
+                pending.prepend(contentsOf: batch.events.map { ($0.header.sourceID, $0) })
+                return
+            }
+            atPool += batch.events.count
+            placement.delegated(batch.events.count)
         }
     }
 
@@ -547,6 +574,7 @@ private struct PipelineState {
 
     /// Counts `event`'s outcome and queues it for the output.
     mutating func enqueue(_ event: RenderedEvent) {
+        if case .rendered(_, _, _, let nanoseconds) = event.summary { placement.rendered(nanoseconds: nanoseconds) }
         let metrics = metrics
         var labels = labels
         counts.count { counts in
@@ -952,7 +980,8 @@ private struct PipelineState {
     /// Waits for something to do: input (when there is room), the output, replay replies,
     /// helpers' results, a stop request, or the next timer.
     mutating func wait(draining: Bool) throws(ZMQError) {
-        if !pending.isEmpty { return }
+        // With every helper busy in delegate mode, what waits waits for a helper's results.
+        if !pending.isEmpty, placement.mode == .inline || pool?.hasIdleHelper == true { return }
         if !outbound.isEmpty, output.interest.isEmpty { return }
         if polls.version != replay.version {
             polls = PollSet(
@@ -984,12 +1013,16 @@ private struct PipelineState {
         milliseconds += Int32((timeout.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         // Idle: warm the session one order at a time, looking at the sockets between orders.
         if !draining, renderer.isWarmingUp {
+            // Idle-time work: it counts as waiting, not as the load's.
             renderer.warmUpStep()
+            placement.waited(ContinuousClock.now - now)
             milliseconds = 0
         }
         if let results, !results.prepareToSleep() { return }
         counts.publish(force: true)
+        let sleeping = ContinuousClock.now
         _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))
+        placement.waited(ContinuousClock.now - sleeping)
         results?.awake()
         if polls.poller.isReadable(polls.control) { control.drain() }
         if let item = polls.redrives, polls.poller.isReadable(item) { pipeline.redrives?.wakeup.drain() }

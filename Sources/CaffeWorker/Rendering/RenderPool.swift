@@ -5,13 +5,14 @@ import Foundation
 import ServiceLifecycle
 import Synchronization
 
-/// Render threads that take part of the event pipeline's work when it piles up.
+/// Render threads that take the event pipeline's rendering when it piles up or keeps it busy.
 ///
-/// The pipeline renders on its own thread as long as it keeps up: an event that arrives alone is
-/// received, rendered and sent by one thread, with no hand-off (at moderate rates each hand-off
+/// The pipeline renders on its own thread while it has time to spare: an event that arrives alone
+/// is received, rendered and sent by one thread, with no hand-off (at moderate rates each hand-off
 /// between threads costs a wake-up, ~20 µs of CPU on this kind of machine). When several events
-/// wait (``backlogForHelp``), it gives the newer half of them to an idle helper (``trySubmit(_:)``), one wake-up for
-/// the whole batch, and the results come back through a ``Mailbox``.
+/// wait (``backlogForHelp``), it gives the newer half of them to an idle helper (``trySubmit(_:)``),
+/// one wake-up for the whole batch; once the pipeline is busy (``RenderPlacement``) it gives the
+/// helpers every event and keeps only the serial work. Results come back through a ``Mailbox``.
 final class RenderPool: Service {
     /// Events for one helper, and where their results go.
     struct Batch: @unchecked Sendable {
@@ -76,6 +77,9 @@ final class RenderPool: Service {
     /// Whether a helper is waiting for work.
     var hasIdleHelper: Bool { idle.load(ordering: .relaxed) > 0 }
 
+    /// How many helpers wait for work.
+    var idleHelpers: Int { idle.load(ordering: .relaxed) }
+
     /// Runs the helpers until graceful shutdown (by then the pipeline has stopped submitting).
     func run() async throws {
         guard helpers > 0 else {
@@ -105,17 +109,21 @@ final class RenderPool: Service {
             prepare: prepareLocales,
             warmUp: warmUp
         )
+        idle.add(1, ordering: .releasing)
         while true {
-            idle.add(1, ordering: .releasing)
             // Idle: warm the session one order at a time, taking a batch as soon as one comes.
             while renderer.isWarmingUp, ready.wait(timeout: .now()) == .timedOut { renderer.warmUpStep() }
             if !renderer.isWarmingUp { ready.wait() }
             guard !stopping.load(ordering: .acquiring) else { return }
+            // A signal comes with a batch (or the stop); without one, this helper is still idle.
             guard let batch = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             renderer.refresh()
             var results: [RenderedEvent] = []
             results.reserveCapacity(batch.events.count)
             for event in batch.events { results.append(renderer.render(event)) }
+            // Idle again before the results are seen: the pipeline, woken by them, can hand
+            // this helper the next batch at once.
+            idle.add(1, ordering: .releasing)
             batch.results.post(results)
         }
     }

@@ -24,6 +24,8 @@ public struct WorkerBenchmark {
         public var seed: UInt64
         /// Render threads in the worker; 0: one per core.
         public var renderThreads: Int
+        /// Orders per second the sender keeps to; `nil`: as fast as the subject takes them.
+        public var rate: Double?
         /// The `caffe-sim` executable, for the relay (`caffe-sim relay`); none: no relay figure.
         public var simulatorExecutable: URL?
 
@@ -33,8 +35,10 @@ public struct WorkerBenchmark {
             orders: Int = 50_000,
             seed: UInt64 = 1,
             renderThreads: Int = 0,
+            rate: Double? = nil,
             simulatorExecutable: URL? = nil
         ) {
+            self.rate = rate
             self.simulatorExecutable = simulatorExecutable
             self.executable = executable
             self.configurationDirectory = configurationDirectory
@@ -62,6 +66,13 @@ public struct WorkerBenchmark {
         /// rate that share alone would allow.
         public var serialPathCPU: Double?
         public var serialPathCeiling: Double?
+        /// The paced rate, when the sender kept to one.
+        public var pacedRate: Double?
+        /// CPU µs per timed order of the whole worker, of the relay (the transport's floor, measured
+        /// the same way in the same run), and of one render in this process (1 / its rate).
+        public var workerCPU: Double?
+        public var relayCPU: Double?
+        public var renderCPU: Double?
 
         enum CodingKeys: String, CodingKey {
             case orders, seconds
@@ -75,6 +86,10 @@ public struct WorkerBenchmark {
             case threadCPU = "thread_cpu_us_per_order"
             case serialPathCPU = "serial_path_cpu_us_per_order"
             case serialPathCeiling = "serial_path_ceiling_orders_per_s"
+            case pacedRate = "paced_orders_per_s"
+            case workerCPU = "worker_cpu_us_per_order"
+            case relayCPU = "relay_cpu_us_per_order"
+            case renderCPU = "render_cpu_us_per_order"
         }
     }
 
@@ -141,9 +156,16 @@ public struct WorkerBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let endpoints = Endpoints(input: sourceEndpoint, output: collectorEndpoint)
-        let timing = TimedRun(source: source, collector: collector, encoded: encoded, warmUp: warmUp)
+        let timing = TimedRun(
+            source: source,
+            collector: collector,
+            encoded: encoded,
+            warmUp: warmUp,
+            rate: configuration.rate
+        )
 
-        progress("timing \(configuration.orders) orders through the worker")
+        let pace = configuration.rate.map { String(format: " at %.0f/s", $0) } ?? ""
+        progress("timing \(configuration.orders) orders through the worker\(pace)")
         let worker = Subject(
             name: "caffe worker",
             endpoints: endpoints,
@@ -169,8 +191,9 @@ public struct WorkerBenchmark {
             return result
         }
         var relaySeconds: Double?
+        var relayCPU: Double?
         if let simulator = configuration.simulatorExecutable {
-            progress("timing the same orders through caffe-sim relay (no work)")
+            progress("timing the same orders through caffe-sim relay (no work)\(pace)")
             let relay = Subject(
                 name: "caffe-sim relay",
                 endpoints: endpoints,
@@ -178,7 +201,14 @@ public struct WorkerBenchmark {
                 arguments: ["relay", "--input", sourceEndpoint, "--output", collectorEndpoint],
                 log: folder.appendingPathComponent("relay.log")
             )
-            relaySeconds = try relay.withRunning { _ in try timing.run(through: relay.name) }.seconds
+            relaySeconds = try relay.withRunning { running in
+                let pid = running.process.processIdentifier
+                let before = ProcessCPU.threadSeconds(of: pid).values.reduce(0, +)
+                let seconds = try timing.run(through: relay.name).seconds
+                let after = ProcessCPU.threadSeconds(of: pid).values.reduce(0, +)
+                relayCPU = ((after - before) / Double(configuration.orders) * 1e7).rounded() / 10
+                return seconds
+            }
         }
 
         progress("timing the same orders in this process, one thread")
@@ -205,6 +235,10 @@ public struct WorkerBenchmark {
             relayOrdersPerSecond: relaySeconds.map { Double(configuration.orders) / $0 }
         )
         report.threadCPU = threadCPU
+        report.pacedRate = configuration.rate
+        report.workerCPU = threadCPU.isEmpty ? nil : (threadCPU.values.reduce(0, +) * 10).rounded() / 10
+        report.relayCPU = relayCPU
+        report.renderCPU = (1e7 / baseline).rounded() / 10
         report.serialPathCPU = threadCPU["caffe-pipeline"]
         report.serialPathCeiling = threadCPU["caffe-pipeline"].flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
         return report
@@ -218,6 +252,7 @@ public struct WorkerBenchmark {
         let collector: ZMQSocket
         let encoded: [[[UInt8]]]
         let warmUp: Int
+        let rate: Double?
 
         /// Seconds for the timed orders through the subject called `name`, and the dead letters
         /// among the outputs.
@@ -238,8 +273,18 @@ public struct WorkerBenchmark {
             let timed = Array(encoded[warmUp...])
             let sender = SocketBox(source)
             let started = ContinuousClock.now
+            let rate = rate
             let thread = Thread {
-                for frames in timed { try? sender.socket.send(multipart: frames) }
+                // Paced: each half millisecond's orders at once, then sleep until the next's are due.
+                let burst = rate.map { max(1, Int($0 / 2000)) } ?? Int.max
+                for (index, frames) in timed.enumerated() {
+                    if let rate, index % burst == 0 {
+                        let due = started + .nanoseconds(Int64(Double(index) / rate * 1e9))
+                        let wait = due - ContinuousClock.now
+                        if wait > .zero { Thread.sleep(forTimeInterval: PipelineBenchmark.seconds(wait)) }
+                    }
+                    try? sender.socket.send(multipart: frames)
+                }
             }
             thread.start()
             try collect(2 * timed.count)
@@ -274,6 +319,16 @@ public struct WorkerBenchmark {
         if !report.threadCPU.isEmpty {
             let threads = report.threadCPU.sorted { $0.value > $1.value }.map { String(format: "%@ %.1f", $0.key, $0.value) }
             text += "\nworker CPU µs per order by thread: " + threads.joined(separator: ", ")
+        }
+        if let worker = report.workerCPU, let relay = report.relayCPU, let render = report.renderCPU {
+            text += String(
+                format: "\nCPU µs per order%@: worker %.1f, relay (floor) %.1f, one render in process %.1f; worker − floor − render %.1f",
+                report.pacedRate.map { String(format: " at %.0f/s", $0) } ?? "",
+                worker,
+                relay,
+                render,
+                worker - relay - render
+            )
         }
         if let serial = report.serialPathCPU, let ceiling = report.serialPathCeiling {
             text += String(format: "\nserial path (caffe-pipeline): %.1f µs per order, a ceiling of %.0f orders/s", serial, ceiling)

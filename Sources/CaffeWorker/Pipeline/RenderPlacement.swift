@@ -1,0 +1,85 @@
+/// Where the pipeline renders an event: on its own thread or on a helper.
+///
+/// Rendering on the pipeline thread costs no hand-off: at low and moderate rates an order is
+/// received, rendered and sent by one thread after one wake-up. But everything that thread does,
+/// every order waits for; once it is busy, rendering there caps the whole process at one core.
+/// So the pipeline keeps rendering inline while it has time to spare, and delegates every render
+/// to the helpers once it has not, leaving itself only the serial work (reading, the books,
+/// sending). Decided per window from plain figures — time waited, time rendered — so it is
+/// a pure value, tested with numbers.
+struct RenderPlacement {
+    enum Mode: Equatable {
+        /// The pipeline renders what arrives; helpers help only with a backlog.
+        case inline
+        /// Helpers render everything; the pipeline only reads, books and sends.
+        case delegate
+    }
+
+    /// The current mode.
+    private(set) var mode = Mode.inline
+
+    /// The share of the window the pipeline may be busy (not waiting) while rendering inline;
+    /// above it, renders move to the helpers.
+    var busyToDelegate = 0.6
+    /// The share the pipeline would be busy if it rendered inline again, below which it does.
+    var busyToReturn = 0.35
+    /// How long a window is.
+    var window = Duration.milliseconds(50)
+
+    private let helpers: Int
+    private var windowStart: ContinuousClock.Instant?
+    private var waited = Duration.zero
+    private var delegated = 0
+    /// A moving average of one render, in nanoseconds.
+    private var renderNanoseconds = 0.0
+
+    init(helpers: Int) {
+        self.helpers = helpers
+    }
+
+    /// Records time spent waiting for something to do.
+    mutating func waited(_ duration: Duration) {
+        waited += duration
+    }
+
+    /// Records what one render took, on any thread.
+    mutating func rendered(nanoseconds: UInt64) {
+        let sample = Double(nanoseconds)
+        renderNanoseconds = renderNanoseconds == 0 ? sample : renderNanoseconds * 0.95 + sample * 0.05
+    }
+
+    /// Records events handed to helpers in delegate mode.
+    mutating func delegated(_ count: Int) {
+        delegated += count
+    }
+
+    /// Closes the window if it is over, choosing the mode for the next one; returns the mode.
+    @discardableResult
+    mutating func tick(at now: ContinuousClock.Instant) -> Mode {
+        guard helpers > 0 else { return .inline }
+        guard let start = windowStart else {
+            windowStart = now
+            return mode
+        }
+        let elapsed = now - start
+        guard elapsed >= window else { return mode }
+        let seconds = Self.seconds(elapsed)
+        let busy = max(0, 1 - Self.seconds(waited) / seconds)
+        switch mode {
+        case .inline:
+            if busy > busyToDelegate { mode = .delegate }
+        case .delegate:
+            // What the pipeline would carry with the delegated renders back on its own thread.
+            let projected = busy + Double(delegated) * renderNanoseconds / 1e9 / seconds
+            if projected < busyToReturn { mode = .inline }
+        }
+        windowStart = now
+        waited = .zero
+        delegated = 0
+        return mode
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

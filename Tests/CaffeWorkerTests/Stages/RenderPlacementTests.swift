@@ -1,0 +1,59 @@
+// Caffe — CaffeWorker tests.
+import Testing
+
+@testable import CaffeWorker
+
+/// Rendering on the pipeline thread while it has time, on the helpers once it has not.
+@Suite("Render placement")
+struct RenderPlacementTests {
+    let start = ContinuousClock.now
+
+    /// One 50 ms window in which the pipeline waited `waited` ms and handed `delegated` events on.
+    func window(
+        _ placement: inout RenderPlacement,
+        _ index: Int,
+        waited: Int,
+        delegated: Int = 0
+    ) -> RenderPlacement.Mode {
+        placement.waited(.milliseconds(waited))
+        placement.delegated(delegated)
+        return placement.tick(at: start + .milliseconds(50 * (index + 1)))
+    }
+
+    @Test("a pipeline busy for more than 60 % of a window hands every render to the helpers from the next")
+    func delegatesWhenBusy() {
+        var placement = RenderPlacement(helpers: 1)
+        #expect(placement.tick(at: start) == .inline)
+        #expect(window(&placement, 0, waited: 25) == .inline)  // busy 50 %
+        #expect(window(&placement, 1, waited: 15) == .delegate)  // busy 70 %
+    }
+
+    @Test("a window not yet over changes nothing")
+    func windowNotOver() {
+        var placement = RenderPlacement(helpers: 1)
+        placement.tick(at: start)
+        placement.waited(.milliseconds(1))
+        #expect(placement.tick(at: start + .milliseconds(49)) == .inline)
+        #expect(placement.tick(at: start + .milliseconds(50)) == .delegate)
+    }
+
+    @Test("back to inline only when the delegated renders would fit: busy plus their render time under 35 %")
+    func returnsWhenTheRendersWouldFit() {
+        var placement = RenderPlacement(helpers: 2)
+        placement.tick(at: start)
+        for _ in 0..<100 { placement.rendered(nanoseconds: 6_000) }
+        #expect(window(&placement, 0, waited: 5) == .delegate)
+        // Busy 40 % while delegating 2,000 renders of 6 µs (12 ms, 24 %): 64 % inline, so stay.
+        #expect(window(&placement, 1, waited: 30, delegated: 2_000) == .delegate)
+        // Busy 10 %, 1,000 renders (6 ms, 12 %): 22 % inline.
+        #expect(window(&placement, 2, waited: 45, delegated: 1_000) == .inline)
+    }
+
+    @Test("without helpers the pipeline renders everything, however busy")
+    func noHelpers() {
+        var placement = RenderPlacement(helpers: 0)
+        placement.tick(at: start)
+        #expect(window(&placement, 0, waited: 0) == .inline)
+        #expect(placement.mode == .inline)
+    }
+}
