@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
+        .library(name: "CaffeTransport", targets: ["CaffeTransport"]),
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "RichText", targets: ["RichText"]),
         .library(name: "GrammarAgreement", targets: ["GrammarAgreement"]),
@@ -53,10 +54,14 @@ let package = Package(
         .target(
             name: "CaffeProtocol",
             dependencies: [
-                "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"]
+        ),
+        // The protocol over ZeroMQ: libzmq's messages as its frames.
+        .target(
+            name: "CaffeTransport",
+            dependencies: ["CaffeProtocol", "ZeroMQ"]
         ),
 
         // MARK: Localization
@@ -102,6 +107,7 @@ let package = Package(
                 "CHeapUsage",
                 "CaffeCore",
                 "CaffeProtocol",
+                "CaffeTransport",
                 "Localization",
                 "RichText",
                 "ZeroMQ",
@@ -126,6 +132,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "CaffeProtocol",
+                "CaffeTransport",
                 "Localization",
                 "RichText",
                 "GrammarAgreement",
@@ -150,7 +157,7 @@ let package = Package(
         .target(
             name: "CaffeSimulator",
             dependencies: [
-                "ZeroMQ", "CaffeProtocol", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
+                "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
                 "CaffeWorker", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -163,6 +170,7 @@ let package = Package(
                 "CaffeSimulator",
                 "CaffeCore",
                 "CaffeProtocol",
+                "CaffeTransport",
                 "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -176,11 +184,27 @@ let package = Package(
             name: "ZeroMQTests",
             dependencies: ["ZeroMQ", "ZeroMQTestKit"]
         ),
+        // Fully populated protocol messages for the protocol's and the transport's tests.
+        .target(
+            name: "CaffeProtocolFixtures",
+            dependencies: ["CaffeProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            path: "Tests/Support/CaffeProtocolFixtures"
+        ),
         .testTarget(
             name: "CaffeProtocolTests",
             dependencies: [
                 "CaffeProtocol",
+                "CaffeProtocolFixtures",
                 "CaffeTestKit",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
+            name: "CaffeTransportTests",
+            dependencies: [
+                "CaffeProtocol",
+                "CaffeProtocolFixtures",
+                "CaffeTransport",
                 "ZeroMQ",
                 "ZeroMQTestKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -223,6 +247,7 @@ let package = Package(
                 "CaffeCore",
                 "CaffeProtocol",
                 "CaffeTestKit",
+                "CaffeTransport",
                 "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -230,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "CaffeSimulatorTests",
             dependencies: [
-                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "CaffeProtocol", "ZeroMQ",
+                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "CaffeProtocol", "CaffeTransport", "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

@@ -19,8 +19,8 @@ let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-markdown", [caffe("RichText")]),
     ("fuzz-json5", [caffe("RichText"), caffe("GrammarAgreement")]),
     ("fuzz-agreement", ["CatalogFuzzing", caffe("GrammarAgreement"), caffe("Localization"), caffe("RichText")]),
-    ("fuzz-events", ["WireFuzzing", caffe("CaffeProtocol"), caffe("ZeroMQ"), protobuf]),
-    ("fuzz-requests", ["WireFuzzing", caffe("CaffeProtocol"), caffe("ZeroMQ"), protobuf]),
+    ("fuzz-events", ["WireFuzzing", caffe("CaffeProtocol"), protobuf]),
+    ("fuzz-requests", ["WireFuzzing", caffe("CaffeProtocol"), protobuf]),
     ("fuzz-render", ["WireFuzzing", caffe("CaffeCore"), caffe("CaffeProtocol"), protobuf]),
 ]
 
@@ -57,7 +57,6 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 caffe("CaffeProtocol"),
-                caffe("ZeroMQ"),
                 protobuf,
             ]
         ),

@@ -1,5 +1,4 @@
 import SwiftProtobuf
-import ZeroMQ
 
 /// An event as it travels over PUB/SUB or PUSH/PULL: `[topic][EventHeader][body]`.
 ///
@@ -13,22 +12,25 @@ import ZeroMQ
 /// let event = try EventFrames(parsing: try subscriber.receiveMultipart())
 /// let order = try event.decodeBody(as: Caffe_V1_OrderEvent.self)
 /// ```
-public struct EventFrames {
+///
+/// `EventFrames` is this type over libzmq's frames (`CaffeTransport`); over plain bytes it is
+/// `EventMessage<ByteFrame>`.
+public struct EventMessage<Frame: WireFrame> {
     /// The topic frame (`order.sf-1`).
     public let topic: String
     /// The decoded header.
     public let header: Caffe_V1_EventHeader
     /// The raw header frame, kept for dead-letter records.
-    public let headerFrame: ZMQMessage
+    public let headerFrame: Frame
     /// The body, not yet decoded.
-    public let bodyFrame: ZMQMessage
+    public let bodyFrame: Frame
     /// The limits the event was parsed with; ``decodeBody(as:)`` applies them too.
     public let limits: CaffeProtocolLimits
 
     /// Splits and checks a received event, decoding its header.
     ///
     /// - Throws: ``CaffeProtocolError`` for a wrong frame count, an oversized frame or a bad header.
-    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+    public init(parsing frames: [Frame], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
         guard frames.count == 3 else {
             throw CaffeProtocolError(
                 code: .wrongFrameCount,
@@ -47,7 +49,7 @@ public struct EventFrames {
                 message: "event body frame of \(frames[2].count) bytes exceeds the limit of \(limits.maxBodyBytes)"
             )
         }
-        topic = frames[0].string
+        topic = frames[0].text
         header = try Caffe_V1_EventHeader.decode(
             frame: frames[1],
             role: "event header",
@@ -63,7 +65,7 @@ public struct EventFrames {
     /// Decodes only the header frame of `frames` (at least two frames): identifies an event whose
     /// topic or body is unusable, such as one over the size limit.
     public static func header(
-        parsing frames: [ZMQMessage],
+        parsing frames: [Frame],
         limits: CaffeProtocolLimits = .standard
     ) throws(CaffeProtocolError) -> Caffe_V1_EventHeader {
         guard frames.count >= 2 else {
@@ -82,7 +84,7 @@ public struct EventFrames {
     /// Decodes a body frame as `type` (the caller has matched the header's `body_type`).
     public static func decodeBody<Body: SwiftProtobuf.Message>(
         _ type: Body.Type,
-        frame: ZMQMessage,
+        frame: Frame,
         limits: CaffeProtocolLimits = .standard
     ) throws(CaffeProtocolError) -> Body {
         try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in
@@ -96,7 +98,7 @@ public struct EventFrames {
         bytes: UnsafeRawBufferPointer,
         limits: CaffeProtocolLimits = .standard
     ) throws(CaffeProtocolError) -> Body {
-        try Body.decode(bytes: bytes, role: "event body", limit: limits.maxBodyBytes, limits: limits)
+        try Body(eventBody: bytes, limits: limits)
     }
 
     /// Decodes the body as `type`, checking that the header announced that type.
@@ -116,10 +118,10 @@ public struct EventFrames {
         topic: String,
         header: Caffe_V1_EventHeader,
         body: some SwiftProtobuf.Message
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         var header = header
         header.bodyType = type(of: body).protoMessageName
-        return [try makeFrame(topic), try header.frame(), try body.frame()]
+        return [try makeFrame(text: topic), try header.frame(), try body.frame()]
     }
 
     /// The frames of an output event, its header and body written in one pass (see
@@ -128,10 +130,10 @@ public struct EventFrames {
         topic: String,
         header: Caffe_V1_EventHeader,
         body: Body
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         var header = header
         header.bodyType = Body.protoMessageName
-        return [try makeFrame(topic), try header.frame(), try body.frame(capacity: 1024)]
+        return [try makeFrame(text: topic), try header.frame(), try body.frame(capacity: 1024)]
     }
 
     /// The frames of an output event whose body is already encoded (`bodyType` names its message);
@@ -141,10 +143,10 @@ public struct EventFrames {
         header: Caffe_V1_EventHeader,
         bodyType: String,
         body: UnsafeRawBufferPointer
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         var header = header
         header.bodyType = bodyType
-        return [try makeFrame(topic), try header.frame(), try makeFrame(body)]
+        return [try makeFrame(text: topic), try header.frame(), try makeFrame(body)]
     }
 
     /// The header for an order event, carrying its identity.
@@ -152,12 +154,27 @@ public struct EventFrames {
         for order: Caffe_V1_OrderEvent,
         sentAt: Google_Protobuf_Timestamp? = nil
     ) -> Caffe_V1_EventHeader {
-        var header = Caffe_V1_EventHeader()
-        header.bodyType = Caffe_V1_OrderEvent.protoMessageName
-        header.sourceID = order.sourceID
-        header.sequence = order.sequence
-        header.orderID = order.orderID
-        if let sentAt { header.sentAt = sentAt }
-        return header
+        Caffe_V1_EventHeader(for: order, sentAt: sentAt)
+    }
+}
+
+extension Caffe_V1_EventHeader {
+    /// The header for an order event, carrying its identity.
+    public init(for order: Caffe_V1_OrderEvent, sentAt: Google_Protobuf_Timestamp? = nil) {
+        self.init()
+        bodyType = Caffe_V1_OrderEvent.protoMessageName
+        sourceID = order.sourceID
+        sequence = order.sequence
+        orderID = order.orderID
+        if let sentAt { self.sentAt = sentAt }
+    }
+}
+
+extension SwiftProtobuf.Message {
+    /// Decodes an event body given as bytes (a frame's, in place), within the body limit.
+    public init(eventBody bytes: UnsafeRawBufferPointer, limits: CaffeProtocolLimits = .standard)
+        throws(CaffeProtocolError)
+    {
+        self = try Self.decode(bytes: bytes, role: "event body", limit: limits.maxBodyBytes, limits: limits)
     }
 }

@@ -1,23 +1,19 @@
 import FoundationEssentials
 import SwiftProtobuf
-import ZeroMQ
 
 extension SwiftProtobuf.Message {
     /// Decodes a frame in place (no copy out of libzmq), within `limit` bytes.
     ///
     /// Unknown fields are kept, so newer senders do not break older receivers.
     static func decode(
-        frame: ZMQMessage,
+        frame: some WireFrame,
         role: String,
         limit: Int,
         limits: CaffeProtocolLimits
     ) throws(CaffeProtocolError) -> Self {
-        let result = frame.withUnsafeBytes { buffer -> Result<Self, CaffeProtocolError> in
-            Result { () throws(CaffeProtocolError) in
-                try decode(bytes: buffer, role: role, limit: limit, limits: limits)
-            }
+        try frame.withUnsafeBytes { buffer throws(CaffeProtocolError) in
+            try decode(bytes: buffer, role: role, limit: limit, limits: limits)
         }
-        return try result.get()
     }
 
     /// Decodes bytes in place (no copy), within `limit` bytes.
@@ -58,7 +54,7 @@ extension SwiftProtobuf.Message {
     }
 
     /// The message's binary encoding as a frame.
-    func frame() throws(CaffeProtocolError) -> ZMQMessage {
+    func frame<Frame: WireFrame>() throws(CaffeProtocolError) -> Frame {
         let bytes: [UInt8]
         do {
             bytes = try serializedBytes()
@@ -71,16 +67,39 @@ extension SwiftProtobuf.Message {
 
 extension SwiftProtobuf.Message where Self: SinglePassEncodable {
     /// The message's binary encoding as a frame, written by ``ProtobufWriter`` in one pass.
-    func frame(capacity: Int = 256) throws(CaffeProtocolError) -> ZMQMessage {
+    func frame<Frame: WireFrame>(capacity: Int = 256) throws(CaffeProtocolError) -> Frame {
         try makeFrame(singlePassBytes(capacity: capacity))
     }
 }
 
 /// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
-func makeFrame(_ bytes: some ZMQFrameRepresentable) throws(CaffeProtocolError) -> ZMQMessage {
+func makeFrame<Frame: WireFrame>(_ bytes: [UInt8]) throws(CaffeProtocolError) -> Frame {
     do {
-        return try ZMQMessage(bytes)
+        return try bytes.withUnsafeBytes { try Frame.copying($0) }
     } catch {
         throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
     }
+}
+
+/// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
+func makeFrame<Frame: WireFrame>(_ bytes: UnsafeRawBufferPointer) throws(CaffeProtocolError) -> Frame {
+    do {
+        return try Frame.copying(bytes)
+    } catch {
+        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
+    }
+}
+
+/// A frame holding `text` as UTF-8; allocation failure is reported as a protocol error.
+func makeFrame<Frame: WireFrame>(text: String) throws(CaffeProtocolError) -> Frame {
+    do {
+        return try Frame.copying(text: text)
+    } catch {
+        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
+    }
+}
+
+/// A frame holding a copy of `frame`'s bytes; allocation failure is reported as a protocol error.
+func makeFrame<Frame: WireFrame>(copyOf frame: Frame) throws(CaffeProtocolError) -> Frame {
+    try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in try makeFrame(bytes) }
 }

@@ -1,5 +1,4 @@
 import SwiftProtobuf
-import ZeroMQ
 
 /// A gRPC-style request as a ROUTER receives it: `[routing id…][empty][RequestHeader][body]`.
 ///
@@ -7,18 +6,18 @@ import ZeroMQ
 /// prepends a routing id. The server answers with ``reply(status:body:metadata:)``, which puts the
 /// same routing ids back in front so the reply finds its way to the client, matched there by
 /// `request_id`, not by order.
-public struct RequestFrames {
+public struct RequestMessage<Frame: WireFrame> {
     /// The routing ids, outermost first.
-    public let routing: [ZMQMessage]
+    public let routing: [Frame]
     /// The decoded header.
     public let header: Caffe_V1_RequestHeader
     /// The body, not yet decoded.
-    public let bodyFrame: ZMQMessage
+    public let bodyFrame: Frame
     /// The limits the request was parsed with.
     public let limits: CaffeProtocolLimits
 
     /// Splits and checks a request received on a ROUTER socket.
-    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+    public init(parsing frames: [Frame], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
         let (routing, payload) = try splitEnvelope(
             frames,
             limits: limits,
@@ -67,7 +66,7 @@ public struct RequestFrames {
         status: RPCStatus,
         body: some SwiftProtobuf.Message,
         metadata: [String: String] = [:]
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         try reply(status: status, bodyFrame: body.frame(), metadata: metadata)
     }
 
@@ -76,29 +75,29 @@ public struct RequestFrames {
         status: RPCStatus,
         encodedBody: [UInt8],
         metadata: [String: String] = [:]
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         try reply(status: status, bodyFrame: makeFrame(encodedBody), metadata: metadata)
     }
 
     /// The frames of a reply without a body (an error status, or a method that returns nothing).
-    public func reply(status: RPCStatus, metadata: [String: String] = [:]) throws(CaffeProtocolError) -> [ZMQMessage] {
-        try reply(status: status, bodyFrame: ZMQMessage(), metadata: metadata)
+    public func reply(status: RPCStatus, metadata: [String: String] = [:]) throws(CaffeProtocolError) -> [Frame] {
+        try reply(status: status, bodyFrame: Frame(), metadata: metadata)
     }
 
     private func reply(
         status: RPCStatus,
-        bodyFrame: ZMQMessage,
+        bodyFrame: Frame,
         metadata: [String: String]
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
+    ) throws(CaffeProtocolError) -> [Frame] {
         var response = Caffe_V1_ResponseHeader()
         response.requestID = header.requestID
         response.status = status.code
         response.message = status.message
         response.metadata = metadata
-        var frames: [ZMQMessage] = []
+        var frames: [Frame] = []
         frames.reserveCapacity(routing.count + 3)
-        for id in routing { frames.append(try makeFrame(id.bytes)) }
-        frames.append(ZMQMessage())
+        for id in routing { frames.append(try makeFrame(copyOf: id)) }
+        frames.append(Frame())
         frames.append(try response.frame())
         frames.append(bodyFrame)
         return frames
@@ -108,21 +107,21 @@ public struct RequestFrames {
     public static func encode(
         header: Caffe_V1_RequestHeader,
         body: some SwiftProtobuf.Message
-    ) throws(CaffeProtocolError) -> [ZMQMessage] {
-        [ZMQMessage(), try header.frame(), try body.frame()]
+    ) throws(CaffeProtocolError) -> [Frame] {
+        [Frame(), try header.frame(), try body.frame()]
     }
 }
 
-extension RequestFrames {
+extension RequestMessage {
     /// A reply to frames that are not a readable request, so the sender is not left waiting. The
     /// routing ids are found by shape: before the delimiter where a well-formed request has it
     /// (third frame from the end), or where a request missing its body has it (second from the
     /// end); otherwise only the first frame, the id the ROUTER itself prepended (a client that
     /// sent no delimiter). The reply carries the request id when the header frame still yields
     /// one (empty otherwise). `nil` when there is no routing id.
-    public static func errorReply(to frames: [ZMQMessage], status: RPCStatus) -> [ZMQMessage]? {
+    public static func errorReply(to frames: [Frame], status: RPCStatus) -> [Frame]? {
         guard let first = frames.first, !first.isEmpty else { return nil }
-        let routing: [ZMQMessage]
+        let routing: [Frame]
         let headerIndex: Int
         if frames.count >= 4, frames[frames.count - 3].isEmpty {
             routing = Array(frames[..<(frames.count - 3)])
@@ -136,7 +135,7 @@ extension RequestFrames {
         }
         var requestID = ""
         if headerIndex < frames.count, frames[headerIndex].count <= CaffeProtocolLimits.standard.maxHeaderBytes,
-            let header = try? Caffe_V1_RequestHeader(serializedBytes: frames[headerIndex].bytes)
+            let header = try? Caffe_V1_RequestHeader(serializedBytes: frames[headerIndex].withUnsafeBytes { Array($0) })
         {
             requestID = header.requestID
         }
@@ -144,27 +143,27 @@ extension RequestFrames {
         response.requestID = requestID
         response.status = status.code
         response.message = status.message
-        guard let header = try? response.frame() else { return nil }
-        var reply: [ZMQMessage] = []
+        guard let header: Frame = try? response.frame() else { return nil }
+        var reply: [Frame] = []
         for id in routing {
-            guard let copy = try? makeFrame(id.bytes) else { return nil }
+            guard let copy: Frame = try? makeFrame(copyOf: id) else { return nil }
             reply.append(copy)
         }
-        return reply + [ZMQMessage(), header, ZMQMessage()]
+        return reply + [Frame(), header, Frame()]
     }
 }
 
 /// A reply as a DEALER client receives it: `[empty][ResponseHeader][body]`.
-public struct ResponseFrames {
+public struct ResponseMessage<Frame: WireFrame> {
     /// The decoded header: request id and status.
     public let header: Caffe_V1_ResponseHeader
     /// The body, not yet decoded; empty when the status is not OK.
-    public let bodyFrame: ZMQMessage
+    public let bodyFrame: Frame
     /// The limits the reply was parsed with.
     public let limits: CaffeProtocolLimits
 
     /// Splits and checks a reply received on a DEALER socket.
-    public init(parsing frames: [ZMQMessage], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
+    public init(parsing frames: [Frame], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
         let (routing, payload) = try splitEnvelope(frames, limits: limits, shape: "a reply is [empty][header][body]")
         guard routing.isEmpty else {
             throw CaffeProtocolError(
@@ -196,11 +195,11 @@ public struct ResponseFrames {
 ///
 /// Positional rather than "the first empty frame", because a body may legitimately be empty while
 /// routing ids never are.
-private func splitEnvelope(
-    _ frames: [ZMQMessage],
+private func splitEnvelope<Frame: WireFrame>(
+    _ frames: [Frame],
     limits: CaffeProtocolLimits,
     shape: String
-) throws(CaffeProtocolError) -> (routing: [ZMQMessage], payload: [ZMQMessage]) {
+) throws(CaffeProtocolError) -> (routing: [Frame], payload: [Frame]) {
     guard frames.count >= 3 else {
         throw CaffeProtocolError(code: .wrongFrameCount, message: "\(shape), got \(frames.count) frames")
     }
@@ -221,8 +220,8 @@ private func splitEnvelope(
 }
 
 /// Rejects a body frame over the limit before anything is decoded.
-private func checkBodySize(
-    _ frame: ZMQMessage,
+private func checkBodySize<Frame: WireFrame>(
+    _ frame: Frame,
     role: String,
     limits: CaffeProtocolLimits
 ) throws(CaffeProtocolError) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaffeProtocol
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import ZeroMQ

@@ -1,9 +1,9 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import FoundationEssentials
 import SwiftProtobuf
 import Testing
-import ZeroMQ
 
 @Suite("Event frames: [topic][EventHeader][body] round trips")
 struct EventFramesTests {
@@ -16,7 +16,7 @@ struct EventFramesTests {
             body: order
         )
         #expect(frames.count == 3)
-        #expect(frames[0].string == "order.sf-1")
+        #expect(frames[0].text == "order.sf-1")
         #expect(frames[2].bytes == (try wire(order)))
 
         let event = try EventFrames(parsing: frames)

@@ -1,12 +1,12 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import SwiftProtobuf
 import Testing
-import ZeroMQ
 
 @Suite("Envelope errors: frame counts, delimiters, sizes, header checks")
 struct FrameErrorTests {
-    func orderFrames(topic: String = "order.sf-1") throws -> [ZMQMessage] {
+    func orderFrames(topic: String = "order.sf-1") throws -> [ByteFrame] {
         let order = Fixtures.order()
         return try EventFrames.encode(topic: topic, header: EventFrames.header(for: order), body: order)
     }
@@ -151,7 +151,7 @@ struct FrameErrorTests {
     }
 
     @Test func emptyEventHeaderLacksBodyType() throws {
-        let frames = [try frame("order.sf-1"), ZMQMessage(), try frame(wire(Fixtures.order()))]
+        let frames = [try frame("order.sf-1"), ByteFrame(), try frame(wire(Fixtures.order()))]
         let error = try failure(try EventFrames(parsing: frames))
         #expect(error.code == .missingField)
         #expect(error.field == "body_type")
@@ -198,7 +198,7 @@ struct FrameErrorTests {
     }
 
     @Test func emptyRequestHeaderReportsMethodFirst() throws {
-        let frames = [try frame(Fixtures.routingA), ZMQMessage(), ZMQMessage(), try frame(wire(Fixtures.order()))]
+        let frames = [try frame(Fixtures.routingA), ByteFrame(), ByteFrame(), try frame(wire(Fixtures.order()))]
         let error = try failure(try RequestFrames(parsing: frames))
         #expect(error.code == .missingField)
         #expect(error.field == "method")
@@ -206,12 +206,12 @@ struct FrameErrorTests {
 
     @Test func malformedRequestAndResponseHeadersAreReported() throws {
         let garbage: [UInt8] = [0x12, 0x7F, 0x00]
-        let request = [try frame(Fixtures.routingA), ZMQMessage(), try frame(garbage), try frame([])]
+        let request = [try frame(Fixtures.routingA), ByteFrame(), try frame(garbage), try frame([])]
         let requestError = try failure(try RequestFrames(parsing: request))
         #expect(requestError.code == .malformed)
         #expect(requestError.message.hasPrefix("request header is not a valid caffe.v1.RequestHeader: "))
 
-        let response = [ZMQMessage(), try frame(garbage), try frame([])]
+        let response = [ByteFrame(), try frame(garbage), try frame([])]
         let responseError = try failure(try ResponseFrames(parsing: response))
         #expect(responseError.code == .malformed)
         #expect(responseError.message.hasPrefix("response header is not a valid caffe.v1.ResponseHeader: "))
@@ -242,7 +242,7 @@ struct FrameErrorTests {
 
     @Test func requestWithoutBodyFrameIsRejected() throws {
         // The delimiter sits third from the end, so a missing body shows as a misplaced delimiter.
-        let frames = [try frame(Fixtures.routingA), ZMQMessage(), try frame(wire(Fixtures.requestHeader()))]
+        let frames = [try frame(Fixtures.routingA), ByteFrame(), try frame(wire(Fixtures.requestHeader()))]
         let error = try failure(try RequestFrames(parsing: frames))
         #expect(error.code == .missingDelimiter)
         #expect(
@@ -253,11 +253,11 @@ struct FrameErrorTests {
 
     @Test func emptyBodyIsNotMistakenForTheDelimiter() throws {
         // [routing id][header][empty body]: the first empty frame is the body, not a delimiter.
-        let frames = [try frame(Fixtures.routingA), try frame(wire(Fixtures.requestHeader())), ZMQMessage()]
+        let frames = [try frame(Fixtures.routingA), try frame(wire(Fixtures.requestHeader())), ByteFrame()]
         let error = try failure(try RequestFrames(parsing: frames))
         #expect(error.code == .missingDelimiter)
         let valid = [
-            try frame(Fixtures.routingA), ZMQMessage(), try frame(wire(Fixtures.requestHeader())), ZMQMessage(),
+            try frame(Fixtures.routingA), ByteFrame(), try frame(wire(Fixtures.requestHeader())), ByteFrame(),
         ]
         #expect(try RequestFrames(parsing: valid).bodyFrame.isEmpty)
     }
@@ -336,7 +336,7 @@ struct FrameErrorTests {
     @Test func responseWithoutBodyFrameIsRejected() throws {
         var header = Caffe_V1_ResponseHeader()
         header.requestID = "req-1"
-        let frames = [ZMQMessage(), try frame(wire(header))]
+        let frames = [ByteFrame(), try frame(wire(header))]
         let error = try failure(try ResponseFrames(parsing: frames))
         #expect(error.code == .wrongFrameCount)
         #expect(error.message == "a reply is [empty][header][body], got 2 frames")

@@ -1,10 +1,10 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import CaffeTestKit
 import FoundationEssentials
 import SwiftProtobuf
 import Testing
-import ZeroMQ
 
 /// Untrusted bytes must never crash a receiver: every path ends in a value or a ``CaffeProtocolError``.
 @Suite("Hostile bytes")
@@ -239,12 +239,12 @@ struct HostileBytesTests {
     @Test func garbageRequestAndResponseHeadersAreHandled() throws {
         let body = try frame(wire(Fixtures.order()))
         for bytes in Self.corpus() {
-            let request = [try frame(Fixtures.routingA), ZMQMessage(), try frame(bytes), body]
+            let request = [try frame(Fixtures.routingA), ByteFrame(), try frame(bytes), body]
             if let error = protocolError(try RequestFrames(parsing: request)) {
                 #expect([CaffeProtocolError.Code.malformed, .missingField].contains(error.code))
                 if error.code == .missingField { #expect(["method", "request_id"].contains(error.field)) }
             }
-            let response = [ZMQMessage(), try frame(bytes), body]
+            let response = [ByteFrame(), try frame(bytes), body]
             if let error = protocolError(try ResponseFrames(parsing: response)) {
                 // A response header has no required fields; an empty garbage frame is just the defaults.
                 #expect(error.code == .malformed)
@@ -464,14 +464,8 @@ struct HostileBytesTests {
         #expect(chunks.first == [body[0]])
         #expect(chunks.reduce([], +) == body)
 
-        let reassembled = try ZMQMessage(count: body.count)
-        var offset = 0
-        for chunk in chunks {
-            reassembled.withUnsafeMutableBytes { buffer in
-                for (index, byte) in chunk.enumerated() { buffer[offset + index] = byte }
-            }
-            offset += chunk.count
-        }
+        var reassembled = ByteFrame()
+        for chunk in chunks { reassembled.bytes += chunk }
         #expect(reassembled.bytes == body)
         let header = try frame(wire(EventFrames.header(for: order)))
         let event = try EventFrames(parsing: [frame("order.sf-1"), header, reassembled])
@@ -484,12 +478,13 @@ struct HostileBytesTests {
         let storage = UnsafeMutableRawPointer.allocate(byteCount: body.count + 1, alignment: 16)
         let start = storage + 1
         body.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: body.count) }
-        let unaligned = try ZMQMessage(bytesNoCopy: UnsafeRawBufferPointer(start: start, count: body.count)) { bytes in
-            (UnsafeMutableRawPointer(mutating: bytes.baseAddress!) - 1).deallocate()
-        }
+        defer { storage.deallocate() }
+        let unaligned = BorrowedFrame(bytes: UnsafeRawBufferPointer(start: start, count: body.count))
         #expect(unaligned.withUnsafeBytes { Int(bitPattern: $0.baseAddress) % 2 } == 1)
-        let header = try frame(wire(EventFrames.header(for: order)))
-        let event = try EventFrames(parsing: [frame("order.sf-1"), header, unaligned])
+        let header = BorrowedFrame(copying: try wire(EventFrames.header(for: order)))
+        let topic = BorrowedFrame(copying: Array("order.sf-1".utf8))
+        defer { [header, topic].forEach { $0.release() } }
+        let event = try EventMessage<BorrowedFrame>(parsing: [topic, header, unaligned])
         #expect(try event.decodeBody(as: Caffe_V1_OrderEvent.self) == order)
     }
 
@@ -522,4 +517,40 @@ struct HostileBytesTests {
 extension Array {
     /// The array's elements repeated `count` times.
     func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
+}
+
+/// A frame over memory it does not own, as a transport's receive buffer is: decoding reads it in
+/// place, wherever it sits.
+private struct BorrowedFrame: WireFrame {
+    var bytes: UnsafeRawBufferPointer
+
+    init() {
+        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// A frame over a fresh copy of `bytes`, to be released with ``release()``.
+    init(copying bytes: [UInt8]) {
+        self.bytes = UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1))
+        bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(mutating: self.bytes).copyMemory(from: $0) }
+    }
+
+    func release() {
+        bytes.deallocate()
+    }
+
+    static func copying(_ bytes: UnsafeRawBufferPointer) -> BorrowedFrame {
+        BorrowedFrame(copying: Array(bytes))
+    }
+
+    var count: Int { bytes.count }
+
+    func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(bytes)
+    }
 }

@@ -1,9 +1,9 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import FoundationEssentials
 import SwiftProtobuf
 import Testing
-import ZeroMQ
 
 /// SwiftProtobuf's own encoding with sorted map keys: what ``ProtobufWriter`` must reproduce.
 private func reference(_ message: some SwiftProtobuf.Message) throws -> [UInt8] {

@@ -1,8 +1,8 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import SwiftProtobuf
 import Testing
-import ZeroMQ
 
 @Suite("Request and response frames: [routing…][empty][header][body]")
 struct RequestFramesTests {
@@ -11,7 +11,7 @@ struct RequestFramesTests {
         routing: [[UInt8]],
         header: Caffe_V1_RequestHeader = Fixtures.requestHeader(),
         body: some SwiftProtobuf.Message = Fixtures.order()
-    ) throws -> [ZMQMessage] {
+    ) throws -> [ByteFrame] {
         try routing.map { try frame($0) } + RequestFrames.encode(header: header, body: body)
     }
 

@@ -1,5 +1,6 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
 import SwiftProtobuf
 import Testing
 

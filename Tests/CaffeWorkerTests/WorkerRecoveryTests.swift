@@ -1,6 +1,7 @@
 // Caffe — CaffeWorker tests.
 import CaffeCore
 import CaffeProtocol
+import CaffeTransport
 import CaffeTestKit
 import Foundation
 import SwiftProtobuf

@@ -1,7 +1,11 @@
 import CaffeProtocol
 import FuzzSupport
 import SwiftProtobuf
-import ZeroMQ
+
+/// The protocol's messages over plain byte frames: the fuzzers link no transport.
+public typealias EventFrames = EventMessage<ByteFrame>
+public typealias RequestFrames = RequestMessage<ByteFrame>
+public typealias ResponseFrames = ResponseMessage<ByteFrame>
 
 /// What the two wire fuzzers share: the input layout, the limits, and taking an event the way
 /// the worker does.
@@ -19,29 +23,23 @@ public enum WireFuzzing {
         messageDepthLimit: 4
     )
 
-    /// The input's limits and frames, as libzmq messages.
-    public static func read(_ input: FuzzInput) -> (limits: CaffeProtocolLimits, frames: [ZMQMessage]) {
+    /// The input's limits and frames.
+    public static func read(_ input: FuzzInput) -> (limits: CaffeProtocolLimits, frames: [ByteFrame]) {
         var input = input
         let options = input.byte()
         return (options & 1 == 0 ? .standard : tightLimits, messages(input.frames()))
     }
 
-    /// libzmq messages holding `frames`.
-    public static func messages(_ frames: [[UInt8]]) -> [ZMQMessage] {
-        frames.map { bytes in
-            do {
-                return try ZMQMessage(bytes)
-            } catch {
-                FuzzDriver.fail("cannot allocate a frame of \(bytes.count) bytes: \(error)")
-            }
-        }
+    /// Frames holding `frames`' bytes.
+    public static func messages(_ frames: [[UInt8]]) -> [ByteFrame] {
+        frames.map(ByteFrame.init)
     }
 
     /// Takes `frames` as the worker's intake does (`ParsedInput`, internal to CaffeWorker): a
     /// message over the limits has only its header read; anything else is parsed as an event,
     /// whose body is then decoded as the type its header names. Returns the event, if it is one.
     @discardableResult
-    public static func takeEvent(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) -> EventFrames? {
+    public static func takeEvent(_ frames: [ByteFrame], limits: CaffeProtocolLimits) -> EventFrames? {
         let total = frames.reduce(0) { $0 + $1.count }
         if total > limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
             || (frames.count == 3 && frames[2].count > limits.maxBodyBytes)

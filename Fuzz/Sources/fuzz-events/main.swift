@@ -9,7 +9,6 @@ import CaffeProtocol
 import FuzzSupport
 import SwiftProtobuf
 import WireFuzzing
-import ZeroMQ
 
 FuzzDriver.run { input in
     let (limits, frames) = WireFuzzing.read(input)

@@ -13,7 +13,6 @@ import FoundationEssentials
 import FuzzSupport
 import SwiftProtobuf
 import WireFuzzing
-import ZeroMQ
 
 let now = Google_Protobuf_Timestamp(seconds: 1_767_225_600, nanos: 0)
 
@@ -27,7 +26,7 @@ let requestBodyTypes: [String: any SwiftProtobuf.Message.Type] = [
 ]
 
 /// The reply as the client's DEALER receives it: without the routing ids the ROUTERs used.
-func delivered(_ reply: [ZMQMessage], routing: Int) -> ResponseFrames {
+func delivered(_ reply: [ByteFrame], routing: Int) -> ResponseFrames {
     do {
         return try ResponseFrames(parsing: Array(reply.dropFirst(routing)))
     } catch {
@@ -36,7 +35,7 @@ func delivered(_ reply: [ZMQMessage], routing: Int) -> ResponseFrames {
 }
 
 /// Serves `frames` as the RPC front end does.
-func serve(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
+func serve(_ frames: [ByteFrame], limits: CaffeProtocolLimits) {
     let request: RequestFrames
     do {
         request = try RequestFrames(parsing: frames, limits: limits)
@@ -60,7 +59,7 @@ func serve(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
 }
 
 /// Answers an unreadable request as the RPC front end does, and checks the answer.
-func refuse(_ frames: [ZMQMessage], error: CaffeProtocolError) {
+func refuse(_ frames: [ByteFrame], error: CaffeProtocolError) {
     let status = RPCStatus(code: .invalidArgument, message: "unreadable request: \(error.message)")
     let reply = RequestFrames.errorReply(to: frames, status: status)
     guard let first = frames.first, !first.isEmpty else {
@@ -85,17 +84,15 @@ func refuse(_ frames: [ZMQMessage], error: CaffeProtocolError) {
 }
 
 /// Takes `frames` as a client takes a reply; a replay's events go through intake.
-func receive(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
+func receive(_ frames: [ByteFrame], limits: CaffeProtocolLimits) {
     guard let reply = try? ResponseFrames(parsing: frames, limits: limits) else { return }
     WireFuzzing.checkRoundTrip(reply.header)
     guard reply.status.code == .ok else { return }
     if let replay = try? reply.decodeBody(as: Caffe_V1_ReplayResponse.self) {
         WireFuzzing.checkRoundTrip(replay)
         for event in replay.frames {
-            guard let topic = try? ZMQMessage(event.topic), let header = try? ZMQMessage(event.header),
-                let body = try? ZMQMessage(event.body)
-            else { continue }
-            WireFuzzing.takeEvent([topic, header, body], limits: limits)
+            let frames = [ByteFrame(event.topic), ByteFrame(Array(event.header)), ByteFrame(Array(event.body))]
+            WireFuzzing.takeEvent(frames, limits: limits)
         }
         for order in replay.events { _ = try? order.validate() }
     }

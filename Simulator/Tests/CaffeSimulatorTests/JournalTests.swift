@@ -1,6 +1,7 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
+import CaffeTransport
 import CaffeSimulator
 import Foundation
 import SwiftProtobuf

@@ -1,6 +1,7 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
+import CaffeTransport
 import CaffeTestKit
 import Foundation
 import Histogram

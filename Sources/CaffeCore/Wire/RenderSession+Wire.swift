@@ -137,7 +137,7 @@ extension RenderSession {
         limits: CaffeProtocolLimits,
         check: (OrderIdentity) -> String?
     ) throws -> RenderedOrderBytes {
-        let order = try EventFrames.decodeBody(Caffe_V1_OrderEvent.self, bytes: body, limits: limits)
+        let order = try Caffe_V1_OrderEvent(eventBody: body, limits: limits)
         if let detail = check(OrderIdentity(order)) { throw OrderRejection(description: detail) }
         let rendered = try render(order)
         let wire = self.wire
@@ -196,7 +196,7 @@ extension RenderSession {
                 userID: String(decoding: user, as: UTF8.self)
             )
         }
-        let request = try EventFrames.decodeBody(Caffe_V1_ComplicationRequest.self, bytes: body, limits: limits)
+        let request = try Caffe_V1_ComplicationRequest(eventBody: body, limits: limits)
         let payload = try complication(request)
         wire.statistics.messageRenders += 1
         wire.output.removeAll()

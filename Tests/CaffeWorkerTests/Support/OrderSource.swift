@@ -1,5 +1,6 @@
 // Caffe — CaffeWorker tests.
 import CaffeProtocol
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Synchronization

@@ -1,5 +1,6 @@
 import CaffeCore
 import CaffeProtocol
+import CaffeTransport
 import CaffeWorker
 import Foundation
 import SwiftProtobuf

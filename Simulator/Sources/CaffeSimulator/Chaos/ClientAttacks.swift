@@ -1,4 +1,5 @@
 import CaffeProtocol
+import CaffeTransport
 import CaffeWorker
 import Foundation
 import SwiftProtobuf

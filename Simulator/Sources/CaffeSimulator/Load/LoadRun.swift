@@ -1,5 +1,6 @@
 import CaffeCore
 import CaffeProtocol
+import CaffeTransport
 import Foundation
 import Histogram
 import SwiftProtobuf

@@ -1,4 +1,5 @@
 import CaffeProtocol
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import ZeroMQ

@@ -90,7 +90,7 @@ public struct JournalGenerator: Sendable {
                 try Caffe_V1_JournalRecord(
                     capturedAt: Date(timeIntervalSince1970: time),
                     topic: CaffeTopic.order(store: order.storeID),
-                    header: EventFrames.header(for: order),
+                    header: Caffe_V1_EventHeader(for: order),
                     body: order
                 )
             )

@@ -1,5 +1,7 @@
 // Caffe — CaffeProtocol tests.
 import CaffeProtocol
+import CaffeProtocolFixtures
+import CaffeTransport
 import SwiftProtobuf
 import Testing
 import ZeroMQ
