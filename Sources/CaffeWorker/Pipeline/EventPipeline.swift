@@ -161,9 +161,7 @@ private struct PipelineState {
     var ledger: CheckpointLedger
     var counts: ThreadCounts
     var labels = LabelCache()
-    var replay: ReplayConnections
-    /// Replay requests awaiting a reply, by request id: what was asked, and where.
-    var asked: [String: Intake.ReplayRequest] = [:]
+    var replay: ReplayClient
 
     /// Admitted, waiting to be rendered: a queue per source, served in turn, so a source that
     /// floods waits behind itself.
@@ -215,14 +213,22 @@ private struct PipelineState {
         )
         ledger = CheckpointLedger()
         counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
-        replay = ReplayConnections(capacity: settings.replayConnections, idleTimeout: settings.replayIdleTimeout)
+        replay = ReplayClient(
+            context: parts.context,
+            security: parts.security,
+            capacity: settings.replayConnections,
+            idleTimeout: settings.replayIdleTimeout,
+            timeout: settings.replayTimeout,
+            limits: settings.limits,
+            logger: parts.logger
+        )
         polls = PollSet(
             input: sockets.input,
             output: sockets.output,
             control: parts.control,
             results: results,
             monitors: sockets.monitors,
-            replay: replay,
+            replay: replay.connections,
             redrives: pipeline.redrives
         )
     }
@@ -734,12 +740,9 @@ private struct PipelineState {
     /// Events a source must have sent for its replay endpoint to be scheduled as established.
     static let establishedEvents: UInt32 = 16
 
-    /// Reads replay replies and sends the requests that are due.
+    /// Takes the replay replies that arrived and sends the requests that are due.
     mutating func serviceReplay(at now: ContinuousClock.Instant) throws(ZMQError) {
-        for endpoint in Array(replay.connections.keys) {
-            guard let socket = replay.connections[endpoint]?.socket else { continue }
-            while let frames = try socket.tryReceiveMultipart() { handleReply(frames, from: endpoint, at: now) }
-        }
+        for reply in try replay.receive() { take(reply, at: now) }
         if let due = intake.nextDue, due <= now { requestGaps(at: now) }
         replay.closeIdle(at: now)
     }
@@ -749,173 +752,53 @@ private struct PipelineState {
         for gap in abandoned { giveUp(gap) }
         for routed in requests {
             let request = routed.request
-            let socket: ZMQSocket?
-            do {
-                let context = context
-                let security = security
-                socket = try replay.socket(
-                    for: routed.endpoint,
-                    id: request.id,
-                    standing: intake.isConfigured(request.source)
-                        ? .trusted
-                        : intake.tracker.received(from: request.source) >= Self.establishedEvents
-                            ? .established : .newcomer,
-                    at: now
-                ) { () throws(ZMQError) -> ZMQSocket in
-                    let socket = try context.socket(.dealer)
-                    try socket.set(.sendHighWaterMark, to: 100)
-                    try socket.set(.linger, to: .milliseconds(0))
-                    try security?.secure(socket, asServer: false)
-                    try socket.connect(routed.endpoint)
-                    return socket
+            let standing: ReplayConnections.Standing =
+                intake.isConfigured(request.source)
+                ? .trusted
+                : intake.tracker.received(from: request.source) >= Self.establishedEvents ? .established : .newcomer
+            switch replay.send(routed, standing: standing, at: now) {
+            case .sent(let connected):
+                counts.count {
+                    if connected { $0.replayConnections += 1 }
+                    $0.replayRequests += 1
                 }
-                if socket != nil { counts.count { $0.replayConnections += 1 } }
-            } catch {
-                // An endpoint libzmq refuses will not work later either: give the gap up now.
-                logger.error(
-                    "cannot connect to replay endpoint",
-                    metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
-                )
-                for gap in intake.abandon(
-                    request,
-                    reason: "the replay endpoint '\(routed.endpoint)' is unusable: \(error)"
-                ) {
-                    giveUp(gap)
-                }
-                continue
-            }
-            guard let socket else {
+            case .postponed:
                 intake.postpone(id: request.id, at: now)
-                continue
+            case .notSent:
+                break
+            case .unusable(let reason):
+                // An endpoint libzmq refuses will not work later either: give the gap up now.
+                for gap in intake.abandon(request, reason: reason) { giveUp(gap) }
             }
-            var header = Caffe_V1_RequestHeader()
-            header.method = CaffeMethod.replayFetch
-            header.requestID = request.id
-            header.timeout = Google_Protobuf_Duration(
-                seconds: Int64(settings.replayTimeout.components.seconds),
-                nanos: Int32(settings.replayTimeout.components.attoseconds / 1_000_000_000)
-            )
-            var body = Caffe_V1_ReplayRequest()
-            body.sourceID = request.source
-            body.fromSequence = request.range.lowerBound
-            body.toSequence = request.range.upperBound
-            do {
-                guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero)
-                else {
-                    logger.warning(
-                        "replay request not sent: endpoint busy",
-                        metadata: ["endpoint": "\(routed.endpoint)"]
-                    )
-                    continue
-                }
-            } catch {
-                logger.error(
-                    "replay request failed",
-                    metadata: ["endpoint": "\(routed.endpoint)", "error": "\(error)"]
-                )
-                continue
-            }
-            asked[request.id] = routed
-            counts.count { $0.replayRequests += 1 }
-            logger.info(
-                "replay requested",
-                metadata: [
-                    "source": "\(request.source)", "from": "\(request.range.lowerBound)",
-                    "to": "\(request.range.upperBound)", "attempt": "\(request.attempt)",
-                    "endpoint": "\(routed.endpoint)",
-                ]
-            )
         }
     }
 
     /// Takes a source's reply: its events go through intake like live ones; what it names as
     /// unavailable is given up.
-    mutating func handleReply(_ frames: [ZMQMessage], from endpoint: String, at now: ContinuousClock.Instant) {
-        let reply: ResponseFrames
-        do {
-            reply = try ResponseFrames(parsing: frames, limits: settings.limits)
-        } catch {
-            logger.warning("unreadable replay reply", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
-            return
-        }
-        guard let routed = asked.removeValue(forKey: reply.header.requestID) else { return }
-        let request = routed.request
-        replay.settled(endpoint, id: request.id)
-        replay.answered(endpoint)
-        guard reply.status.code == .ok, let response = try? reply.decodeBody(as: Caffe_V1_ReplayResponse.self) else {
-            logger.warning(
-                "replay refused",
-                metadata: ["endpoint": "\(endpoint)", "status": "\(reply.status)", "request": "\(request.id)"]
-            )
+    mutating func take(_ reply: ReplayClient.Reply, at now: ContinuousClock.Instant) {
+        let request = reply.request
+        switch reply.answer {
+        case .refused:
             for gap in intake.answered(id: request.id, progress: false, unavailable: [], at: now) { giveUp(gap) }
-            return
-        }
-        let missingBefore = Self.count(intake.missing(source: request.source, in: request.range))
-        var replayed = 0
-        for order in response.events {
-            guard order.sourceID == request.source, request.range.contains(order.sequence) else {
-                logger.warning(
-                    "replay sent an event outside the request",
-                    metadata: ["source": "\(order.sourceID)", "sequence": "\(order.sequence)"]
-                )
-                continue
+        case .served(let events, let unavailable):
+            let missingBefore = Self.count(intake.missing(source: request.source, in: request.range))
+            for (event, frames) in events {
+                counts.count { $0.replayedEvents += 1 }
+                admit(event, frames: frames, at: now)
             }
-            var header = EventFrames.header(for: order)
-            header.metadata["replayed"] = "true"
-            guard
-                let frames = try? EventFrames.encode(
-                    topic: CaffeTopic.order(store: order.storeID),
-                    header: header,
-                    body: order
-                )
-            else { continue }
-            replayed += 1
-            counts.count { $0.replayedEvents += 1 }
-            admit(
-                InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: header),
-                frames: frames,
-                at: now
+            // Progress: fewer sequences missing, or the source named what it lacks.
+            let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
+            let progress = missingAfter < missingBefore || unavailable.contains { request.range.contains($0) }
+            for gap in intake.answered(id: request.id, progress: progress, unavailable: unavailable, at: now) {
+                giveUp(gap)
+            }
+            logger.info(
+                "replay received",
+                metadata: [
+                    "source": "\(request.source)", "events": "\(events.count)", "unavailable": "\(unavailable.count)",
+                ]
             )
         }
-        for replayedEvent in response.frames {
-            guard let frames = Self.frames(of: replayedEvent),
-                case .event(var event) = ParsedInput(frames, limits: settings.limits),
-                event.header.sourceID == request.source, request.range.contains(event.header.sequence)
-            else {
-                logger.warning(
-                    "replay sent an unusable or unasked-for event",
-                    metadata: ["source": "\(request.source)"]
-                )
-                continue
-            }
-            event.header.metadata["replayed"] = "true"
-            if let bytes = try? event.header.serializedBytes() as [UInt8], let header = try? ZMQMessage(bytes) {
-                event.headerFrame = header
-            }
-            replayed += 1
-            counts.count { $0.replayedEvents += 1 }
-            admit(event, frames: frames, at: now)
-        }
-        // Progress: fewer sequences missing, or the source named what it lacks.
-        let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
-        let progress = missingAfter < missingBefore || response.unavailable.contains { request.range.contains($0) }
-        for gap in intake.answered(id: request.id, progress: progress, unavailable: response.unavailable, at: now) {
-            giveUp(gap)
-        }
-        logger.info(
-            "replay received",
-            metadata: [
-                "source": "\(request.source)", "events": "\(replayed)", "unavailable": "\(response.unavailable.count)",
-            ]
-        )
-    }
-
-    /// The three frames of a replayed event.
-    static func frames(of event: Caffe_V1_ReplayedEvent) -> [ZMQMessage]? {
-        guard let topic = try? ZMQMessage(event.topic), let header = try? ZMQMessage(event.header),
-            let body = try? ZMQMessage(event.body)
-        else { return nil }
-        return [topic, header, body]
     }
 
     static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
@@ -924,7 +807,7 @@ private struct PipelineState {
 
     /// Reports `gap` loudly (metric, error log, dead letter); the dead letter completes the range.
     mutating func giveUp(_ gap: GapRecovery.Abandoned) {
-        if let routed = asked.removeValue(forKey: gap.id) { replay.settled(routed.endpoint, id: gap.id) }
+        replay.forget(gap.id)
         let size = gap.range.upperBound - gap.range.lowerBound + 1
         counts.count {
             $0.unrecoverableGaps += 1
@@ -984,14 +867,14 @@ private struct PipelineState {
         // With every helper busy in delegate mode, what waits waits for a helper's results.
         if !pending.isEmpty, placement.mode == .inline || pool?.hasIdleHelper == true { return }
         if !outbound.isEmpty, output.interest.isEmpty { return }
-        if polls.version != replay.version {
+        if polls.version != replay.connections.version {
             polls = PollSet(
                 input: input,
                 output: output,
                 control: control,
                 results: results,
                 monitors: monitors,
-                replay: replay,
+                replay: replay.connections,
                 redrives: pipeline.redrives
             )
         }
@@ -1001,7 +884,7 @@ private struct PipelineState {
         let now = ContinuousClock.now
         var deadline = now + .seconds(1)
         for candidate in [
-            intake.nextDue, output.nextDeadline, replay.nextIdleCheck, intake.tracker.nextIdleCheck,
+            intake.nextDue, output.nextDeadline, replay.connections.nextIdleCheck, intake.tracker.nextIdleCheck,
             hasCheckpointChanges ? nextCheckpoint : nil,
         ] {
             if let candidate, candidate < deadline { deadline = candidate }
