@@ -101,9 +101,16 @@ let package = Package(
 
         // MARK: Worker
 
+        // The worker's books and decisions, no I/O: intake, gap recovery, deliveries, the
+        // checkpoint ledger, fair queues, where to render.
+        .target(
+            name: "CaffeBooks",
+            dependencies: ["CaffeProtocol"]
+        ),
         .target(
             name: "CaffeWorker",
             dependencies: [
+                "CaffeBooks",
                 "CHeapUsage",
                 "CaffeCore",
                 "CaffeProtocol",
@@ -125,6 +132,7 @@ let package = Package(
         .executableTarget(
             name: "caffe",
             dependencies: [
+                "CaffeBooks",
                 "CaffeCore",
                 "CaffeWorker",
                 "ZeroMQ",
@@ -158,6 +166,7 @@ let package = Package(
             name: "CaffeSimulator",
             dependencies: [
                 "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
+                "CaffeBooks",
                 "CaffeWorker", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -239,8 +248,13 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(
+            name: "CaffeBooksTests",
+            dependencies: ["CaffeBooks", "CaffeProtocol"]
+        ),
+        .testTarget(
             name: "CaffeWorkerTests",
             dependencies: [
+                "CaffeBooks",
                 "CaffeWorker",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

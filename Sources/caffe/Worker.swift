@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeBooks
 import CaffeCore
 import CaffeWorker
 import Foundation

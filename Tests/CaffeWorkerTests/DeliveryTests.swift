@@ -4,6 +4,7 @@ import Logging
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 @Suite("Delivery bookkeeping")

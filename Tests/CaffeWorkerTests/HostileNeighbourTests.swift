@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// Round 3's attacks from outside, each against a real `caffe worker` process: a catalog that

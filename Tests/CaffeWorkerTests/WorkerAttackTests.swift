@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// What was done to the worker from outside, each against a real `caffe worker` process: hostile

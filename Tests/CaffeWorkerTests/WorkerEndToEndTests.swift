@@ -8,6 +8,7 @@ import SwiftProtobuf
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// A real `caffe worker` process between a test's PUSH source and PULL collector over tcp loopback.

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// Gaps, replays and restarts against a real `caffe worker` process.

@@ -1,3 +1,4 @@
+import CaffeBooks
 import Foundation
 
 /// Everything `caffe worker` can be told, with the defaults `config/worker.yaml` documents. Made by

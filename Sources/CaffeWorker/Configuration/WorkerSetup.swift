@@ -1,4 +1,5 @@
 import CHeapUsage
+import CaffeBooks
 import CaffeCore
 import Foundation
 import Localization

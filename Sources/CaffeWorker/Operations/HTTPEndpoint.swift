@@ -1,3 +1,4 @@
+import CaffeBooks
 import Foundation
 import ServiceLifecycle
 import Synchronization

@@ -1,3 +1,4 @@
+import CaffeBooks
 import ZeroMQ
 
 /// Counts what happens to a socket's connections: refused handshakes (on a CURVE endpoint: no

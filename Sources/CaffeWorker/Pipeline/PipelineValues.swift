@@ -1,25 +1,9 @@
+import CaffeBooks
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
 import SwiftProtobuf
 import ZeroMQ
-
-/// Sequences of one source that an input completes once its outputs are delivered: one for an
-/// event, a whole range for a gap given up on.
-struct SequenceRef: Hashable, Sendable {
-    var source: String
-    var sequences: ClosedRange<UInt64>
-
-    init(source: String, sequence: UInt64) {
-        self.source = source
-        sequences = sequence...sequence
-    }
-
-    init(source: String, sequences: ClosedRange<UInt64>) {
-        self.source = source
-        self.sequences = sequences
-    }
-}
 
 /// An event as received, its header decoded once: what intake judges and a renderer renders.
 ///

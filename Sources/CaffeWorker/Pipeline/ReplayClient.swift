@@ -1,3 +1,4 @@
+import CaffeBooks
 import CaffeProtocol
 import CaffeTransport
 import Logging

@@ -1,3 +1,4 @@
+import CaffeBooks
 import Logging
 import ZeroMQ
 

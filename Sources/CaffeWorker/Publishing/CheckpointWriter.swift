@@ -1,3 +1,4 @@
+import CaffeBooks
 import Dispatch
 import Foundation
 import Logging

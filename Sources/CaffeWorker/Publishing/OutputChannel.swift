@@ -1,3 +1,4 @@
+import CaffeBooks
 import CaffeProtocol
 import Logging
 import SwiftProtobuf

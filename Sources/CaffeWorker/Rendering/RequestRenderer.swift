@@ -1,3 +1,4 @@
+import CaffeBooks
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport

@@ -1,4 +1,5 @@
 import CZeroMQ
+import CaffeBooks
 import Foundation
 import ServiceLifecycle
 import Synchronization

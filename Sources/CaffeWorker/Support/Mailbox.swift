@@ -1,3 +1,4 @@
+import CaffeBooks
 import Synchronization
 import ZeroMQ
 

@@ -11,6 +11,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// The worker service in this process, over `inproc://` sockets of the test's own context: the

@@ -1,8 +1,8 @@
-// Caffe — CaffeWorker tests.
+// Caffe — CaffeBooks tests.
 import CaffeProtocol
 import Testing
 
-@testable import CaffeWorker
+@testable import CaffeBooks
 
 /// The intake stage with plain values: what each header becomes, and the gaps it reveals.
 @Suite("Intake stage")

@@ -10,29 +10,47 @@ import CaffeProtocol
 /// broken or hostile source, and taking it would give up everything in between). Then the
 /// ``IntakeTracker`` tells new from duplicate, late and retried events, and reveals gaps, which
 /// ``GapRecovery`` schedules.
-struct Intake: Sendable {
-    struct Policy: Sendable {
+package struct Intake: Sendable {
+    package struct Policy: Sendable {
         /// The most a sequence may run ahead of its source's highest; 0: no limit.
-        var maxSequenceJump: UInt64 = 1_000_000
+        package var maxSequenceJump: UInt64 = 1_000_000
         /// Order ids remembered (per source) for duplicate checks across sequences.
-        var rememberedOrders = 100_000
+        package var rememberedOrders = 100_000
         /// When to ask for gaps, how often, in what batches.
-        var recovery = GapRecovery.Policy()
+        package var recovery = GapRecovery.Policy()
         /// Replay endpoints by source, from configuration; they win over announced ones.
-        var configuredEndpoints: [String: String] = [:]
+        package var configuredEndpoints: [String: String] = [:]
         /// Whether a source's announced replay endpoint may change once pinned (otherwise only an
         /// announcement with the CURVE identity that pinned it can change it).
-        var allowEndpointChange = false
+        package var allowEndpointChange = false
         /// How long a settled source stays active without events before it becomes dormant.
-        var idleTime: Duration = .seconds(15)
+        package var idleTime: Duration = .seconds(15)
         /// The most a heartbeat's `last_sequence` may run ahead of the highest event seen from its
         /// source (0: only ``maxSequenceJump``): a quiet source's tail is short; a gap of a million
         /// claimed by a heartbeat alone is a forgery that would be counted as a million lost orders.
-        var maxHeartbeatJump: UInt64 = 10_000
+        package var maxHeartbeatJump: UInt64 = 10_000
+
+        package init(
+            maxSequenceJump: UInt64 = 1_000_000,
+            rememberedOrders: Int = 100_000,
+            recovery: GapRecovery.Policy = GapRecovery.Policy(),
+            configuredEndpoints: [String: String] = [:],
+            allowEndpointChange: Bool = false,
+            idleTime: Duration = .seconds(15),
+            maxHeartbeatJump: UInt64 = 10_000
+        ) {
+            self.maxSequenceJump = maxSequenceJump
+            self.rememberedOrders = rememberedOrders
+            self.recovery = recovery
+            self.configuredEndpoints = configuredEndpoints
+            self.allowEndpointChange = allowEndpointChange
+            self.idleTime = idleTime
+            self.maxHeartbeatJump = maxHeartbeatJump
+        }
     }
 
     /// What to do with one event.
-    enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         /// Render it (`late`: it arrived inside a range given up earlier).
         case render(late: Bool)
         /// Seen before: nothing to do.
@@ -45,23 +63,23 @@ struct Intake: Sendable {
 
     /// The decision on one event, the gaps it revealed, and what became of the replay endpoint it
     /// announced.
-    struct Admission: Hashable, Sendable {
-        var decision: Decision
-        var gaps: [ClosedRange<UInt64>] = []
-        var announcement: Announcement? = nil
+    package struct Admission: Hashable, Sendable {
+        package var decision: Decision
+        package var gaps: [ClosedRange<UInt64>] = []
+        package var announcement: Announcement? = nil
     }
 
     /// An announced replay endpoint and what became of it.
-    struct Announcement: Hashable, Sendable {
-        var endpoint: String
-        var outcome: IntakeTracker.PinOutcome
+    package struct Announcement: Hashable, Sendable {
+        package var endpoint: String
+        package var outcome: IntakeTracker.PinOutcome
     }
 
-    let policy: Policy
-    private(set) var tracker: IntakeTracker
-    private(set) var recovery: GapRecovery
+    package let policy: Policy
+    package private(set) var tracker: IntakeTracker
+    package private(set) var recovery: GapRecovery
 
-    init(policy: Policy, resumingFrom checkpoint: Checkpoint = Checkpoint(), now: ContinuousClock.Instant = .now) {
+    package init(policy: Policy, resumingFrom checkpoint: Checkpoint = Checkpoint(), now: ContinuousClock.Instant = .now) {
         self.policy = policy
         tracker = IntakeTracker(
             resumingFrom: checkpoint.sources,
@@ -77,7 +95,7 @@ struct Intake: Sendable {
     /// Judges an event by its header (not a heartbeat: see ``heartbeat(_:lastSequence:identity:at:)``).
     ///
     /// - Parameter identity: the sender's CURVE identity (`User-Id`), when the input authenticates.
-    mutating func admit(
+    package mutating func admit(
         _ header: Caffe_V1_EventHeader,
         identity: String = "",
         at now: ContinuousClock.Instant
@@ -119,7 +137,7 @@ struct Intake: Sendable {
     /// must introduce itself with an event: a heartbeat from a source this worker never took an
     /// event from (now or before a restart) is refused, so a forged one cannot conjure up a
     /// range of lost orders.
-    mutating func heartbeat(
+    package mutating func heartbeat(
         _ header: Caffe_V1_EventHeader,
         lastSequence: UInt64,
         identity: String = "",
@@ -157,9 +175,9 @@ struct Intake: Sendable {
     }
 
     /// Why a heartbeat was refused.
-    struct HeartbeatRefusal: Error, Hashable, Sendable {
-        var detail: String
-        init(_ detail: String) { self.detail = detail }
+    package struct HeartbeatRefusal: Error, Hashable, Sendable {
+        package var detail: String
+        package init(_ detail: String) { self.detail = detail }
     }
 
     /// Why an event with this source and sequence cannot be taken, if it cannot.
@@ -180,29 +198,29 @@ struct Intake: Sendable {
     /// Whether an endpoint announced in metadata (which anyone can write) may be connected to:
     /// `tcp://` or `ipc://` only (never `inproc://`, which would reach the worker's own sockets),
     /// at most 256 bytes.
-    static func isAcceptableAnnouncement(_ endpoint: String) -> Bool {
+    package static func isAcceptableAnnouncement(_ endpoint: String) -> Bool {
         endpoint.utf8.count <= 256 && (endpoint.hasPrefix("tcp://") || endpoint.hasPrefix("ipc://"))
     }
 
     /// The replay endpoint for `source`: configured, else the one pinned when it first announced one.
-    func replayEndpoint(for source: String) -> String? {
+    package func replayEndpoint(for source: String) -> String? {
         policy.configuredEndpoints[source] ?? tracker.pin(of: source)?.endpoint
     }
 
     /// The next time ``due(at:)`` has work.
-    var nextDue: ContinuousClock.Instant? { recovery.nextDue }
+    package var nextDue: ContinuousClock.Instant? { recovery.nextDue }
 
     /// Gaps being recovered.
-    var pendingGaps: Int { recovery.pending }
+    package var pendingGaps: Int { recovery.pending }
 
     /// A replay request to send now, with where to send it.
-    struct ReplayRequest: Hashable, Sendable {
-        var request: GapRecovery.Request
-        var endpoint: String
+    package struct ReplayRequest: Hashable, Sendable {
+        package var request: GapRecovery.Request
+        package var endpoint: String
     }
 
     /// The requests to send at `now` and the ranges to give up on (already marked given up).
-    mutating func due(at now: ContinuousClock.Instant) -> (
+    package mutating func due(at now: ContinuousClock.Instant) -> (
         requests: [ReplayRequest], abandoned: [GapRecovery.Abandoned]
     ) {
         let tracker = tracker
@@ -221,7 +239,7 @@ struct Intake: Sendable {
 
     /// Records a reply to request `id` for `range` of `source`: `progress` when it filled
     /// something or named what the source lacks. Returns the ranges given up now.
-    mutating func answered(
+    package mutating func answered(
         id: String,
         progress: Bool,
         unavailable: [UInt64],
@@ -233,7 +251,7 @@ struct Intake: Sendable {
     }
 
     /// Gives up request `id`'s gap now: its endpoint cannot be used. Returns the ranges given up.
-    mutating func abandon(_ request: GapRecovery.Request, reason: String) -> [GapRecovery.Abandoned] {
+    package mutating func abandon(_ request: GapRecovery.Request, reason: String) -> [GapRecovery.Abandoned] {
         let missing = tracker.missing(source: request.source, in: request.range)
         let abandoned = recovery.abandon(id: request.id, reason: reason, stillMissing: missing)
         for gap in abandoned { tracker.abandon(source: gap.source, gap.range) }
@@ -241,43 +259,43 @@ struct Intake: Sendable {
     }
 
     /// Request `id` could not be sent now; it is tried again later without counting as an attempt.
-    mutating func postpone(id: String, at now: ContinuousClock.Instant) {
+    package mutating func postpone(id: String, at now: ContinuousClock.Instant) {
         recovery.postpone(id: id, at: now)
     }
 
     /// Whether `source`'s replay endpoint comes from configuration (trusted) rather than metadata.
-    func isConfigured(_ source: String) -> Bool { policy.configuredEndpoints[source] != nil }
+    package func isConfigured(_ source: String) -> Bool { policy.configuredEndpoints[source] != nil }
 
     // MARK: Sources
 
     /// Settled sources idle for ``Policy/idleTime`` (see ``IntakeTracker/idleSources(at:limit:)``).
-    mutating func idleSources(at now: ContinuousClock.Instant, limit: Int) -> [IntakeTracker.IdleSource] {
+    package mutating func idleSources(at now: ContinuousClock.Instant, limit: Int) -> [IntakeTracker.IdleSource] {
         tracker.idleSources(at: now, limit: limit)
     }
 
-    mutating func makeDormant(_ source: String) { tracker.makeDormant(source) }
+    package mutating func makeDormant(_ source: String) { tracker.makeDormant(source) }
 
-    mutating func keepActive(_ source: String, at now: ContinuousClock.Instant) {
+    package mutating func keepActive(_ source: String, at now: ContinuousClock.Instant) {
         tracker.keepActive(source, at: now)
     }
 
     /// Sources brought back from dormancy since the last call, with their marks.
-    mutating func takeRevived() -> [(source: String, mark: UInt64)] { tracker.takeRevived() }
+    package mutating func takeRevived() -> [(source: String, mark: UInt64)] { tracker.takeRevived() }
 
-    var hasCheckpointChanges: Bool { tracker.hasCheckpointChanges }
+    package var hasCheckpointChanges: Bool { tracker.hasCheckpointChanges }
 
     /// Given-up ranges and pinned endpoints changed since the last call.
-    mutating func takeCheckpointChanges() -> (
+    package mutating func takeCheckpointChanges() -> (
         givenUp: [String: [ClosedRange<UInt64>]], pins: [String: IntakeTracker.Pin]
     ) {
         tracker.takeCheckpointChanges()
     }
 
     /// The parts of `range` of `source` still missing.
-    func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
+    package func missing(source: String, in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
         tracker.missing(source: source, in: range)
     }
 }
 
 /// The metadata key under which a source announces its `caffe.v1.Replay/Fetch` endpoint.
-let replayEndpointMetadataKey = "replay_endpoint"
+package let replayEndpointMetadataKey = "replay_endpoint"

@@ -7,8 +7,8 @@
 /// to the helpers once it has not, leaving itself only the serial work (reading, the books,
 /// sending). Decided per window from plain figures — time waited, time rendered — so it is
 /// a pure value, tested with numbers.
-struct RenderPlacement {
-    enum Mode: Equatable {
+package struct RenderPlacement {
+    package enum Mode: Equatable {
         /// The pipeline renders what arrives; helpers help only with a backlog.
         case inline
         /// Helpers render everything; the pipeline only reads, books and sends.
@@ -16,15 +16,15 @@ struct RenderPlacement {
     }
 
     /// The current mode.
-    private(set) var mode = Mode.inline
+    package private(set) var mode = Mode.inline
 
     /// The share of the window the pipeline may be busy (not waiting) while rendering inline;
     /// above it, renders move to the helpers.
-    var busyToDelegate = 0.6
+    package var busyToDelegate = 0.6
     /// The share the pipeline would be busy if it rendered inline again, below which it does.
-    var busyToReturn = 0.35
+    package var busyToReturn = 0.35
     /// How long a window is.
-    var window = Duration.milliseconds(50)
+    package var window = Duration.milliseconds(50)
 
     private let helpers: Int
     private var windowStart: ContinuousClock.Instant?
@@ -33,29 +33,29 @@ struct RenderPlacement {
     /// A moving average of one render, in nanoseconds.
     private var renderNanoseconds = 0.0
 
-    init(helpers: Int) {
+    package init(helpers: Int) {
         self.helpers = helpers
     }
 
     /// Records time spent waiting for something to do.
-    mutating func waited(_ duration: Duration) {
+    package mutating func waited(_ duration: Duration) {
         waited += duration
     }
 
     /// Records what one render took, on any thread.
-    mutating func rendered(nanoseconds: UInt64) {
+    package mutating func rendered(nanoseconds: UInt64) {
         let sample = Double(nanoseconds)
         renderNanoseconds = renderNanoseconds == 0 ? sample : renderNanoseconds * 0.95 + sample * 0.05
     }
 
     /// Records events handed to helpers in delegate mode.
-    mutating func delegated(_ count: Int) {
+    package mutating func delegated(_ count: Int) {
         delegated += count
     }
 
     /// Closes the window if it is over, choosing the mode for the next one; returns the mode.
     @discardableResult
-    mutating func tick(at now: ContinuousClock.Instant) -> Mode {
+    package mutating func tick(at now: ContinuousClock.Instant) -> Mode {
         guard helpers > 0 else { return .inline }
         guard let start = windowStart else {
             windowStart = now

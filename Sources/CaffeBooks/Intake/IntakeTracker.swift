@@ -37,31 +37,31 @@ public struct IntakeTracker: Sendable {
     }
 
     /// One source's books while an event is judged: expanded from its ``Record``.
-    struct Source: Sendable {
+    package struct Source: Sendable {
         /// Received or given up.
-        var seen: ContiguousSequence
+        package var seen: ContiguousSequence
         /// The highest sequence received, so each gap is reported once.
-        var highest: UInt64
+        package var highest: UInt64
         /// Ranges given up on (sorted, disjoint), minus the events that arrived late in them;
         /// the newest ``IntakeTracker/maxGivenUpRanges``.
-        var givenUp: [ClosedRange<UInt64>] = []
+        package var givenUp: [ClosedRange<UInt64>] = []
         /// The pinned replay endpoint (an index into ``IntakeTracker/pins``; 0: none).
-        var pin: UInt32 = 0
+        package var pin: UInt32 = 0
         /// The activity tick it was last active in (`.max`: not queued since it came back).
-        var lastActive: UInt32 = 0
+        package var lastActive: UInt32 = 0
         /// Events taken from it (saturating): its standing when replay connections are scarce.
-        var received: UInt32 = 0
+        package var received: UInt32 = 0
 
         /// Nothing held ahead of the contiguous mark: what a dormant source can be reduced to.
-        var isSettled: Bool { seen.isContiguous && seen.contiguous == highest }
+        package var isSettled: Bool { seen.isContiguous && seen.contiguous == highest }
 
-        init(seen: ContiguousSequence, highest: UInt64, lastActive: UInt32 = .max) {
+        package init(seen: ContiguousSequence, highest: UInt64, lastActive: UInt32 = .max) {
             self.seen = seen
             self.highest = highest
             self.lastActive = lastActive
         }
 
-        init(_ record: Record) {
+        package init(_ record: Record) {
             seen = record.extra.first?.seen ?? ContiguousSequence(contiguous: record.contiguous)
             highest = record.highest
             givenUp = record.extra.first?.givenUp ?? []
@@ -72,23 +72,23 @@ public struct IntakeTracker: Sendable {
     }
 
     /// One source's books as stored, active or dormant: 40 bytes, the rare parts boxed.
-    struct Record: Sendable {
-        var contiguous: UInt64 = 0
-        var highest: UInt64 = 0
+    package struct Record: Sendable {
+        package var contiguous: UInt64 = 0
+        package var highest: UInt64 = 0
         /// Sequences held ahead of the mark and ranges given up (empty: none).
-        var extra: [RecordExtra] = []
-        var pin: UInt32 = 0
-        var lastActive: UInt32 = .max
-        var received: UInt32 = 0
-        var isDormant = false
+        package var extra: [RecordExtra] = []
+        package var pin: UInt32 = 0
+        package var lastActive: UInt32 = .max
+        package var received: UInt32 = 0
+        package var isDormant = false
 
-        init(mark: UInt64 = 0, isDormant: Bool = false) {
+        package init(mark: UInt64 = 0, isDormant: Bool = false) {
             contiguous = mark
             highest = mark
             self.isDormant = isDormant
         }
 
-        init(_ source: Source, isDormant: Bool) {
+        package init(_ source: Source, isDormant: Bool) {
             contiguous = source.seen.contiguous
             highest = source.highest
             if !source.seen.isContiguous || !source.givenUp.isEmpty {
@@ -100,14 +100,14 @@ public struct IntakeTracker: Sendable {
             self.isDormant = isDormant
         }
 
-        var isSettled: Bool { extra.first?.seen == nil && contiguous == highest }
-        var givenUp: [ClosedRange<UInt64>] { extra.first?.givenUp ?? [] }
+        package var isSettled: Bool { extra.first?.seen == nil && contiguous == highest }
+        package var givenUp: [ClosedRange<UInt64>] { extra.first?.givenUp ?? [] }
     }
 
     /// What few sources have: numbers seen out of order, ranges given up.
-    struct RecordExtra: Sendable {
-        var seen: ContiguousSequence?
-        var givenUp: [ClosedRange<UInt64>]
+    package struct RecordExtra: Sendable {
+        package var seen: ContiguousSequence?
+        package var givenUp: [ClosedRange<UInt64>]
     }
 
     /// A replay endpoint pinned for a source, and the CURVE identity (`User-Id`) that announced it,
@@ -455,7 +455,7 @@ public struct IntakeTracker: Sendable {
 
 extension IntakeTracker.Source {
     /// Takes `sequence` out of the given-up ranges; `true` if it was in one.
-    mutating func takeLate(_ sequence: UInt64) -> Bool {
+    package mutating func takeLate(_ sequence: UInt64) -> Bool {
         guard !givenUp.isEmpty else { return false }
         // Binary search: the last range starting at or below `sequence`.
         var low = 0
@@ -474,7 +474,7 @@ extension IntakeTracker.Source {
     }
 
     /// Records a range given up on, keeping the newest ones.
-    mutating func rememberGivenUp(_ range: ClosedRange<UInt64>) {
+    package mutating func rememberGivenUp(_ range: ClosedRange<UInt64>) {
         let index = givenUp.firstIndex { $0.lowerBound > range.lowerBound } ?? givenUp.endIndex
         givenUp.insert(range, at: index)
         if givenUp.count > IntakeTracker.maxGivenUpRanges { givenUp.removeFirst() }
@@ -482,19 +482,19 @@ extension IntakeTracker.Source {
 }
 
 /// The most recent `capacity` members, for duplicate checks with bounded memory.
-struct RecentSet<Member: Hashable & Sendable>: Sendable {
+package struct RecentSet<Member: Hashable & Sendable>: Sendable {
     private var members: Set<Member> = []
     private var order: [Member] = []
     private var next = 0
-    let capacity: Int
+    package let capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
-    func contains(_ member: Member) -> Bool { members.contains(member) }
+    package func contains(_ member: Member) -> Bool { members.contains(member) }
 
-    mutating func insert(_ member: Member) {
+    package mutating func insert(_ member: Member) {
         guard members.insert(member).inserted else { return }
         if order.count < capacity {
             order.append(member)
@@ -510,10 +510,10 @@ struct RecentSet<Member: Hashable & Sendable>: Sendable {
 /// 100,000 of them in ~2.5 MB rather than ~12 MB of strings. The hash is SipHash with a key drawn
 /// at random per process, so no sender can aim a collision; by chance, two ids of a full window
 /// collide about once in four billion windows.
-typealias RecentOrders = RecentSet<UInt64>
+package typealias RecentOrders = RecentSet<UInt64>
 
 extension RecentSet where Member == UInt64 {
-    static func key(source: String, orderID: String) -> UInt64 {
+    package static func key(source: String, orderID: String) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(orderID)

@@ -29,7 +29,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
     /// Source id → the CURVE identity that pinned its endpoint (only those pinned by one).
     public var endpointIdentities: [String: String] = [:]
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case version, generation, sources, endpoints
         case givenUp = "given_up"
         case endpointIdentities = "endpoint_identities"
@@ -72,7 +72,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         return pins
     }
 
-    mutating func setPin(_ pin: IntakeTracker.Pin, for source: String) {
+    package mutating func setPin(_ pin: IntakeTracker.Pin, for source: String) {
         endpoints[source] = pin.endpoint
         endpointIdentities[source] = pin.identity.isEmpty ? nil : pin.identity
     }
@@ -91,7 +91,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         public var endpoints: [String: String] = [:]
         public var endpointIdentities: [String: String] = [:]
 
-        enum CodingKeys: String, CodingKey {
+        package enum CodingKeys: String, CodingKey {
             case generation = "g"
             case sources = "s"
             case givenUp = "u"
@@ -213,7 +213,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
     }
 
     /// What makes these values impossible for a worker to have written, if anything.
-    var damage: String? {
+    package var damage: String? {
         let limit = IntakeTracker.maxSequence
         if let (source, mark) = sources.first(where: { $0.value > limit }) {
             return "source '\(source)' has sequence \(mark), beyond the highest a worker accepts (\(limit))"
@@ -267,9 +267,9 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         }
     }
 
-    static var errnoText: String { String(cString: strerror(errno)) }
+    package static var errnoText: String { String(cString: strerror(errno)) }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
@@ -285,14 +285,14 @@ public struct Checkpoint: Hashable, Sendable, Codable {
 /// The whole checkpoint as its writer keeps it: the marks in a ``SourceTable`` (a million sources
 /// in ~40 MB, where a dictionary took 60), the rest in dictionaries; written as a snapshot without
 /// a copy of itself in memory.
-struct CheckpointState: Sendable {
-    var generation: UInt64 = 0
-    private(set) var marks = SourceTable<UInt64>()
-    var givenUp: [String: [[UInt64]]] = [:]
-    var endpoints: [String: String] = [:]
-    var endpointIdentities: [String: String] = [:]
+package struct CheckpointState: Sendable {
+    package var generation: UInt64 = 0
+    package private(set) var marks = SourceTable<UInt64>()
+    package var givenUp: [String: [[UInt64]]] = [:]
+    package var endpoints: [String: String] = [:]
+    package var endpointIdentities: [String: String] = [:]
 
-    init(_ checkpoint: Checkpoint) {
+    package init(_ checkpoint: Checkpoint) {
         generation = checkpoint.generation
         marks = SourceTable(minimumCapacity: checkpoint.sources.count)
         for (source, mark) in checkpoint.sources { marks.append(source, mark) }
@@ -302,7 +302,7 @@ struct CheckpointState: Sendable {
     }
 
     /// Applies a change: marks only move up; given-up ranges and endpoints are replaced.
-    mutating func apply(_ change: Checkpoint.Change) {
+    package mutating func apply(_ change: Checkpoint.Change) {
         for (source, mark) in change.sources {
             if let index = marks.index(of: source) {
                 if mark > marks[index] { marks[index] = mark }
@@ -320,7 +320,7 @@ struct CheckpointState: Sendable {
 
     /// Replaces the snapshot at `url` atomically (written beside it in 64 KiB pieces, flushed,
     /// renamed). Returns its size in bytes.
-    func write(to url: URL) throws(Checkpoint.Problem) -> Int {
+    package func write(to url: URL) throws(Checkpoint.Problem) -> Int {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("." + url.lastPathComponent + ".tmp-\(getpid())")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -367,24 +367,24 @@ struct CheckpointState: Sendable {
 }
 
 /// Bytes written to a file descriptor 64 KiB at a time.
-struct ChunkedOutput {
-    let descriptor: Int32
+package struct ChunkedOutput {
+    package let descriptor: Int32
     private var buffer: [UInt8] = []
     private var failed = false
-    private(set) var total = 0
+    package private(set) var total = 0
 
-    init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
         buffer.reserveCapacity(1 << 16)
     }
 
-    mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     /// `text` as a JSON string.
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         buffer.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -401,7 +401,7 @@ struct ChunkedOutput {
     }
 
     /// `,"key":{…}` with `map`'s entries, keys sorted while there are at most 10,000.
-    mutating func object<Value>(_ key: String, _ map: [String: Value], _ value: (Value, inout ChunkedOutput) -> Void) {
+    package mutating func object<Value>(_ key: String, _ map: [String: Value], _ value: (Value, inout ChunkedOutput) -> Void) {
         append(",")
         string(key)
         append(":{")
@@ -416,7 +416,7 @@ struct ChunkedOutput {
     }
 
     /// `[[from,to],…]`.
-    mutating func ranges(_ pairs: [[UInt64]]) {
+    package mutating func ranges(_ pairs: [[UInt64]]) {
         append("[" + pairs.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
     }
 
@@ -427,7 +427,7 @@ struct ChunkedOutput {
     }
 
     /// Writes what is left; whether every byte was written.
-    mutating func finish() -> Bool {
+    package mutating func finish() -> Bool {
         flush()
         return !failed
     }

@@ -54,11 +54,11 @@ public struct GapRecovery: Sendable {
     }
 
     private struct Gap {
-        var source: String
-        var range: ClosedRange<UInt64>
-        var attempt: Int
-        var due: ContinuousClock.Instant
-        var backoff: Duration
+        package var source: String
+        package var range: ClosedRange<UInt64>
+        package var attempt: Int
+        package var due: ContinuousClock.Instant
+        package var backoff: Duration
     }
 
     public let policy: Policy
@@ -187,7 +187,7 @@ public struct GapRecovery: Sendable {
     }
 
     /// Sorted numbers grouped into contiguous ranges.
-    static func ranges(_ numbers: [UInt64]) -> [ClosedRange<UInt64>] {
+    package static func ranges(_ numbers: [UInt64]) -> [ClosedRange<UInt64>] {
         var ranges: [ClosedRange<UInt64>] = []
         for number in Set(numbers).sorted() {
             if let last = ranges.last, last.upperBound + 1 == number {

@@ -19,30 +19,30 @@
 ///   it holds a delivery older than ``ackTimeout`` (heartbeats do not extend a hold), when it holds
 ///   deliveries and stays silent that long, when the socket cannot reach it, or when its
 ///   connection closes. Tags increase across consumers and are never reused in an incarnation.
-struct DeliveryBook<Payload> {
+package struct DeliveryBook<Payload> {
     /// A consumer, by its routing id.
-    typealias ConsumerID = [UInt8]
+    package typealias ConsumerID = [UInt8]
 
     /// One output on its way.
-    struct Delivery {
-        var payload: Payload
+    package struct Delivery {
+        package var payload: Payload
         /// The input it belongs to; `nil` for outputs of inputs with no sequence.
-        var input: Int?
+        package var input: Int?
         /// Its source: deliveries wait in a queue per source, served in turn.
-        var source = ""
+        package var source = ""
         /// Whether it has been sent before (a redelivery).
-        var isRedelivery = false
+        package var isRedelivery = false
     }
 
     /// What to send next: `delivery` to `consumer` under `tag`.
-    struct Send {
-        var consumer: ConsumerID
-        var tag: UInt64
-        var delivery: Delivery
+    package struct Send {
+        package var consumer: ConsumerID
+        package var tag: UInt64
+        package var delivery: Delivery
     }
 
     /// What became of one feedback message.
-    enum FeedbackOutcome: Hashable {
+    package enum FeedbackOutcome: Hashable {
         /// A known consumer's feedback, taken.
         case taken
         /// A hello: the consumer exists now (`evicted`: the idle one it replaced).
@@ -54,38 +54,38 @@ struct DeliveryBook<Payload> {
     }
 
     private struct Consumer {
-        var window: Int
+        package var window: Int
         /// Tags in order, with their deliveries and when they were sent.
-        var inFlight = FIFO<(tag: UInt64, delivery: Delivery, sentAt: ContinuousClock.Instant)>()
-        var lastHeard: ContinuousClock.Instant
+        package var inFlight = FIFO<(tag: UInt64, delivery: Delivery, sentAt: ContinuousClock.Instant)>()
+        package var lastHeard: ContinuousClock.Instant
         /// Whether it has acknowledged a delivery.
-        var isProven = false
+        package var isProven = false
         /// The connection its feedback came on (`-1`: unknown), so a disconnect can name it.
-        var connection: Int32 = -1
+        package var connection: Int32 = -1
 
         /// The deliveries it may hold now.
-        func room(probation: Int) -> Int {
+        package func room(probation: Int) -> Int {
             (isProven ? window : min(window, probation)) - inFlight.count
         }
     }
 
     private struct Input {
-        var ref: SequenceRef
-        var outstanding: Int
+        package var ref: SequenceRef
+        package var outstanding: Int
     }
 
     /// Random per worker start; acknowledgements for another incarnation acknowledge nothing.
-    let incarnation: UInt64
+    package let incarnation: UInt64
     /// How long a consumer may hold a delivery, or stay silent while it holds one.
-    let ackTimeout: Duration
+    package let ackTimeout: Duration
     /// The window of a consumer whose feedback carries none after its hello.
-    let defaultWindow: Int
+    package let defaultWindow: Int
     /// The largest window granted (the socket's high-water mark: more could not be queued).
-    let maxWindow: Int
+    package let maxWindow: Int
     /// Consumers at most.
-    let maxConsumers: Int
+    package let maxConsumers: Int
     /// The window of a consumer until its first acknowledgement.
-    let probationWindow: Int
+    package let probationWindow: Int
     private var consumers: [ConsumerID: Consumer] = [:]
     private var rotation: [ConsumerID] = []
     private var nextInRotation = 0
@@ -98,28 +98,28 @@ struct DeliveryBook<Payload> {
     /// acknowledgement repeated by a consumer that was dropped and came back cannot acknowledge
     /// deliveries it has not seen.
     private var nextTag: UInt64 = 1
-    private(set) var completed: [SequenceRef] = []
+    package private(set) var completed: [SequenceRef] = []
     /// Deliveries in consumers' hands.
-    private(set) var unacknowledged = 0
+    package private(set) var unacknowledged = 0
     /// Counts since the last ``takeCounts()``.
     private var counts = Counts()
 
     /// What happened since the last ``takeCounts()``.
-    struct Counts: Equatable {
-        var acknowledged: UInt64 = 0
-        var redelivered: UInt64 = 0
+    package struct Counts: Equatable {
+        package var acknowledged: UInt64 = 0
+        package var redelivered: UInt64 = 0
         /// Consumers dropped for silence or unreachable, holding deliveries.
-        var lost: UInt64 = 0
+        package var lost: UInt64 = 0
         /// Consumers whose hold on a delivery outlasted the ack timeout.
-        var timedOut: UInt64 = 0
+        package var timedOut: UInt64 = 0
         /// Deliveries taken back from them.
-        var deliveriesTimedOut: UInt64 = 0
-        var evicted: UInt64 = 0
-        var refused: UInt64 = 0
-        var disconnected: UInt64 = 0
+        package var deliveriesTimedOut: UInt64 = 0
+        package var evicted: UInt64 = 0
+        package var refused: UInt64 = 0
+        package var disconnected: UInt64 = 0
     }
 
-    init(
+    package init(
         incarnation: UInt64,
         ackTimeout: Duration,
         defaultWindow: Int,
@@ -136,20 +136,20 @@ struct DeliveryBook<Payload> {
     }
 
     /// Deliveries waiting for a consumer with room.
-    var waitingCount: Int { waiting.count }
+    package var waitingCount: Int { waiting.count }
 
     /// Deliveries of `source`'s inputs waiting.
-    func waitingCount(source: String) -> Int { waiting.count(for: source) }
+    package func waitingCount(source: String) -> Int { waiting.count(for: source) }
 
     /// Consumers known.
-    var consumerCount: Int { consumers.count }
+    package var consumerCount: Int { consumers.count }
 
     /// Nothing waiting and nothing unacknowledged.
-    var isSettled: Bool { waiting.isEmpty && unacknowledged == 0 }
+    package var isSettled: Bool { waiting.isEmpty && unacknowledged == 0 }
 
     /// Queues one input's outputs; the input completes (``takeCompleted()``) when all are
     /// acknowledged. An input with no outputs completes at once.
-    mutating func enqueue(_ payloads: [Payload], completing ref: SequenceRef?) {
+    package mutating func enqueue(_ payloads: [Payload], completing ref: SequenceRef?) {
         var input: Int?
         if let ref {
             guard !payloads.isEmpty else {
@@ -166,7 +166,7 @@ struct DeliveryBook<Payload> {
 
     /// The next delivery to send, assigned a consumer with room and a tag; `nil` when nothing
     /// waits or no consumer has room. Proven consumers come first.
-    mutating func nextSend(at now: ContinuousClock.Instant = .now) -> Send? {
+    package mutating func nextSend(at now: ContinuousClock.Instant = .now) -> Send? {
         guard let delivery = waiting.first, !rotation.isEmpty else { return nil }
         for proven in [true, false] {
             for step in 0..<rotation.count {
@@ -193,7 +193,7 @@ struct DeliveryBook<Payload> {
     /// consumer's sets its window (0: `output.window`) and, for this incarnation, acknowledges its
     /// deliveries up to `acknowledgedThrough`.
     @discardableResult
-    mutating func feedback(
+    package mutating func feedback(
         from id: ConsumerID,
         incarnation: UInt64,
         acknowledgedThrough: UInt64,
@@ -256,7 +256,7 @@ struct DeliveryBook<Payload> {
 
     /// Takes back `send`, which the socket could not take now (the consumer's queue is full): the
     /// delivery goes back to the front, and the consumer gets nothing more until it next reports.
-    mutating func retract(_ send: Send) {
+    package mutating func retract(_ send: Send) {
         guard var consumer = consumers[send.consumer] else { return }
         _ = consumer.inFlight.removeLast(1)
         consumer.window = consumer.inFlight.count
@@ -270,7 +270,7 @@ struct DeliveryBook<Payload> {
     /// deliveries and silent that long; what they held is delivered again. A consumer holding
     /// nothing needs no heartbeat: if it has gone, its disconnection (``disconnected(connection:)``)
     /// or the next send (``drop(_:)``) removes it.
-    mutating func expire(at now: ContinuousClock.Instant) {
+    package mutating func expire(at now: ContinuousClock.Instant) {
         for (id, consumer) in consumers {
             guard let oldest = consumer.inFlight.first else { continue }
             if now - consumer.lastHeard > ackTimeout {
@@ -284,7 +284,7 @@ struct DeliveryBook<Payload> {
     }
 
     /// Drops the consumers whose feedback came over `connection`, which has closed.
-    mutating func disconnected(connection: Int32) {
+    package mutating func disconnected(connection: Int32) {
         for (id, consumer) in consumers where consumer.connection == connection {
             counts.disconnected += 1
             drop(id, lost: !consumer.inFlight.isEmpty)
@@ -292,7 +292,7 @@ struct DeliveryBook<Payload> {
     }
 
     /// Drops a consumer the socket cannot reach; what it held is delivered again.
-    mutating func drop(_ id: ConsumerID, lost: Bool = true) {
+    package mutating func drop(_ id: ConsumerID, lost: Bool = true) {
         guard let consumer = consumers.removeValue(forKey: id) else { return }
         rotation.removeAll { $0 == id }
         if !rotation.isEmpty { nextInRotation %= rotation.count } else { nextInRotation = 0 }
@@ -309,7 +309,7 @@ struct DeliveryBook<Payload> {
     }
 
     /// The earliest time a consumer holding deliveries could time out.
-    var nextExpiry: ContinuousClock.Instant? {
+    package var nextExpiry: ContinuousClock.Instant? {
         var earliest: ContinuousClock.Instant?
         for consumer in consumers.values {
             guard let oldest = consumer.inFlight.first else { continue }
@@ -320,13 +320,13 @@ struct DeliveryBook<Payload> {
     }
 
     /// Inputs completed since the last call.
-    mutating func takeCompleted() -> [SequenceRef] {
+    package mutating func takeCompleted() -> [SequenceRef] {
         defer { completed.removeAll(keepingCapacity: true) }
         return completed
     }
 
     /// Counts since the last call.
-    mutating func takeCounts() -> Counts {
+    package mutating func takeCounts() -> Counts {
         defer { counts = Counts() }
         return counts
     }

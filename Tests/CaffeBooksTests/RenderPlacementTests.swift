@@ -1,7 +1,7 @@
-// Caffe — CaffeWorker tests.
+// Caffe — CaffeBooks tests.
 import Testing
 
-@testable import CaffeWorker
+@testable import CaffeBooks
 
 /// Rendering on the pipeline thread while it has time, on the helpers once it has not.
 @Suite("Render placement")

@@ -7,19 +7,19 @@
 /// (``revive(_:mark:)``) when intake revives it, and forgotten when intake makes it dormant.
 /// Marks that moved are handed to the checkpoint writer as a change (``takeChanges()``), so a
 /// checkpoint costs the sources that moved, not every source.
-struct CheckpointLedger: Sendable {
+package struct CheckpointLedger: Sendable {
     private var done: [String: ContiguousSequence] = [:]
     private var moved: Set<String> = []
     /// Marks of sources forgotten before their last move was taken.
     private var forgottenMarks: [String: UInt64] = [:]
 
-    init() {}
+    package init() {}
 
     /// Whether a mark moved since the last ``takeChanges()``.
-    var isChanged: Bool { !moved.isEmpty || !forgottenMarks.isEmpty }
+    package var isChanged: Bool { !moved.isEmpty || !forgottenMarks.isEmpty }
 
     /// Marks `ref`'s sequences done.
-    mutating func complete(_ ref: SequenceRef) {
+    package mutating func complete(_ ref: SequenceRef) {
         let before = done[ref.source]?.contiguous
         if ref.sequences.count == 1 {
             done[ref.source, default: ContiguousSequence()].insert(ref.sequences.lowerBound)
@@ -30,28 +30,28 @@ struct CheckpointLedger: Sendable {
     }
 
     /// Brings `source` back from dormancy with everything up to `mark` done.
-    mutating func revive(_ source: String, mark: UInt64) {
+    package mutating func revive(_ source: String, mark: UInt64) {
         guard done[source] == nil else { return }
         done[source] = ContiguousSequence(contiguous: mark)
     }
 
     /// Whether every sequence of `source` up to `highest` is done.
-    func isDone(_ source: String, through highest: UInt64) -> Bool {
+    package func isDone(_ source: String, through highest: UInt64) -> Bool {
         guard let books = done[source] else { return highest == 0 }
         return books.contiguous >= highest && books.isContiguous
     }
 
     /// Forgets a source intake made dormant (its mark is in the checkpoint).
-    mutating func forget(_ source: String) {
+    package mutating func forget(_ source: String) {
         guard let books = done.removeValue(forKey: source) else { return }
         if moved.remove(source) != nil { forgottenMarks[source] = books.contiguous }
     }
 
     /// `source`'s highest contiguous done sequence, if it is active.
-    func mark(of source: String) -> UInt64? { done[source]?.contiguous }
+    package func mark(of source: String) -> UInt64? { done[source]?.contiguous }
 
     /// The marks that moved since the last call.
-    mutating func takeChanges() -> [String: UInt64] {
+    package mutating func takeChanges() -> [String: UInt64] {
         guard !moved.isEmpty || !forgottenMarks.isEmpty else { return [:] }
         var marks = forgottenMarks
         forgottenMarks.removeAll()

@@ -4,31 +4,33 @@
 ///
 /// Appending and taking are O(1) amortised (a hash lookup per item); ``prepend(_:key:)`` puts an
 /// item back at the front of its key's queue and its key at the front of the turn.
-struct FairQueue<Element> {
+package struct FairQueue<Element> {
     private var queues: [String: FIFO<Element>] = [:]
     /// Keys with items, in turn order (each once).
     private var turns = FIFO<String>()
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    package init() {}
+
+    package var isEmpty: Bool { count == 0 }
 
     /// Keys with items waiting.
-    var keyCount: Int { turns.count }
+    package var keyCount: Int { turns.count }
 
     /// Items waiting under `key`.
-    func count(for key: String) -> Int { queues[key]?.count ?? 0 }
+    package func count(for key: String) -> Int { queues[key]?.count ?? 0 }
 
     /// The item ``removeFirst()`` would take.
-    var first: Element? { turns.first.flatMap { queues[$0]?.first } }
+    package var first: Element? { turns.first.flatMap { queues[$0]?.first } }
 
-    mutating func append(_ element: Element, key: String) {
+    package mutating func append(_ element: Element, key: String) {
         if queues[key, default: FIFO()].isEmpty { turns.append(key) }
         queues[key, default: FIFO()].append(element)
         count += 1
     }
 
     /// The next item: the first of the key whose turn it is.
-    mutating func removeFirst() -> Element? {
+    package mutating func removeFirst() -> Element? {
         guard let key = turns.removeFirst() else { return nil }
         guard let element = queues[key]?.removeFirst() else { return removeFirst() }
         count -= 1
@@ -41,19 +43,19 @@ struct FairQueue<Element> {
     }
 
     /// Up to `limit` items, taken in turn.
-    mutating func removeFirst(_ limit: Int) -> [Element] {
+    package mutating func removeFirst(_ limit: Int) -> [Element] {
         var taken: [Element] = []
         while taken.count < limit, let element = removeFirst() { taken.append(element) }
         return taken
     }
 
     /// Puts `elements` back first, in their order (see ``prepend(_:key:)``).
-    mutating func prepend(contentsOf elements: [(key: String, element: Element)]) {
+    package mutating func prepend(contentsOf elements: [(key: String, element: Element)]) {
         for (key, element) in elements.reversed() { prepend(element, key: key) }
     }
 
     /// Puts `element` back first: at the front of its key's queue, its key first in turn.
-    mutating func prepend(_ element: Element, key: String) {
+    package mutating func prepend(_ element: Element, key: String) {
         if queues[key, default: FIFO()].isEmpty {
             turns.prepend(contentsOf: [key])
         } else {

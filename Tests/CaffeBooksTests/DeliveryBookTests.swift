@@ -1,7 +1,7 @@
-// Caffe — CaffeWorker tests.
+// Caffe — CaffeBooks tests.
 import Testing
 
-@testable import CaffeWorker
+@testable import CaffeBooks
 
 /// The acknowledged output's books with plain values: windows, acknowledgements, redelivery.
 @Suite("Delivery book")

@@ -1,29 +1,29 @@
 /// A first-in, first-out queue over an array with a moving head: appends and removals from the
 /// front are amortised O(1) and allocate only when the storage grows.
-struct FIFO<Element> {
+package struct FIFO<Element> {
     private var storage: [Element?] = []
     private var head = 0
 
-    init() {}
+    package init() {}
 
-    var count: Int { storage.count - head }
-    var isEmpty: Bool { head == storage.count }
+    package var count: Int { storage.count - head }
+    package var isEmpty: Bool { head == storage.count }
 
     /// The oldest element.
-    var first: Element? { isEmpty ? nil : storage[head] }
+    package var first: Element? { isEmpty ? nil : storage[head] }
 
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Puts `elements` in front of everything queued, in their order.
-    mutating func prepend(contentsOf elements: [Element]) {
+    package mutating func prepend(contentsOf elements: [Element]) {
         guard !elements.isEmpty else { return }
         compact()
         storage.insert(contentsOf: elements.map { Optional($0) }, at: 0)
     }
 
-    mutating func removeFirst() -> Element? {
+    package mutating func removeFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -33,7 +33,7 @@ struct FIFO<Element> {
     }
 
     /// Removes and returns the newest `count` elements, oldest first.
-    mutating func removeLast(_ count: Int) -> [Element] {
+    package mutating func removeLast(_ count: Int) -> [Element] {
         let taken = min(count, self.count)
         let tail = storage.suffix(taken).compactMap { $0 }
         storage.removeLast(taken)
@@ -41,7 +41,7 @@ struct FIFO<Element> {
     }
 
     /// Replaces the oldest element (which must exist).
-    mutating func replaceFirst(_ element: Element) {
+    package mutating func replaceFirst(_ element: Element) {
         storage[head] = element
     }
 

@@ -5,7 +5,7 @@
 ///
 /// A `[String: Record]` dictionary of a million sources took ~150 MB (its buckets half empty at
 /// that size, each a 16-byte key and the record); this takes about 70 bytes per source.
-struct SourceTable<Value: Sendable>: Sendable {
+package struct SourceTable<Value: Sendable>: Sendable {
     private var keyBytes: [UInt8] = []
     /// Where each key ends in `keyBytes` (it starts where the previous one ended).
     private var keyEnds: [UInt32] = []
@@ -14,10 +14,10 @@ struct SourceTable<Value: Sendable>: Sendable {
     /// Record index + 1 (0: empty); a power of two at least twice the records.
     private var slots = [UInt32](repeating: 0, count: 16)
 
-    init() {}
+    package init() {}
 
     /// Makes room for `count` sources at once.
-    init(minimumCapacity count: Int) {
+    package init(minimumCapacity count: Int) {
         var size = 16
         while size < count * 2 { size *= 2 }
         slots = [UInt32](repeating: 0, count: size)
@@ -26,17 +26,17 @@ struct SourceTable<Value: Sendable>: Sendable {
         hashes.reserveCapacity(count)
     }
 
-    var count: Int { values.count }
+    package var count: Int { values.count }
 
     /// The index of `key`'s record.
-    func index(of key: String) -> Int? {
+    package func index(of key: String) -> Int? {
         var key = key
         return key.withUTF8 { find($0).index }
     }
 
     /// Adds `key` (absent) with `value`; returns its index.
     @discardableResult
-    mutating func append(_ key: String, _ value: Value) -> Int {
+    package mutating func append(_ key: String, _ value: Value) -> Int {
         var key = key
         return key.withUTF8 { bytes in
             let (_, slot) = find(bytes)
@@ -51,18 +51,18 @@ struct SourceTable<Value: Sendable>: Sendable {
     }
 
     /// The key of the record at `index`.
-    func key(at index: Int) -> String {
+    package func key(at index: Int) -> String {
         let start = index == 0 ? 0 : Int(keyEnds[index - 1])
         return String(decoding: keyBytes[start..<Int(keyEnds[index])], as: UTF8.self)
     }
 
-    subscript(index: Int) -> Value {
+    package subscript(index: Int) -> Value {
         get { values[index] }
         _modify { yield &values[index] }
     }
 
     /// Every index, in the order the sources were added.
-    var indices: Range<Int> { values.indices }
+    package var indices: Range<Int> { values.indices }
 
     private func find(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
         let mask = slots.count - 1
