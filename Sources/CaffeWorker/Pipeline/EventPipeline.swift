@@ -157,9 +157,9 @@ private struct PipelineState {
     let outputWatch: SocketWatch?
     let results: Mailbox<RenderedEvent>?
 
-    var intake: Intake
+    /// Intake, gap recovery, what is done, the checkpoint: decisions, no I/O.
+    var books: SourceBooks
     var renderer: EventRenderer
-    var ledger: CheckpointLedger
     var counts: ThreadCounts
     var labels = LabelCache()
     var replay: ReplayClient
@@ -182,7 +182,6 @@ private struct PipelineState {
     /// Each renderer's locale cache (bytes, bound), for the gauge.
     var localeCaches: [Int: (bytes: Int, bound: Int)] = [:]
     var parkedSoFar: UInt64 = 0
-    var nextCheckpoint = ContinuousClock.now
 
     var polls: PollSet
 
@@ -203,7 +202,11 @@ private struct PipelineState {
         outputWatch = sockets.outputWatch
         results = parts.pool.flatMap { $0.helpers > 0 ? try? Mailbox<RenderedEvent>() : nil }
         placement = RenderPlacement(helpers: results == nil ? 0 : parts.pool?.helpers ?? 0)
-        intake = Intake(policy: settings.intake, resumingFrom: parts.resumed)
+        books = SourceBooks(
+            policy: settings.intake,
+            resumingFrom: parts.resumed,
+            checkpointInterval: settings.checkpointInterval
+        )
         renderer = EventRenderer(
             cores: parts.cores,
             limits: settings.limits,
@@ -212,7 +215,6 @@ private struct PipelineState {
             prepare: settings.prepareLocales,
             warmUp: settings.warmUp
         )
-        ledger = CheckpointLedger()
         counts = ThreadCounts("pipeline", in: parts.metrics, wakeup: parts.control)
         replay = ReplayClient(
             context: parts.context,
@@ -255,7 +257,7 @@ private struct PipelineState {
                 try flush(at: now)
                 let output = output
                 try counts.counting { counts throws(ZMQError) in try output.service(at: now, counts: &counts) }
-                complete(output.takeCompleted())
+                complete(output.takeCompleted(), at: now)
                 try serviceReplay(at: now)
                 if !stop.drain { try readInput(at: now) }
                 redrive()
@@ -296,9 +298,9 @@ private struct PipelineState {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
         case .invalid(let detail, let header):
-            guard let ref = track(header, at: now) else { return }
+            guard let ref = refuse(header, at: now) else { return }
             var letter = EventRenderer.deadLetter(.invalid, detail, frames: frames, header: header)
-            letter.ref = ref.sequence
+            letter.ref = ref
             enqueue(letter)
         case .oversized(let header, let bytes, let topic):
             counts.count { $0.oversized += 1 }
@@ -306,14 +308,14 @@ private struct PipelineState {
                 "oversized message refused",
                 metadata: ["bytes": "\(bytes)", "source": "\(header?.sourceID ?? "")", "topic": "\(topic)"]
             )
-            guard let ref = track(header, at: now) else { return }
+            guard let ref = refuse(header, at: now) else { return }
             enqueue(
                 EventRenderer.oversized(
                     bytes: bytes,
                     limit: settings.limits.maxBodyBytes,
                     topic: topic,
                     header: header,
-                    ref: ref.sequence
+                    ref: ref
                 )
             )
         case .event(let event):
@@ -328,28 +330,16 @@ private struct PipelineState {
     /// What becomes of an input refused for its content whose header could still be read: it is
     /// tracked like any event, so its sequence is not a gap and its dead letter completes it.
     /// `nil` when it is a duplicate (nothing to send); otherwise the reference to complete, if any.
-    mutating func track(_ header: Caffe_V1_EventHeader?, at now: ContinuousClock.Instant) -> Tracked? {
-        guard let header else { return Tracked(sequence: nil) }
-        let admission = intake.admit(header, at: now)
-        report(admission.gaps, source: header.sourceID)
-        switch admission.decision {
-        case .render:
-            return Tracked(sequence: SequenceRef(source: header.sourceID, sequence: header.sequence))
+    mutating func refuse(_ header: Caffe_V1_EventHeader?, at now: ContinuousClock.Instant) -> SequenceRef?? {
+        let (refusal, actions) = books.refuse(header, at: now)
+        carryOut(actions, at: now)
+        switch refusal {
         case .duplicate:
             counts.count { $0.duplicates += 1 }
             return nil
-        case .retry:
-            counts.count { $0.duplicates += 1 }
-            markDone(SequenceRef(source: header.sourceID, sequence: header.sequence))
-            return nil
-        case .reject:
-            return Tracked(sequence: nil)
+        case .deadLetter(let ref):
+            return .some(ref)
         }
-    }
-
-    /// The reference a refused input completes, if any.
-    struct Tracked {
-        var sequence: SequenceRef?
     }
 
     mutating func admit(
@@ -358,10 +348,14 @@ private struct PipelineState {
         identity: String = "",
         at now: ContinuousClock.Instant
     ) {
-        let admission = intake.admit(event.header, identity: identity, at: now)
-        report(admission.gaps, source: event.header.sourceID)
-        if let announcement = admission.announcement { report(announcement, source: event.header.sourceID) }
-        switch admission.decision {
+        let (decision, actions) = books.admit(event.header, identity: identity, at: now)
+        carryOut(actions, at: now)
+        carryOut(decision, for: event, frames: frames)
+    }
+
+    /// Carries out what intake decided for `event`.
+    mutating func carryOut(_ decision: Intake.Decision, for event: InputEvent, frames: [ZMQMessage]) {
+        switch decision {
         case .render(let late):
             if late {
                 counts.count { $0.late += 1 }
@@ -371,12 +365,9 @@ private struct PipelineState {
                 )
             }
             pending.append(event, key: event.header.sourceID)
-        case .duplicate:
+        case .duplicate, .retry:
+            // A retry's sequence is done already (the books marked it).
             counts.count { $0.duplicates += 1 }
-        case .retry:
-            // Nothing to render, but the sequence is done.
-            counts.count { $0.duplicates += 1 }
-            markDone(event.ref)
         case .reject(let detail):
             logger.warning(
                 "event refused",
@@ -403,27 +394,40 @@ private struct PipelineState {
             enqueue(EventRenderer.deadLetter(.malformed, error.description, frames: frames, header: event.header))
             return
         }
-        switch intake.heartbeat(event.header, lastSequence: last, identity: identity, at: now) {
-        case .success(let (gaps, announcement)):
-            report(gaps, source: event.header.sourceID)
-            if let announcement { report(announcement, source: event.header.sourceID) }
+        switch books.heartbeat(event.header, lastSequence: last, identity: identity, at: now) {
+        case .success(let actions):
+            carryOut(actions, at: now)
         case .failure(let refusal):
             enqueue(EventRenderer.deadLetter(.invalid, refusal.detail, frames: frames, header: event.header))
         }
     }
 
-    /// Counts and logs gaps an event revealed.
-    mutating func report(_ gaps: [ClosedRange<UInt64>], source: String) {
-        for range in gaps {
-            let size = range.upperBound - range.lowerBound + 1
-            counts.count {
-                $0.gaps += 1
-                WorkerCounts.add(size, to: &$0.missingSequences)
+    /// Carries out what the books decided: counts, logs, requests, dead letters, checkpoints.
+    mutating func carryOut(_ actions: [SourceBooks.Action], at now: ContinuousClock.Instant) {
+        for action in actions {
+            switch action {
+            case .gapFound(let source, let range):
+                counts.count {
+                    $0.gaps += 1
+                    WorkerCounts.add(UInt64(range.count), to: &$0.missingSequences)
+                }
+                logger.warning(
+                    "sequence gap",
+                    metadata: ["source": "\(source)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)"]
+                )
+            case .announced(let source, let announcement):
+                report(announcement, source: source)
+            case .fetch(let routed, let standing):
+                fetch(routed, standing: standing, at: now)
+            case .giveUp(let gap):
+                giveUp(gap)
+            case .revived:
+                counts.count { $0.sourcesRevived += 1 }
+            case .expired:
+                counts.count { $0.sourcesExpired += 1 }
+            case .checkpoint(let change):
+                checkpoints.post(change)
             }
-            logger.warning(
-                "sequence gap",
-                metadata: ["source": "\(source)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)"]
-            )
         }
     }
 
@@ -454,32 +458,9 @@ private struct PipelineState {
 
     // MARK: Sources
 
-    /// Brings back into the ledger the sources intake revived from dormancy.
-    mutating func syncRevived() {
-        for (source, mark) in intake.takeRevived() {
-            ledger.revive(source, mark: mark)
-            counts.count { $0.sourcesRevived += 1 }
-        }
-    }
-
-    /// Marks `ref` done in the ledger.
-    mutating func markDone(_ ref: SequenceRef) {
-        syncRevived()
-        ledger.complete(ref)
-    }
-
     /// Makes settled sources idle for `input.source_idle_ms` dormant, a bounded number per turn.
     mutating func expireIdleSources(at now: ContinuousClock.Instant) {
-        syncRevived()
-        for idle in intake.idleSources(at: now, limit: 256) {
-            if ledger.isDone(idle.source, through: idle.highest) {
-                intake.makeDormant(idle.source)
-                ledger.forget(idle.source)
-                counts.count { $0.sourcesExpired += 1 }
-            } else {
-                intake.keepActive(idle.source, at: now)
-            }
-        }
+        carryOut(books.expireIdle(at: now), at: now)
     }
 
     // MARK: Rendering
@@ -727,50 +708,38 @@ private struct PipelineState {
             }
         }
         if !refused.isEmpty { outbound.prepend(contentsOf: refused) }
-        complete(output.takeCompleted())
+        complete(output.takeCompleted(), at: now)
     }
 
-    mutating func complete(_ refs: [SequenceRef]) {
-        guard !refs.isEmpty else { return }
-        syncRevived()
-        for ref in refs { ledger.complete(ref) }
+    mutating func complete(_ refs: [SequenceRef], at now: ContinuousClock.Instant) {
+        carryOut(books.delivered(refs), at: now)
     }
 
     // MARK: Gap recovery
 
-    /// Events a source must have sent for its replay endpoint to be scheduled as established.
-    static let establishedEvents: UInt32 = 16
-
     /// Takes the replay replies that arrived and sends the requests that are due.
     mutating func serviceReplay(at now: ContinuousClock.Instant) throws(ZMQError) {
         for reply in try replay.receive() { take(reply, at: now) }
-        if let due = intake.nextDue, due <= now { requestGaps(at: now) }
+        carryOut(books.due(at: now), at: now)
         replay.closeIdle(at: now)
     }
 
-    mutating func requestGaps(at now: ContinuousClock.Instant) {
-        let (requests, abandoned) = intake.due(at: now)
-        for gap in abandoned { giveUp(gap) }
-        for routed in requests {
-            let request = routed.request
-            let standing: ReplayConnections.Standing =
-                intake.isConfigured(request.source)
-                ? .trusted
-                : intake.tracker.received(from: request.source) >= Self.establishedEvents ? .established : .newcomer
-            switch replay.send(routed, standing: standing, at: now) {
-            case .sent(let connected):
-                counts.count {
-                    if connected { $0.replayConnections += 1 }
-                    $0.replayRequests += 1
-                }
-            case .postponed:
-                intake.postpone(id: request.id, at: now)
-            case .notSent:
-                break
-            case .unusable(let reason):
-                // An endpoint libzmq refuses will not work later either: give the gap up now.
-                for gap in intake.abandon(request, reason: reason) { giveUp(gap) }
+    /// Sends a replay request the books decided on.
+    mutating func fetch(_ routed: Intake.ReplayRequest, standing: ReplayStanding, at now: ContinuousClock.Instant) {
+        let request = routed.request
+        switch replay.send(routed, standing: standing, at: now) {
+        case .sent(let connected):
+            counts.count {
+                if connected { $0.replayConnections += 1 }
+                $0.replayRequests += 1
             }
+        case .postponed:
+            books.postpone(request, at: now)
+        case .notSent:
+            break
+        case .unusable(let reason):
+            // An endpoint libzmq refuses will not work later either: give the gap up now.
+            carryOut(books.unusable(request, reason: reason), at: now)
         }
     }
 
@@ -780,18 +749,14 @@ private struct PipelineState {
         let request = reply.request
         switch reply.answer {
         case .refused:
-            for gap in intake.answered(id: request.id, progress: false, unavailable: [], at: now) { giveUp(gap) }
+            carryOut(books.replied(to: request, .refused, at: now).actions, at: now)
         case .served(let events, let unavailable):
-            let missingBefore = Self.count(intake.missing(source: request.source, in: request.range))
-            for (event, frames) in events {
-                counts.count { $0.replayedEvents += 1 }
-                admit(event, frames: frames, at: now)
-            }
-            // Progress: fewer sequences missing, or the source named what it lacks.
-            let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
-            let progress = missingAfter < missingBefore || unavailable.contains { request.range.contains($0) }
-            for gap in intake.answered(id: request.id, progress: progress, unavailable: unavailable, at: now) {
-                giveUp(gap)
+            let headers = events.map(\.event.header)
+            let (decisions, actions) = books.replied(to: request, .served(events: headers, unavailable: unavailable), at: now)
+            counts.count { $0.replayedEvents += UInt64(events.count) }
+            carryOut(actions, at: now)
+            for (index, decision) in decisions.enumerated() {
+                carryOut(decision, for: events[index].event, frames: events[index].frames)
             }
             logger.info(
                 "replay received",
@@ -800,10 +765,6 @@ private struct PipelineState {
                 ]
             )
         }
-    }
-
-    static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
-        ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) }
     }
 
     /// Reports `gap` loudly (metric, error log, dead letter); the dead letter completes the range.
@@ -827,26 +788,15 @@ private struct PipelineState {
     // MARK: Checkpoint
 
     mutating func checkpointIfDue(at now: ContinuousClock.Instant) {
-        guard now >= nextCheckpoint, hasCheckpointChanges else { return }
-        checkpoints.post(takeCheckpointChange())
-        nextCheckpoint = now + settings.checkpointInterval
-    }
-
-    var hasCheckpointChanges: Bool { ledger.isChanged || intake.hasCheckpointChanges }
-
-    /// What moved since the last checkpoint: marks, given-up ranges, pinned endpoints.
-    mutating func takeCheckpointChange() -> Checkpoint.Change {
-        syncRevived()
-        let (givenUp, pins) = intake.takeCheckpointChanges()
-        return Checkpoint.Change(sources: ledger.takeChanges(), givenUp: givenUp, pins: pins)
+        carryOut(books.checkpointIfDue(at: now), at: now)
     }
 
     // MARK: Waiting
 
     mutating func updateGauges() {
         let queued = queued
-        let gaps = intake.pendingGaps
-        let sources = intake.tracker.counts
+        let gaps = books.pendingGaps
+        let sources = books.intake.tracker.counts
         let current = counts.counts
         if current.renderQueue != queued || current.pendingGaps != gaps || current.activeSources != sources.active
             || current.dormantSources != sources.dormant || current.parkedNow != parked.count
@@ -885,8 +835,8 @@ private struct PipelineState {
         let now = ContinuousClock.now
         var deadline = now + .seconds(1)
         for candidate in [
-            intake.nextDue, output.nextDeadline, replay.connections.nextIdleCheck, intake.tracker.nextIdleCheck,
-            hasCheckpointChanges ? nextCheckpoint : nil,
+            books.nextDue, output.nextDeadline, replay.connections.nextIdleCheck, books.intake.tracker.nextIdleCheck,
+            books.nextCheckpointDue,
         ] {
             if let candidate, candidate < deadline { deadline = candidate }
         }
@@ -925,9 +875,9 @@ private struct PipelineState {
 
     /// Writes the final checkpoint and closes the sockets.
     mutating func finish(_ ending: EventPipeline.Ending) -> EventPipeline.Ending {
-        complete(output.takeCompleted())
+        complete(output.takeCompleted(), at: .now)
         var ending = ending
-        if !checkpoints.writeFinal(takeCheckpointChange()), case .drained = ending {
+        if !checkpoints.writeFinal(books.finalChange()), case .drained = ending {
             ending = .failed("the final checkpoint could not be written; a restart renders again what it lacks")
         }
         let undelivered = queued

@@ -53,7 +53,7 @@ struct ReplayClient {
     /// Sends `routed` with the place `standing` entitles its endpoint to.
     mutating func send(
         _ routed: Intake.ReplayRequest,
-        standing: ReplayConnections.Standing,
+        standing: ReplayStanding,
         at now: ContinuousClock.Instant
     ) -> Sending {
         let request = routed.request

@@ -23,14 +23,7 @@ struct ReplayConnections {
     }
 
     /// Who is asking, for a place.
-    enum Standing {
-        /// From configuration: always connected, not counted.
-        case trusted
-        /// Answered before, or its source has sent many events.
-        case established
-        /// Neither: at most half the places.
-        case newcomer
-    }
+    typealias Standing = ReplayStanding
 
     /// Endpoints that have answered a request (the most recent ``maxResponsive``).
     private(set) var responsive = RecentSet<String>(capacity: maxResponsive)

@@ -2,6 +2,7 @@
 import Testing
 import ZeroMQ
 
+@testable import CaffeBooks
 @testable import CaffeWorker
 
 /// Replay connections shared fairly between newcomers and established sources.

@@ -1,0 +1,280 @@
+import CaffeProtocol
+
+/// Who asks a replay endpoint for a place on a connection (``SourceBooks/Action/fetch(_:standing:)``).
+package enum ReplayStanding: Hashable, Sendable {
+    /// From configuration: always connected, not counted.
+    case trusted
+    /// Answered before, or its source has sent many events.
+    case established
+    /// Neither: at most half the places.
+    case newcomer
+}
+
+/// What the pipeline knows of its sources' streams, as a state machine: events, heartbeats,
+/// replay replies, deliveries and the passing of time go in; decisions and actions come out (send
+/// this replay request, dead-letter that range, write this checkpoint). No sockets, no clock of
+/// its own, no logging: the pipeline thread carries the actions out, and tests drive it with plain
+/// values.
+///
+/// The at-least-once rules live here: a sequence counts as done (and reaches the checkpoint) only
+/// once ``delivered(_:)`` says its outputs were delivered, a retry under a new sequence is done at
+/// once, a range given up is done once its dead letter is delivered; what is never delivered —
+/// an abandoned drain — stays out of the checkpoint and is replayed after a restart.
+package struct SourceBooks {
+    /// Something the pipeline must do or report.
+    package enum Action: Hashable, Sendable {
+        /// A gap `range` of `source` was revealed: count and log it (its recovery is scheduled).
+        case gapFound(source: String, range: ClosedRange<UInt64>)
+        /// An announced replay endpoint was not simply pinned: changed, or refused.
+        case announced(source: String, Intake.Announcement)
+        /// Send this replay request, with the place its endpoint may take.
+        case fetch(Intake.ReplayRequest, standing: ReplayStanding)
+        /// A range is given up: dead-letter it; the dead letter completes it once delivered.
+        case giveUp(GapRecovery.Abandoned)
+        /// A dormant source came back (its mark with it).
+        case revived(source: String)
+        /// A settled, idle source went dormant (only its mark is kept).
+        case expired(source: String)
+        /// Write this change to the checkpoint.
+        case checkpoint(Checkpoint.Change)
+    }
+
+    /// A replay reply, as the wire client matched it to its request.
+    package enum ReplayAnswer: Sendable {
+        /// Refused, or unreadable: the request counts as unanswered.
+        case refused
+        /// The headers of the events it sent (inside the request), and the sequences the source
+        /// says it no longer has.
+        case served(events: [Caffe_V1_EventHeader], unavailable: [UInt64])
+    }
+
+    /// What a refused input (readable header, unusable content) completes.
+    package enum Refusal: Hashable, Sendable {
+        /// Seen before: nothing to send.
+        case duplicate
+        /// Dead-letter it; the dead letter completes `ref` (none when its header names no sequence).
+        case deadLetter(completing: SequenceRef?)
+    }
+
+    /// Events a source must have sent for its replay endpoint to count as established.
+    package static let establishedEvents: UInt32 = 16
+
+    package private(set) var intake: Intake
+    package private(set) var ledger = CheckpointLedger()
+    private let checkpointInterval: Duration
+    private var nextCheckpoint: ContinuousClock.Instant
+
+    package init(
+        policy: Intake.Policy,
+        resumingFrom checkpoint: Checkpoint = Checkpoint(),
+        checkpointInterval: Duration,
+        now: ContinuousClock.Instant = .now
+    ) {
+        intake = Intake(policy: policy, resumingFrom: checkpoint, now: now)
+        self.checkpointInterval = checkpointInterval
+        nextCheckpoint = now
+    }
+
+    // MARK: Events
+
+    /// Judges an event by its header (not a heartbeat).
+    package mutating func admit(
+        _ header: Caffe_V1_EventHeader,
+        identity: String = "",
+        at now: ContinuousClock.Instant
+    ) -> (decision: Intake.Decision, actions: [Action]) {
+        let admission = intake.admit(header, identity: identity, at: now)
+        var actions = Self.found(admission.gaps, source: header.sourceID)
+        if let announcement = admission.announcement, Self.isReported(announcement) {
+            actions.append(.announced(source: header.sourceID, announcement))
+        }
+        if case .retry = admission.decision {
+            // Nothing to render, but the sequence is done.
+            actions += complete(SequenceRef(source: header.sourceID, sequence: header.sequence))
+        }
+        return (admission.decision, actions)
+    }
+
+    /// Tracks an input refused for its content whose header could still be read (`nil`: none),
+    /// so its sequence is not a gap and its dead letter completes it.
+    package mutating func refuse(
+        _ header: Caffe_V1_EventHeader?,
+        at now: ContinuousClock.Instant
+    ) -> (refusal: Refusal, actions: [Action]) {
+        guard let header else { return (.deadLetter(completing: nil), []) }
+        let admission = intake.admit(header, at: now)
+        let actions = Self.found(admission.gaps, source: header.sourceID)
+        let ref = SequenceRef(source: header.sourceID, sequence: header.sequence)
+        switch admission.decision {
+        case .render:
+            return (.deadLetter(completing: ref), actions)
+        case .duplicate:
+            return (.duplicate, actions)
+        case .retry:
+            return (.duplicate, actions + complete(ref))
+        case .reject:
+            return (.deadLetter(completing: nil), actions)
+        }
+    }
+
+    /// Takes a heartbeat: its source has sent everything up to `lastSequence`.
+    package mutating func heartbeat(
+        _ header: Caffe_V1_EventHeader,
+        lastSequence: UInt64,
+        identity: String = "",
+        at now: ContinuousClock.Instant
+    ) -> Result<[Action], Intake.HeartbeatRefusal> {
+        intake.heartbeat(header, lastSequence: lastSequence, identity: identity, at: now).map { gaps, announcement in
+            var actions = Self.found(gaps, source: header.sourceID)
+            if let announcement, Self.isReported(announcement) {
+                actions.append(.announced(source: header.sourceID, announcement))
+            }
+            return actions
+        }
+    }
+
+    // MARK: Gap recovery
+
+    /// When the next replay request or give-up is due.
+    package var nextDue: ContinuousClock.Instant? { intake.nextDue }
+
+    /// The replay requests to send at `now` and the ranges given up.
+    package mutating func due(at now: ContinuousClock.Instant) -> [Action] {
+        guard let due = intake.nextDue, due <= now else { return [] }
+        let (requests, abandoned) = intake.due(at: now)
+        var actions = abandoned.map(Action.giveUp)
+        for routed in requests {
+            let source = routed.request.source
+            let standing: ReplayStanding =
+                intake.isConfigured(source)
+                ? .trusted
+                : intake.tracker.received(from: source) >= Self.establishedEvents ? .established : .newcomer
+            actions.append(.fetch(routed, standing: standing))
+        }
+        return actions
+    }
+
+    /// A request could not be sent now (no connection free): it is tried again later, not
+    /// counted as an attempt.
+    package mutating func postpone(_ request: GapRecovery.Request, at now: ContinuousClock.Instant) {
+        intake.postpone(id: request.id, at: now)
+    }
+
+    /// A request's endpoint cannot be used at all: its gap is given up now.
+    package mutating func unusable(_ request: GapRecovery.Request, reason: String) -> [Action] {
+        intake.abandon(request, reason: reason).map(Action.giveUp)
+    }
+
+    /// Takes the answer to `request`: the events it carried are judged like live ones (their
+    /// decisions, in order, for the pipeline to carry out); a refusal, or a reply that neither
+    /// filled anything nor named what the source lacks, counts as unanswered; what the source
+    /// says it no longer has is given up.
+    package mutating func replied(
+        to request: GapRecovery.Request,
+        _ answer: ReplayAnswer,
+        at now: ContinuousClock.Instant
+    ) -> (decisions: [Intake.Decision], actions: [Action]) {
+        switch answer {
+        case .refused:
+            let abandoned = intake.answered(id: request.id, progress: false, unavailable: [], at: now)
+            return ([], abandoned.map(Action.giveUp))
+        case .served(let events, let unavailable):
+            let missingBefore = Self.count(intake.missing(source: request.source, in: request.range))
+            var decisions: [Intake.Decision] = []
+            var actions: [Action] = []
+            for header in events {
+                let (decision, more) = admit(header, at: now)
+                decisions.append(decision)
+                actions += more
+            }
+            let missingAfter = Self.count(intake.missing(source: request.source, in: request.range))
+            let progress = missingAfter < missingBefore || unavailable.contains { request.range.contains($0) }
+            let abandoned = intake.answered(id: request.id, progress: progress, unavailable: unavailable, at: now)
+            return (decisions, actions + abandoned.map(Action.giveUp))
+        }
+    }
+
+    /// Gaps being recovered.
+    package var pendingGaps: Int { intake.pendingGaps }
+
+    // MARK: Deliveries and the checkpoint
+
+    /// Marks the sequences of `refs` done: their outputs were delivered.
+    package mutating func delivered(_ refs: [SequenceRef]) -> [Action] {
+        guard !refs.isEmpty else { return [] }
+        let actions = syncRevived()
+        for ref in refs { ledger.complete(ref) }
+        return actions
+    }
+
+    /// Makes settled sources idle for the policy's idle time dormant, `limit` at most; an idle
+    /// source with sequences not yet done stays active.
+    package mutating func expireIdle(at now: ContinuousClock.Instant, limit: Int = 256) -> [Action] {
+        var actions = syncRevived()
+        for idle in intake.idleSources(at: now, limit: limit) {
+            if ledger.isDone(idle.source, through: idle.highest) {
+                intake.makeDormant(idle.source)
+                ledger.forget(idle.source)
+                actions.append(.expired(source: idle.source))
+            } else {
+                intake.keepActive(idle.source, at: now)
+            }
+        }
+        return actions
+    }
+
+    /// Whether anything moved since the last checkpoint change.
+    package var hasCheckpointChanges: Bool { ledger.isChanged || intake.hasCheckpointChanges }
+
+    /// When the next checkpoint change is due, if anything moved.
+    package var nextCheckpointDue: ContinuousClock.Instant? { hasCheckpointChanges ? nextCheckpoint : nil }
+
+    /// A checkpoint change when one is due (at most one per interval) and anything moved.
+    package mutating func checkpointIfDue(at now: ContinuousClock.Instant) -> [Action] {
+        guard now >= nextCheckpoint, hasCheckpointChanges else { return [] }
+        nextCheckpoint = now + checkpointInterval
+        var actions = syncRevived()
+        actions.append(.checkpoint(takeChange()))
+        return actions
+    }
+
+    /// Everything that moved, for the final checkpoint of a drain.
+    package mutating func finalChange() -> Checkpoint.Change {
+        _ = syncRevived()
+        return takeChange()
+    }
+
+    private mutating func takeChange() -> Checkpoint.Change {
+        let (givenUp, pins) = intake.takeCheckpointChanges()
+        return Checkpoint.Change(sources: ledger.takeChanges(), givenUp: givenUp, pins: pins)
+    }
+
+    private mutating func complete(_ ref: SequenceRef) -> [Action] {
+        let actions = syncRevived()
+        ledger.complete(ref)
+        return actions
+    }
+
+    /// Brings into the ledger the sources intake revived from dormancy.
+    private mutating func syncRevived() -> [Action] {
+        intake.takeRevived().map { source, mark in
+            ledger.revive(source, mark: mark)
+            return .revived(source: source)
+        }
+    }
+
+    private static func found(_ gaps: [ClosedRange<UInt64>], source: String) -> [Action] {
+        gaps.map { .gapFound(source: source, range: $0) }
+    }
+
+    private static func isReported(_ announcement: Intake.Announcement) -> Bool {
+        switch announcement.outcome {
+        case .pinned, .unchanged: false
+        case .changed, .refused: true
+        }
+    }
+
+    private static func count(_ ranges: [ClosedRange<UInt64>]) -> UInt64 {
+        ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) }
+    }
+}
