@@ -30,6 +30,7 @@ public struct EventMessage<Frame: WireFrame> {
     /// Splits and checks a received event, decoding its header.
     ///
     /// - Throws: ``CaffeProtocolError`` for a wrong frame count, an oversized frame or a bad header.
+    @inlinable
     public init(parsing frames: [Frame], limits: CaffeProtocolLimits = .standard) throws(CaffeProtocolError) {
         guard frames.count == 3 else {
             throw CaffeProtocolError(
@@ -50,12 +51,7 @@ public struct EventMessage<Frame: WireFrame> {
             )
         }
         topic = frames[0].text
-        header = try Caffe_V1_EventHeader.decode(
-            frame: frames[1],
-            role: "event header",
-            limit: limits.maxHeaderBytes,
-            limits: limits
-        )
+        header = try Self.decodeHeader(frames[1], limits: limits)
         try header.validate()
         headerFrame = frames[1]
         bodyFrame = frames[2]
@@ -64,6 +60,7 @@ public struct EventMessage<Frame: WireFrame> {
 
     /// Decodes only the header frame of `frames` (at least two frames): identifies an event whose
     /// topic or body is unusable, such as one over the size limit.
+    @inlinable
     public static func header(
         parsing frames: [Frame],
         limits: CaffeProtocolLimits = .standard
@@ -71,14 +68,26 @@ public struct EventMessage<Frame: WireFrame> {
         guard frames.count >= 2 else {
             throw CaffeProtocolError(code: .wrongFrameCount, message: "an event has a header frame second")
         }
-        let header = try Caffe_V1_EventHeader.decode(
-            frame: frames[1],
-            role: "event header",
-            limit: limits.maxHeaderBytes,
-            limits: limits
-        )
+        let header = try decodeHeader(frames[1], limits: limits)
         try header.validate()
         return header
+    }
+
+    /// Decodes a header frame in place: the plain shape by ``EventHeaderReader``, anything else
+    /// by SwiftProtobuf (the same message either way).
+    @inlinable
+    static func decodeHeader(_ frame: Frame, limits: CaffeProtocolLimits) throws(CaffeProtocolError)
+        -> Caffe_V1_EventHeader
+    {
+        try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in
+            if bytes.count <= limits.maxHeaderBytes, let header = EventHeaderReader.read(bytes) { return header }
+            return try Caffe_V1_EventHeader.decode(
+                bytes: bytes,
+                role: "event header",
+                limit: limits.maxHeaderBytes,
+                limits: limits
+            )
+        }
     }
 
     /// Decodes a body frame as `type` (the caller has matched the header's `body_type`).

@@ -17,6 +17,7 @@ extension SwiftProtobuf.Message {
     }
 
     /// Decodes bytes in place (no copy), within `limit` bytes.
+    @usableFromInline
     static func decode(
         bytes buffer: UnsafeRawBufferPointer,
         role: String,
