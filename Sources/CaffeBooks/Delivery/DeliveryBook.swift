@@ -172,14 +172,13 @@ package struct DeliveryBook<Payload> {
             for step in 0..<rotation.count {
                 let index = (nextInRotation + step) % rotation.count
                 let id = rotation[index]
-                guard var consumer = consumers[id], consumer.isProven == proven,
-                    consumer.room(probation: probationWindow) > 0
-                else { continue }
+                guard hasRoom(id, proven: proven) else { continue }
                 _ = waiting.removeFirst()
                 let tag = nextTag
                 nextTag += 1
-                consumer.inFlight.append((tag, delivery, now))
-                consumers[id] = consumer
+                // In place: a copy of the consumer taken out and put back would copy its whole
+                // window of deliveries on every send.
+                consumers[id]!.inFlight.append((tag, delivery, now))
                 unacknowledged += 1
                 if delivery.isRedelivery { counts.redelivered += 1 }
                 nextInRotation = (index + 1) % rotation.count
@@ -187,6 +186,12 @@ package struct DeliveryBook<Payload> {
             }
         }
         return nil
+    }
+
+    /// Whether consumer `id` is `proven` (or not) and may hold one more delivery.
+    private func hasRoom(_ id: ConsumerID, proven: Bool) -> Bool {
+        guard let consumer = consumers[id] else { return false }
+        return consumer.isProven == proven && consumer.room(probation: probationWindow) > 0
     }
 
     /// Takes a consumer's feedback: a hello registers it (within ``maxConsumers``); a known
@@ -203,7 +208,8 @@ package struct DeliveryBook<Payload> {
     ) -> FeedbackOutcome {
         var outcome = FeedbackOutcome.taken
         var consumer: Consumer
-        if let known = consumers[id] {
+        // Taken out while it changes (and put back below), so its window of deliveries is not copied.
+        if let known = consumers.removeValue(forKey: id) {
             consumer = known
             consumer.window = window > 0 ? min(window, maxWindow) : defaultWindow
         } else {
@@ -257,7 +263,7 @@ package struct DeliveryBook<Payload> {
     /// Takes back `send`, which the socket could not take now (the consumer's queue is full): the
     /// delivery goes back to the front, and the consumer gets nothing more until it next reports.
     package mutating func retract(_ send: Send) {
-        guard var consumer = consumers[send.consumer] else { return }
+        guard var consumer = consumers.removeValue(forKey: send.consumer) else { return }
         _ = consumer.inFlight.removeLast(1)
         consumer.window = consumer.inFlight.count
         consumers[send.consumer] = consumer
