@@ -31,10 +31,10 @@ struct Load: ParsableCommand {
     @Option(help: "Messages in flight (closed loop) instead of a rate.")
     var concurrency: Int?
 
-    @Option(help: "At most this many messages.")
-    var count = 10_000
+    @Option(help: "At most this many messages (an upper bound; 10000 for a constant rate without --duration).")
+    var count: Int?
 
-    @Option(help: "At most this many seconds of sending (open loop).")
+    @Option(help: "Seconds of sending (open loop); a ramp or step profile lasts its own seconds.")
     var duration: Double?
 
     @Option(help: "Seconds at the start left out of the latency figures (losses still count).")
@@ -86,6 +86,9 @@ struct Load: ParsableCommand {
     var config = "config"
 
     func run() throws {
+        guard ["text", "json", "html"].contains(format) else {
+            throw ValidationError("--format: '\(format)' is not text, json or html")
+        }
         var configuration = LoadRun.Configuration()
         guard let kind = LoadRun.Traffic(rawValue: traffic) else {
             throw ValidationError("--traffic: '\(traffic)' is not orders, complications or rpc")
@@ -102,8 +105,19 @@ struct Load: ParsableCommand {
         } else {
             configuration.profile = .constant(rate: rate ?? 1000)
         }
-        configuration.count = count
-        configuration.duration = duration
+        if let profile = configuration.profile {
+            let bounds = profile.bounds(count: count, duration: duration)
+            configuration.count = bounds.count
+            configuration.duration = bounds.duration
+            if bounds.countEndsFirst, let seconds = bounds.duration {
+                FileHandle.standardError.write(
+                    Data("note: --count \(bounds.count) ends the run before its \(seconds) s of sending\n".utf8)
+                )
+            }
+        } else {
+            configuration.count = count ?? 10_000
+            configuration.duration = duration
+        }
         configuration.inputEndpoint = input
         configuration.inputKind = inputKind
         configuration.outputEndpoint = output

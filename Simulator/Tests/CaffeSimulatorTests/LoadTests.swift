@@ -206,6 +206,23 @@ struct LoadTests {
         #expect(LoadProfile("ramp:10:2") == nil && LoadProfile("constant:-1") == nil && LoadProfile("step:") == nil)
     }
 
+    @Test("a duration or a profile's own seconds run their whole time; a count is an upper bound, said when it ends the run")
+    func bounds() throws {
+        let constant = try #require(LoadProfile("constant:2000"))
+        // `--rate 2000 --duration 20` sends for 20 s: no default count cuts it short.
+        #expect(constant.bounds(count: nil, duration: 20) == (Int.max, 20, false))
+        #expect(constant.offsets(count: Int.max, duration: 20).count == 40_000)
+        // A count that fits changes nothing; one that does not ends the run first, and says so.
+        #expect(constant.bounds(count: 40_000, duration: 20) == (40_000, 20, false))
+        #expect(constant.bounds(count: 10_000, duration: 20) == (10_000, 20, true))
+        // A constant rate given neither sends the default count.
+        #expect(constant.bounds(count: nil, duration: nil) == (10_000, nil, false))
+        // `--profile ramp:1000-20000:30` lasts its 30 s.
+        let ramp = try #require(LoadProfile("ramp:1000-20000:30"))
+        #expect(ramp.seconds == 30 && ramp.bounds(count: nil, duration: nil) == (Int.max, 30, false))
+        #expect(try #require(LoadProfile("step:2x1,4x3")).seconds == 4)
+    }
+
     @Test("record captures a live stream into a journal that replays the same frames")
     func record() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).journal")

@@ -40,6 +40,28 @@ public enum LoadProfile: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How long the profile lasts by itself: a ramp's or the steps' seconds; `nil` for a constant
+    /// rate, which lasts as long as it is given (`--duration`, `--count`).
+    public var seconds: Double? {
+        switch self {
+        case .constant: nil
+        case .ramp(_, _, let seconds): seconds
+        case .steps(let steps): steps.reduce(0) { $0 + $1.seconds }
+        }
+    }
+
+    /// What an open-loop run sends: until `duration` (or the profile's own length) is over, and at
+    /// most `count` messages when a count is given; a constant rate given neither sends
+    /// `defaultCount`. `countEndsFirst` says when the count will stop the run before its time,
+    /// which the caller prints.
+    public func bounds(count: Int?, duration: Double?, defaultCount: Int = 10_000) -> (
+        count: Int, duration: Double?, countEndsFirst: Bool
+    ) {
+        guard let length = duration ?? seconds else { return (count ?? defaultCount, nil, false) }
+        guard let count, count < Int.max else { return (Int.max, length, false) }
+        return (count, length, offsets(count: count + 1, duration: length).count > count)
+    }
+
     /// The rate at `time` seconds into the run.
     public func rate(at time: Double) -> Double {
         switch self {
@@ -59,12 +81,19 @@ public enum LoadProfile: Hashable, Sendable, CustomStringConvertible {
     /// `duration` seconds when that comes first.
     public func offsets(count: Int, duration: Double? = nil) -> [Double] {
         var offsets: [Double] = []
-        offsets.reserveCapacity(count)
+        offsets.reserveCapacity(min(count, 1 << 20))
         var time = 0.0
+        // A whole run of `duration` seconds at rate R is R × duration messages, not one more
+        // because 1/R added up fell short of the end by a rounding error.
+        let end = duration.map { $0 - 1e-9 * max(1, $0) }
         while offsets.count < count {
-            if let duration, time >= duration { break }
+            if let end, time >= end { break }
             offsets.append(time)
-            time += 1 / rate(at: time)
+            if case .constant(let rate) = self {
+                time = Double(offsets.count) / rate
+            } else {
+                time += 1 / rate(at: time)
+            }
         }
         return offsets
     }
