@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "CaffeProtocol",
             dependencies: [
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf")
             ],
             exclude: ["Proto"]
         ),
@@ -165,7 +165,8 @@ let package = Package(
         .target(
             name: "CaffeSimulator",
             dependencies: [
-                "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement", "CaffeCore",
+                "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement",
+                "CaffeCore",
                 "CaffeBooks",
                 "CaffeWorker", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -127,11 +127,20 @@ struct DeliveryBookTests {
     @Test("a consumer exists only after a hello with a window; an empty or windowless message registers nothing")
     func hello() {
         var book = Book(incarnation: 7, ackTimeout: .seconds(5), defaultWindow: 10)
-        #expect(book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start) == .notHello)
+        #expect(
+            book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 0, at: Self.start)
+                == .notHello
+        )
         #expect(book.consumerCount == 0)
-        #expect(book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 5, at: Self.start) == .registered(evicted: nil))
+        #expect(
+            book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 5, at: Self.start)
+                == .registered(evicted: nil)
+        )
         // Known now: its feedback without a window takes output.window.
-        #expect(book.feedback(from: Array("x".utf8), incarnation: 7, acknowledgedThrough: 0, window: 0, at: Self.start) == .taken)
+        #expect(
+            book.feedback(from: Array("x".utf8), incarnation: 7, acknowledgedThrough: 0, window: 0, at: Self.start)
+                == .taken
+        )
     }
 
     @Test("consumers are bounded: a newcomer replaces the one idle longest, unproven first, or is refused")
@@ -144,13 +153,19 @@ struct DeliveryBookTests {
         book.feedback(from: a, incarnation: 7, acknowledgedThrough: 1, window: 10, at: Self.start)  // a is proven
         book.feedback(from: b, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(1))
         // c replaces b (unproven), although a has been idle longer.
-        #expect(book.feedback(from: c, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(2)) == .registered(evicted: b))
+        #expect(
+            book.feedback(from: c, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(2))
+                == .registered(evicted: b)
+        )
         // Every place holding deliveries: d is refused.
         book.enqueue(["o2", "o3"], completing: nil)
         #expect(Self.sends(&book).map(\.consumer).sorted() == ["a", "a"])
         book.enqueue(["o4", "o5", "o6", "o7", "o8", "o9", "o10", "o11", "o12"], completing: nil)
         _ = Self.sends(&book)
-        #expect(book.feedback(from: d, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(3)) == .full)
+        #expect(
+            book.feedback(from: d, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(3))
+                == .full
+        )
         #expect(book.takeCounts().evicted == 1 && book.consumerCount == 2)
     }
 
@@ -163,7 +178,13 @@ struct DeliveryBookTests {
         _ = Self.sends(&book)
         book.feedback(from: honest, incarnation: 7, acknowledgedThrough: 1, window: 4, at: Self.start)
         for index in 0..<50 {
-            book.feedback(from: Array("p\(index)".utf8), incarnation: 0, acknowledgedThrough: 0, window: 1000, at: Self.start)
+            book.feedback(
+                from: Array("p\(index)".utf8),
+                incarnation: 0,
+                acknowledgedThrough: 0,
+                window: 1000,
+                at: Self.start
+            )
         }
         book.enqueue(["o2", "o3", "o4", "o5"], completing: nil)
         #expect(Self.sends(&book).map(\.consumer) == ["h", "h", "h", "h"])
@@ -180,7 +201,13 @@ struct DeliveryBookTests {
         book.enqueue(["a1"], completing: SequenceRef(source: "s", sequence: 1))
         #expect(Self.sends(&book).map(\.consumer) == ["g"])
         for second in 1...3 {
-            book.feedback(from: greedy, incarnation: 7, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(second))
+            book.feedback(
+                from: greedy,
+                incarnation: 7,
+                acknowledgedThrough: 0,
+                window: 10,
+                at: Self.start + .seconds(second)
+            )
         }
         book.feedback(from: other, incarnation: 0, acknowledgedThrough: 0, window: 10, at: Self.start + .seconds(3))
         #expect(book.nextExpiry == Self.start + .seconds(2))
@@ -193,8 +220,22 @@ struct DeliveryBookTests {
     @Test("a consumer whose connection closed is forgotten at once, and what it held is delivered again")
     func disconnect() {
         var book = Book(incarnation: 7, ackTimeout: .seconds(60), defaultWindow: 10)
-        book.feedback(from: Array("x".utf8), incarnation: 0, acknowledgedThrough: 0, window: 10, connection: 12, at: Self.start)
-        book.feedback(from: Array("y".utf8), incarnation: 0, acknowledgedThrough: 0, window: 10, connection: 13, at: Self.start)
+        book.feedback(
+            from: Array("x".utf8),
+            incarnation: 0,
+            acknowledgedThrough: 0,
+            window: 10,
+            connection: 12,
+            at: Self.start
+        )
+        book.feedback(
+            from: Array("y".utf8),
+            incarnation: 0,
+            acknowledgedThrough: 0,
+            window: 10,
+            connection: 13,
+            at: Self.start
+        )
         book.enqueue(["a1"], completing: nil)
         #expect(Self.sends(&book).map(\.consumer) == ["x"])
         book.disconnected(connection: 12)

@@ -33,7 +33,9 @@ struct FairQueueTests {
     @Test("the acknowledged output serves sources in turn: a flood does not hold another source's outputs")
     func deliveriesInTurn() {
         var book = DeliveryBook<String>(incarnation: 7, ackTimeout: .seconds(5), defaultWindow: 10)
-        for sequence in UInt64(1)...6 { book.enqueue(["flood-\(sequence)"], completing: SequenceRef(source: "flood", sequence: sequence)) }
+        for sequence in UInt64(1)...6 {
+            book.enqueue(["flood-\(sequence)"], completing: SequenceRef(source: "flood", sequence: sequence))
+        }
         book.enqueue(["honest-1"], completing: SequenceRef(source: "honest", sequence: 1))
         book.feedback(from: Array("c".utf8), incarnation: 0, acknowledgedThrough: 0, window: 3, at: .now)
         var sent: [String] = []

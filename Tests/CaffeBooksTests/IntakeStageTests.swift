@@ -134,7 +134,10 @@ struct IntakeStageTests {
         // Allowed by configuration, or by the CURVE identity that pinned it.
         var open = Intake(policy: .init(allowEndpointChange: true))
         _ = open.admit(event("a", 1, endpoint: "tcp://one:1"), at: .now)
-        #expect(open.admit(event("a", 2, endpoint: "tcp://two:1"), at: .now).announcement?.outcome == .changed(from: "tcp://one:1"))
+        #expect(
+            open.admit(event("a", 2, endpoint: "tcp://two:1"), at: .now).announcement?.outcome
+                == .changed(from: "tcp://one:1")
+        )
         var curve = Intake(policy: .init())
         _ = curve.admit(event("b", 1, endpoint: "tcp://one:1"), identity: "KEY-B", at: .now)
         #expect(
@@ -155,9 +158,15 @@ struct IntakeStageTests {
     @Test("order ids are remembered per source: another source cannot make an order vanish")
     func orderIDsPerSource() {
         var intake = Intake(policy: .init())
-        #expect(intake.admit(Self.header("squatter", 1, order: "shop-1-A-0002"), at: .now).decision == .render(late: false))
-        #expect(intake.admit(Self.header("shop-1", 1, order: "shop-1-A-0001"), at: .now).decision == .render(late: false))
-        #expect(intake.admit(Self.header("shop-1", 2, order: "shop-1-A-0002"), at: .now).decision == .render(late: false))
+        #expect(
+            intake.admit(Self.header("squatter", 1, order: "shop-1-A-0002"), at: .now).decision == .render(late: false)
+        )
+        #expect(
+            intake.admit(Self.header("shop-1", 1, order: "shop-1-A-0001"), at: .now).decision == .render(late: false)
+        )
+        #expect(
+            intake.admit(Self.header("shop-1", 2, order: "shop-1-A-0002"), at: .now).decision == .render(late: false)
+        )
         // The source's own retry under a new sequence is still one.
         #expect(intake.admit(Self.header("shop-1", 3, order: "shop-1-A-0002"), at: .now).decision == .retry)
     }

@@ -88,7 +88,9 @@ struct SourceBooksTests {
         #expect(books.admit(header(2), at: start).decision == .duplicate)
     }
 
-    @Test("a source that keeps refusing: asked as many times as allowed, then the range is given up; its dead letter completes it")
+    @Test(
+        "a source that keeps refusing: asked as many times as allowed, then the range is given up; its dead letter completes it"
+    )
     func refusedUntilGivenUp() throws {
         var books = books(attempts: 2)
         _ = books.admit(header(1), at: start)

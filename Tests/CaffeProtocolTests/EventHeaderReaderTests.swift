@@ -32,7 +32,9 @@ struct EventHeaderReaderTests {
         #expect(read(empty) == (try Caffe_V1_EventHeader(serializedBytes: empty)))
         #expect(read(empty)?.hasSentAt == true)
         // A repeated map key: the later entry wins, as in SwiftProtobuf.
-        let twice: [UInt8] = [0x32, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x61, 0x32, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x62]
+        let twice: [UInt8] = [
+            0x32, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x61, 0x32, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x62,
+        ]
         #expect(read(twice) == (try Caffe_V1_EventHeader(serializedBytes: twice)))
         #expect(read(twice)?.metadata == ["k": "b"])
     }

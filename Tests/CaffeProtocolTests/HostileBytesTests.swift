@@ -534,7 +534,9 @@ private struct BorrowedFrame: WireFrame {
 
     /// A frame over a fresh copy of `bytes`, to be released with ``release()``.
     init(copying bytes: [UInt8]) {
-        self.bytes = UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1))
+        self.bytes = UnsafeRawBufferPointer(
+            UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        )
         bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(mutating: self.bytes).copyMemory(from: $0) }
     }
 

@@ -1,7 +1,7 @@
 import CaffeCore
 import CaffeProtocol
-import CaffeTransport
 import CaffeTestKit
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing

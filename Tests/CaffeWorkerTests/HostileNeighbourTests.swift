@@ -1,8 +1,8 @@
 // Caffe — CaffeWorker tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeTransport
 import CaffeTestKit
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Synchronization
@@ -116,14 +116,23 @@ struct HostileNeighbourTests {
         #expect(worker.terminate() == 0)
         // Nor does a worker start with it.
         let refused = try Self.caffe(
-            ["worker", "--set", "config_dir=\(configuration.path)", "--set", "metrics.address=", "--set", "rpc.endpoint="]
+            [
+                "worker", "--set", "config_dir=\(configuration.path)", "--set", "metrics.address=", "--set",
+                "rpc.endpoint=",
+            ]
         )
-        #expect(refused.status != 0 && refused.standardError.contains("do not render with the values the worker passes"))
+        #expect(
+            refused.status != 0 && refused.standardError.contains("do not render with the values the worker passes")
+        )
     }
 
     @Test("with catalog_check: warn, orders the catalog fails are parked, rendered after a fixed reload, none lost")
     func parkedUntilReload() throws {
-        let (fixture, configuration) = try Self.catalogFixture("hostile-park", broken: true, settings: ["catalog_check=warn"])
+        let (fixture, configuration) = try Self.catalogFixture(
+            "hostile-park",
+            broken: true,
+            settings: ["catalog_check=warn"]
+        )
         defer { withExtendedLifetime(fixture) {} }
         let worker = fixture.worker
         let address = try worker.waitUntilServing()
@@ -138,7 +147,9 @@ struct HostileNeighbourTests {
         try Self.setGreeting("Welcome, %@!", in: configuration)
         worker.signal(SIGHUP)
         events += try fixture.collector.collect { more in more.count >= 6 }
-        #expect(events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [1, 2, 3, 4, 5, 6])
+        #expect(
+            events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [1, 2, 3, 4, 5, 6]
+        )
         #expect(!events.contains { $0.topic == CaffeTopic.deadLetter })
         #expect(try Self.waitForMetric(address, "caffe_worker_unparked_events_total") { $0 == 3 } == 3)
         #expect(worker.terminate() == 0)
@@ -165,7 +176,10 @@ struct HostileNeighbourTests {
         let file = fixture.folder.url.appendingPathComponent("letters.jsonl")
         try (try letter.jsonString() + "\n").write(to: file, atomically: true, encoding: .utf8)
         let sent = try Self.caffe(["redrive", "--rpc", worker.rpcEndpoint, file.path])
-        #expect(sent.status == 0 && sent.standardOutput.contains("1 redriven, 0 refused"), "\(sent.standardOutput)\(sent.standardError)")
+        #expect(
+            sent.status == 0 && sent.standardOutput.contains("1 redriven, 0 refused"),
+            "\(sent.standardOutput)\(sent.standardError)"
+        )
         let events = try fixture.collector.collect { $0.count >= 2 }
         let confirmation = try #require(events.first { $0.topic.hasPrefix("confirmation.") })
         #expect(confirmation.header.sequence == 1 && confirmation.header.metadata["redriven"] == "true")
@@ -226,7 +240,10 @@ struct HostileNeighbourTests {
             Thread.sleep(forTimeInterval: 0.3)
         }
         _ = try collector.collect { $0.count >= 6 }
-        #expect(try Self.waitForMetric(address, "caffe_worker_checkpoint_failures_total") { $0 >= 2 }.map { $0 >= 2 } == true)
+        #expect(
+            try Self.waitForMetric(address, "caffe_worker_checkpoint_failures_total") { $0 >= 2 }.map { $0 >= 2 }
+                == true
+        )
         let health = try httpGet(address, "/healthz")
         #expect(health.status == 503 && health.body == "NOT_SERVING: checkpoint failing\n")
         #expect(worker.terminate() == 1)
@@ -285,7 +302,9 @@ struct HostileNeighbourTests {
         _ = try fixture.collector.collect { $0.count >= 2 }
         let before = try Self.waitForMetric(address, "caffe_worker_locale_compilations_total") { _ in true } ?? 0
         for sequence in UInt64(2)...301 {
-            try fixture.source.send(Self.order(sequence, locale: sequence % 2 == 0 ? "en-US-x-t\(sequence)" : "en-US-u-nu-xx\(sequence)"))
+            try fixture.source.send(
+                Self.order(sequence, locale: sequence % 2 == 0 ? "en-US-x-t\(sequence)" : "en-US-u-nu-xx\(sequence)")
+            )
         }
         let events = try fixture.collector.collect { $0.count >= 600 }
         let confirmations = events.filter { $0.topic.hasPrefix("confirmation.") }
@@ -315,7 +334,9 @@ struct HostileNeighbourTests {
         #expect(checkpoint.sources.count == 50 && checkpoint.sources["s7"] == 2)
     }
 
-    @Test("acknowledged output: garbage is counted, only a hello registers, a hold ends at the ack timeout, a departure is seen")
+    @Test(
+        "acknowledged output: garbage is counted, only a hello registers, a hold ends at the ack timeout, a departure is seen"
+    )
     func ackedOutputNeighbours() throws {
         let folder = try TemporaryFolder("hostile-acked")
         let context = try ZMQContext()
@@ -377,11 +398,17 @@ struct HostileNeighbourTests {
             try feedback(honest, window: 100, incarnation: tag.incarnation, through: tag.tag)
         }
         #expect(sequences.sorted() == [1, 1, 2, 2, 3, 3])
-        #expect(try Self.waitForMetric(address, "caffe_worker_deliveries_timed_out_total") { $0 >= 6 }.map { $0 >= 6 } == true)
+        #expect(
+            try Self.waitForMetric(address, "caffe_worker_deliveries_timed_out_total") { $0 >= 6 }.map { $0 >= 6 }
+                == true
+        )
         // The honest consumer leaves: the worker hears of it from the connection, not a failed send.
         let consumers = Self.metric(try httpGet(address, "/metrics").body, "caffe_worker_consumers") ?? 0
         honest.close(linger: .milliseconds(0))
-        #expect(try Self.waitForMetric(address, "caffe_worker_consumers_disconnected_total") { $0 >= 1 }.map { $0 >= 1 } == true)
+        #expect(
+            try Self.waitForMetric(address, "caffe_worker_consumers_disconnected_total") { $0 >= 1 }.map { $0 >= 1 }
+                == true
+        )
         #expect(try Self.waitForMetric(address, "caffe_worker_consumers") { $0 == consumers - 1 } == consumers - 1)
         #expect(worker.terminate() == 0)
         #expect(try Checkpoint.read(worker.checkpoint).sources["src"] == 3)

@@ -1,8 +1,8 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeTransport
 import CaffeSimulator
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing

@@ -1,8 +1,8 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeTransport
 import CaffeTestKit
+import CaffeTransport
 import Foundation
 import Histogram
 import SwiftProtobuf
@@ -206,7 +206,9 @@ struct LoadTests {
         #expect(LoadProfile("ramp:10:2") == nil && LoadProfile("constant:-1") == nil && LoadProfile("step:") == nil)
     }
 
-    @Test("a duration or a profile's own seconds run their whole time; a count is an upper bound, said when it ends the run")
+    @Test(
+        "a duration or a profile's own seconds run their whole time; a count is an upper bound, said when it ends the run"
+    )
     func bounds() throws {
         let constant = try #require(LoadProfile("constant:2000"))
         // `--rate 2000 --duration 20` sends for 20 s: no default count cuts it short.

@@ -272,7 +272,9 @@ public struct Checkpoint: Hashable, Sendable, Codable {
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return false }
             offset += written
@@ -325,7 +327,10 @@ package struct CheckpointState: Sendable {
             .appendingPathComponent("." + url.lastPathComponent + ".tmp-\(getpid())")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
-            throw Checkpoint.Problem(path: url.path, message: "cannot create \(temporary.path): \(Checkpoint.errnoText)")
+            throw Checkpoint.Problem(
+                path: url.path,
+                message: "cannot create \(temporary.path): \(Checkpoint.errnoText)"
+            )
         }
         var output = ChunkedOutput(descriptor: descriptor)
         encode(into: &output)
@@ -352,7 +357,9 @@ package struct CheckpointState: Sendable {
     private func encode(into out: inout ChunkedOutput) {
         out.append("{\"version\":\(Checkpoint.formatVersion),\"generation\":\(generation)")
         out.append(",\"sources\":{")
-        let order = marks.count <= 10_000 ? marks.indices.sorted { marks.key(at: $0) < marks.key(at: $1) } : Array(marks.indices)
+        let order =
+            marks.count <= 10_000
+            ? marks.indices.sorted { marks.key(at: $0) < marks.key(at: $1) } : Array(marks.indices)
         for (position, index) in order.enumerated() {
             if position > 0 { out.append(",") }
             out.string(marks.key(at: index))
@@ -401,7 +408,11 @@ package struct ChunkedOutput {
     }
 
     /// `,"key":{…}` with `map`'s entries, keys sorted while there are at most 10,000.
-    package mutating func object<Value>(_ key: String, _ map: [String: Value], _ value: (Value, inout ChunkedOutput) -> Void) {
+    package mutating func object<Value>(
+        _ key: String,
+        _ map: [String: Value],
+        _ value: (Value, inout ChunkedOutput) -> Void
+    ) {
         append(",")
         string(key)
         append(":{")

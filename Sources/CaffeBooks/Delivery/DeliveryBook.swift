@@ -161,7 +161,9 @@ package struct DeliveryBook<Payload> {
             input = nextInput
         }
         let source = ref?.source ?? ""
-        for payload in payloads { waiting.append(Delivery(payload: payload, input: input, source: source), key: source) }
+        for payload in payloads {
+            waiting.append(Delivery(payload: payload, input: input, source: source), key: source)
+        }
     }
 
     /// The next delivery to send, assigned a consumer with room and a tag; `nil` when nothing
@@ -220,7 +222,9 @@ package struct DeliveryBook<Payload> {
                 let idle = consumers.filter { $0.value.inFlight.isEmpty }
                 guard
                     let oldest = idle.min(by: {
-                        ($0.value.isProven ? 1 : 0, $0.value.lastHeard) < ($1.value.isProven ? 1 : 0, $1.value.lastHeard)
+                        ($0.value.isProven ? 1 : 0, $0.value.lastHeard) < (
+                            $1.value.isProven ? 1 : 0, $1.value.lastHeard
+                        )
                     })?.key
                 else {
                     counts.refused += 1

@@ -79,7 +79,11 @@ package struct Intake: Sendable {
     package private(set) var tracker: IntakeTracker
     package private(set) var recovery: GapRecovery
 
-    package init(policy: Policy, resumingFrom checkpoint: Checkpoint = Checkpoint(), now: ContinuousClock.Instant = .now) {
+    package init(
+        policy: Policy,
+        resumingFrom checkpoint: Checkpoint = Checkpoint(),
+        now: ContinuousClock.Instant = .now
+    ) {
         self.policy = policy
         tracker = IntakeTracker(
             resumingFrom: checkpoint.sources,

@@ -272,7 +272,9 @@ public struct IntakeTracker: Sendable {
     public var missing: [String: [ClosedRange<UInt64>]] {
         var all: [String: [ClosedRange<UInt64>]] = [:]
         for index in table.indices {
-            if let seen = table[index].extra.first?.seen, !seen.missing.isEmpty { all[table.key(at: index)] = seen.missing }
+            if let seen = table[index].extra.first?.seen, !seen.missing.isEmpty {
+                all[table.key(at: index)] = seen.missing
+            }
         }
         return all
     }
@@ -317,10 +319,12 @@ public struct IntakeTracker: Sendable {
             return .refused(kept: current.endpoint)
         }
         let interned = intern(pin)
-        let index = table.index(of: name) ?? {
-            dormantCount += 1
-            return table.append(name, Record(isDormant: true))
-        }()
+        let index =
+            table.index(of: name)
+            ?? {
+                dormantCount += 1
+                return table.append(name, Record(isDormant: true))
+            }()
         table[index].pin = interned
         changed.insert(UInt32(index))
         return current.map { .changed(from: $0.endpoint) } ?? .pinned

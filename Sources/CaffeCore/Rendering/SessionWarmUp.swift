@@ -48,7 +48,9 @@ public struct SessionWarmUp: Sendable {
         let maximum = UInt64(core.defaults.maximumQuantity)
         for tag in tags {
             let wanted = ICUInventory.currency(of: tag)?.code
-            guard let currency = wanted.flatMap({ priced.contains($0) ? $0 : nil }) ?? priced.sorted().first else { continue }
+            guard let currency = wanted.flatMap({ priced.contains($0) ? $0 : nil }) ?? priced.sorted().first else {
+                continue
+            }
             let lines = menu.items.flatMap { item in
                 menu.sizes.filter { item.prices[$0.id]?[currency] != nil }.map { (item: item.id, size: $0.id) }
             }
@@ -74,7 +76,9 @@ public struct SessionWarmUp: Sendable {
                 )
             let terms: [Caffe_V1_TermOfAddress] = [.unspecified, .feminine, .masculine, .neutral]
             for (shift, term) in terms.enumerated() {
-                if let bytes = order(term: term, zone: zones[0], shift: shift, count: lines.count) { items.append(.order(bytes)) }
+                if let bytes = order(term: term, zone: zones[0], shift: shift, count: lines.count) {
+                    items.append(.order(bytes))
+                }
             }
             // A bare language's zones are its likely region's tag's (`de` → `de-DE`), warmed there.
             let hasRegion = tag.split(separator: "-").count > 1

@@ -123,7 +123,11 @@ public final class WorkerMetrics: Sendable {
         counter("unrecoverable_sequences", "Sequences given up on.", counts.unrecoverableSequences)
         counter("checkpoints", "Checkpoint writes that put everything pending on disk.", counts.checkpoints)
         counter("checkpoint_failures", "Checkpoint writes that failed.", counts.checkpointFailures)
-        counter("checkpoint_compactions", "Checkpoint snapshots written (journal compactions).", counts.checkpointCompactions)
+        counter(
+            "checkpoint_compactions",
+            "Checkpoint snapshots written (journal compactions).",
+            counts.checkpointCompactions
+        )
         counter(
             "replay_endpoints_refused",
             "Announced replay endpoints that differed from the one pinned for their source, ignored.",
@@ -141,7 +145,11 @@ public final class WorkerMetrics: Sendable {
             "Consumers dropped to stay within output.max_consumers, the longest idle first.",
             counts.consumersEvicted
         )
-        counter("consumers_disconnected", "Consumers of the acknowledged output that disconnected.", counts.consumersDisconnected)
+        counter(
+            "consumers_disconnected",
+            "Consumers of the acknowledged output that disconnected.",
+            counts.consumersDisconnected
+        )
         counter(
             "deliveries_timed_out",
             "Deliveries taken back from a consumer that held them past output.ack_timeout_ms.",
@@ -154,7 +162,11 @@ public final class WorkerMetrics: Sendable {
         )
         counter("unparked_events", "Parked events rendered again after a reload.", counts.unparked)
         counter("redriven_events", "Dead letters rendered again on request (caffe.v1.Admin/Redrive).", counts.redriven)
-        counter("locale_compilations", "Locale resources and programs compiled by the render threads.", counts.localeCompilations)
+        counter(
+            "locale_compilations",
+            "Locale resources and programs compiled by the render threads.",
+            counts.localeCompilations
+        )
         counter("locale_evictions", "Locale resources evicted to stay within the cache bound.", counts.localeEvictions)
         counter(
             "locale_promotions",
@@ -227,14 +239,26 @@ public final class WorkerMetrics: Sendable {
         text.sample("caffe_worker_consumers", value: Double(counts.consumers))
         text.family("caffe_worker_unacknowledged", type: "gauge", help: "Deliveries awaiting acknowledgement.")
         text.sample("caffe_worker_unacknowledged", value: Double(counts.unacknowledged))
-        text.family("caffe_worker_sources", type: "gauge", help: "Sources known, by state (active: books in full; dormant: mark only).")
+        text.family(
+            "caffe_worker_sources",
+            type: "gauge",
+            help: "Sources known, by state (active: books in full; dormant: mark only)."
+        )
         text.sample("caffe_worker_sources", [("state", "active")], value: Double(counts.activeSources))
         text.sample("caffe_worker_sources", [("state", "dormant")], value: Double(counts.dormantSources))
         text.family("caffe_worker_parked", type: "gauge", help: "Events parked until the next successful reload.")
         text.sample("caffe_worker_parked", value: Double(counts.parkedNow))
-        text.family("caffe_worker_locale_cache_bytes", type: "gauge", help: "Bytes held by the render threads' locale caches.")
+        text.family(
+            "caffe_worker_locale_cache_bytes",
+            type: "gauge",
+            help: "Bytes held by the render threads' locale caches."
+        )
         text.sample("caffe_worker_locale_cache_bytes", value: Double(counts.localeCacheBytes))
-        text.family("caffe_worker_locale_cache_bound_bytes", type: "gauge", help: "The locale caches' bound (render.locale_cache_bytes per thread).")
+        text.family(
+            "caffe_worker_locale_cache_bound_bytes",
+            type: "gauge",
+            help: "The locale caches' bound (render.locale_cache_bytes per thread)."
+        )
         text.sample("caffe_worker_locale_cache_bound_bytes", value: Double(counts.localeCacheBound))
         text.family("caffe_worker_serving", type: "gauge", help: "1 while the worker takes new work.")
         text.sample("caffe_worker_serving", value: serving ? 1.0 : 0.0)

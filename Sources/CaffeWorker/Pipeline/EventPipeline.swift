@@ -587,7 +587,8 @@ private struct PipelineState {
                 counts.localeEvictions &+= cache.evictions
             }
             for notice in event.notices {
-                counts.agreementWordsLeft[LabelPair(labels.label(notice.locale, metrics), notice.reason), default: 0] += 1
+                counts.agreementWordsLeft[LabelPair(labels.label(notice.locale, metrics), notice.reason), default: 0] +=
+                    1
             }
         }
         self.labels = labels
@@ -752,7 +753,11 @@ private struct PipelineState {
             carryOut(books.replied(to: request, .refused, at: now).actions, at: now)
         case .served(let events, let unavailable):
             let headers = events.map(\.event.header)
-            let (decisions, actions) = books.replied(to: request, .served(events: headers, unavailable: unavailable), at: now)
+            let (decisions, actions) = books.replied(
+                to: request,
+                .served(events: headers, unavailable: unavailable),
+                at: now
+            )
             counts.count { $0.replayedEvents += UInt64(events.count) }
             carryOut(actions, at: now)
             for (index, decision) in decisions.enumerated() {
@@ -970,8 +975,11 @@ struct LocalePromotion {
     mutating func takeSoleThreadBudget(at now: ContinuousClock.Instant) -> Bool {
         if let last = budgetAt {
             let elapsed = now - last
-            budget = min(Double(Self.soleThreadBurst), budget + Double(elapsed.components.seconds)
-                + Double(elapsed.components.attoseconds) / 1e18)
+            budget = min(
+                Double(Self.soleThreadBurst),
+                budget + Double(elapsed.components.seconds)
+                    + Double(elapsed.components.attoseconds) / 1e18
+            )
         }
         budgetAt = now
         guard budget >= 1 else { return false }

@@ -91,7 +91,8 @@ struct ReplayClient {
         body.fromSequence = request.range.lowerBound
         body.toSequence = request.range.upperBound
         do {
-            guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero) else {
+            guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero)
+            else {
                 logger.warning("replay request not sent: endpoint busy", metadata: ["endpoint": "\(routed.endpoint)"])
                 return .notSent
             }
@@ -184,16 +185,26 @@ struct ReplayClient {
             }
             var header = EventFrames.header(for: order)
             header.metadata["replayed"] = "true"
-            guard let frames = try? EventFrames.encode(topic: CaffeTopic.order(store: order.storeID), header: header, body: order)
+            guard
+                let frames = try? EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: header,
+                    body: order
+                )
             else { continue }
-            events.append((InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: header), frames))
+            events.append(
+                (InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: header), frames)
+            )
         }
         for replayed in response.frames {
             guard let frames = Self.frames(of: replayed),
                 case .event(var event) = ParsedInput(frames, limits: limits),
                 event.header.sourceID == request.source, request.range.contains(event.header.sequence)
             else {
-                logger.warning("replay sent an unusable or unasked-for event", metadata: ["source": "\(request.source)"])
+                logger.warning(
+                    "replay sent an unusable or unasked-for event",
+                    metadata: ["source": "\(request.source)"]
+                )
                 continue
             }
             event.header.metadata["replayed"] = "true"

@@ -69,7 +69,8 @@ extension WorkerConfiguration.Output.Kind {
     }
 
     /// The channel over `socket`, configured and attached.
-    func channel(_ socket: ZMQSocket, _ output: WorkerConfiguration.Output, logger: Logger? = nil) -> any OutputChannel {
+    func channel(_ socket: ZMQSocket, _ output: WorkerConfiguration.Output, logger: Logger? = nil) -> any OutputChannel
+    {
         switch self {
         case .pub: PublishChannel(socket: socket)
         case .push: PushChannel(socket: socket)
@@ -253,7 +254,11 @@ final class AcknowledgedChannel: OutputChannel {
             case .taken, .registered:
                 break
             case .notHello:
-                refuse(frames, "feedback from an unknown consumer without a window (a hello names its window)", counts: &counts)
+                refuse(
+                    frames,
+                    "feedback from an unknown consumer without a window (a hello names its window)",
+                    counts: &counts
+                )
             case .full:
                 logger?.warning(
                     "consumer refused: output.max_consumers consumers all hold deliveries",
@@ -292,7 +297,8 @@ final class AcknowledgedChannel: OutputChannel {
         logger?.warning(
             "acknowledged output: message refused",
             metadata: [
-                "why": "\(why)", "frames": "\(frames.count)", "bytes": "\(frames.dropFirst().reduce(0) { $0 + $1.count })",
+                "why": "\(why)", "frames": "\(frames.count)",
+                "bytes": "\(frames.dropFirst().reduce(0) { $0 + $1.count })",
                 "refused_so_far": "\(refusedSoFar)",
             ]
         )

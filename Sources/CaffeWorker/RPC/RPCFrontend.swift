@@ -186,7 +186,10 @@ final class RPCFrontend: Service {
                 pendingStats.append(request)
             case CaffeMethod.redrive:
                 guard status.isServing, let redrives else {
-                    return answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
+                    return answer(
+                        request,
+                        RPCStatus(code: .unavailable, message: "the worker is draining; try another")
+                    )
                 }
                 let event: InputEvent
                 switch Self.redriven(request, limits: settings.limits) {
@@ -292,7 +295,10 @@ extension RPCFrontend {
         else {
             return .failure(
                 RedriveRefusal(
-                    status: RPCStatus(code: .invalidArgument, message: "the dead letter's event does not read as an event")
+                    status: RPCStatus(
+                        code: .invalidArgument,
+                        message: "the dead letter's event does not read as an event"
+                    )
                 )
             )
         }

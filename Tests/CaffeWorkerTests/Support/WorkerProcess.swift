@@ -1,8 +1,8 @@
 // Caffe — CaffeWorker tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeTransport
 import CaffeTestKit
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing

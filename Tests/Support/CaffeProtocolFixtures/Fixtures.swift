@@ -69,7 +69,8 @@ public enum Fixtures {
         return letter
     }
 
-    public static func styled(_ plain: String, runs: [(String, [String: String])], html: String) -> Caffe_V1_StyledText {
+    public static func styled(_ plain: String, runs: [(String, [String: String])], html: String) -> Caffe_V1_StyledText
+    {
         var text = Caffe_V1_StyledText()
         text.plain = plain
         text.html = html

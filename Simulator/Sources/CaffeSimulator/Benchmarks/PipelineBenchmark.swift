@@ -340,7 +340,8 @@ public struct PipelineBenchmark {
                 var cpu: [String: Double] = [:]
                 for rate in configuration.cpuRates {
                     do {
-                        cpu[Self.key(rate)] = try cpuPerOrder(of: subject, rate: rate, menu: menu, context: context).subject
+                        cpu[Self.key(rate)] = try cpuPerOrder(of: subject, rate: rate, menu: menu, context: context)
+                            .subject
                     } catch let missed as PacedRateMissed {
                         peerNotes.append("\(backend.rawValue): \(missed)")
                         progress("  \(backend.rawValue): \(missed); no CPU figure at this rate")
@@ -394,7 +395,9 @@ public struct PipelineBenchmark {
         if let url = configuration.soakReport { try Data(soak.html.utf8).write(to: url) }
         progress("running caffe-sim relay at \(Int(half)) orders/s for \(Int(configuration.soakSeconds)) s (the floor)")
         let relaySoak = try relay.withRunning { _ in
-            try load(rate: half, seconds: configuration.soakSeconds, relay, menu: menu, context: context) { progress($0) }
+            try load(rate: half, seconds: configuration.soakSeconds, relay, menu: menu, context: context) {
+                progress($0)
+            }
         }
         func secondsOver5(_ report: LoadReport) -> Int { report.overTime.filter { $0.maxMilliseconds > 5 }.count }
         // The first figure after warm-up is the start: lazily built caches are then in place.
@@ -485,7 +488,12 @@ public struct PipelineBenchmark {
             while samples.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.05) }
             let taken = samples.withLock { $0 }
             guard report.lost == 0 else {
-                throw PacedRateMissed(subject: subject.name, rate: rate, achieved: report.achievedRate, lost: report.lost)
+                throw PacedRateMissed(
+                    subject: subject.name,
+                    rate: rate,
+                    achieved: report.achievedRate,
+                    lost: report.lost
+                )
             }
             let orders = rate * (window.end - window.start)
             return (
@@ -502,7 +510,13 @@ public struct PipelineBenchmark {
         var achieved: Double
         var lost: Int
         var description: String {
-            String(format: "%@ could not keep %.0f/s while its CPU was measured: achieved %.0f/s, lost %d", subject, rate, achieved, lost)
+            String(
+                format: "%@ could not keep %.0f/s while its CPU was measured: achieved %.0f/s, lost %d",
+                subject,
+                rate,
+                achieved,
+                lost
+            )
         }
     }
 
@@ -572,7 +586,8 @@ public struct PipelineBenchmark {
             probes.append(result)
             progress(
                 String(
-                    format: "  %@ %6.0f/s%@: achieved %6.0f/s, lost %d, duplicates %d, p99 %.2f ms, worst second %@ -> %@",
+                    format:
+                        "  %@ %6.0f/s%@: achieved %6.0f/s, lost %d, duplicates %d, p99 %.2f ms, worst second %@ -> %@",
                     subject.name,
                     rate,
                     isRepeat ? " (repeat)" : "",

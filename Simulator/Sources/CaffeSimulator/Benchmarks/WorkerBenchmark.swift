@@ -121,7 +121,9 @@ public struct WorkerBenchmark {
             "render.threads=\(renderThreads)", "config_dir=\(configurationDirectory.path)",
         ]
         // The markets the load sends, as an operator lists theirs: warmed before the first order.
-        if !prepareLocales.isEmpty { settings.append("render.prepare_locales=" + prepareLocales.joined(separator: ",")) }
+        if !prepareLocales.isEmpty {
+            settings.append("render.prepare_locales=" + prepareLocales.joined(separator: ","))
+        }
         return ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
             + settings.flatMap { ["--set", $0] }
     }
@@ -318,12 +320,15 @@ public struct WorkerBenchmark {
             )
         }
         if !report.threadCPU.isEmpty {
-            let threads = report.threadCPU.sorted { $0.value > $1.value }.map { String(format: "%@ %.1f", $0.key, $0.value) }
+            let threads = report.threadCPU.sorted { $0.value > $1.value }.map {
+                String(format: "%@ %.1f", $0.key, $0.value)
+            }
             text += "\nworker CPU µs per order by thread: " + threads.joined(separator: ", ")
         }
         if let worker = report.workerCPU, let relay = report.relayCPU, let render = report.renderCPU {
             text += String(
-                format: "\nCPU µs per order%@: worker %.1f, relay (floor) %.1f, one render in process %.1f; worker − floor − render %.1f",
+                format:
+                    "\nCPU µs per order%@: worker %.1f, relay (floor) %.1f, one render in process %.1f; worker − floor − render %.1f",
                 report.pacedRate.map { String(format: " at %.0f/s", $0) } ?? "",
                 worker,
                 relay,
@@ -332,7 +337,11 @@ public struct WorkerBenchmark {
             )
         }
         if let serial = report.serialPathCPU, let ceiling = report.serialPathCeiling {
-            text += String(format: "\nserial path (caffe-pipeline): %.1f µs per order, a ceiling of %.0f orders/s", serial, ceiling)
+            text += String(
+                format: "\nserial path (caffe-pipeline): %.1f µs per order, a ceiling of %.0f orders/s",
+                serial,
+                ceiling
+            )
         }
         return text
     }

@@ -226,7 +226,9 @@ extension ChaosSuite {
         line.size = "large"
         line.quantity = 1
         order.lines = [line]
-        let frames = (try? EventFrames.encode(topic: "order.store-us-sfo", header: EventFrames.header(for: order), body: order)) ?? []
+        let frames =
+            (try? EventFrames.encode(topic: "order.store-us-sfo", header: EventFrames.header(for: order), body: order))
+            ?? []
         return frames.map(\.bytes)
     }
 
@@ -577,8 +579,14 @@ extension ChaosSuite {
             stage.settle(configuration.settleSeconds)
             Thread.sleep(forTimeInterval: 2)
             let metrics = stage.metrics()
-            let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("checkpoint").path)[.size] as? Int) ?? 0
-            let journal = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("checkpoint.journal").path)[.size] as? Int) ?? 0
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("checkpoint").path)[
+                    .size
+                ] as? Int) ?? 0
+            let journal =
+                (try? FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent("checkpoint.journal").path
+                )[.size] as? Int) ?? 0
             let peak = stage.peakMegabytes
             return row(
                 stage,
@@ -681,7 +689,10 @@ extension ChaosSuite {
             defer { stage.stop() }
             stage.waitForSent(orders / 3)
             for index in 0..<100 {
-                _ = Self.send(Self.heartbeat("stranger-\(index)", last: 999_999, endpoint: "tcp://127.0.0.1:1"), on: attacker)
+                _ = Self.send(
+                    Self.heartbeat("stranger-\(index)", last: 999_999, endpoint: "tcp://127.0.0.1:1"),
+                    on: attacker
+                )
             }
             _ = Self.send(
                 Self.heartbeat(stage.source.sourceID, last: UInt64(stage.source.sent) + 999_999, endpoint: ""),
@@ -691,7 +702,8 @@ extension ChaosSuite {
             let lost = stage.metrics()["caffe_worker_unrecoverable_sequences_total"] ?? -1
             return row(
                 stage,
-                note: "forged heartbeats claiming 999,999 more: unrecoverable sequences counted \(Int(lost)) (target 0)",
+                note:
+                    "forged heartbeats claiming 999,999 more: unrecoverable sequences counted \(Int(lost)) (target 0)",
                 passed: lost == 0
             )
 
@@ -736,7 +748,8 @@ extension ChaosSuite {
                 }
                 sequence += 1
                 let locale =
-                    !madeUp ? "en-US" : sequence % 2 == 0 ? "en-US-x-t\(sequence)" : "en-US-u-nu-zz\(sequence % 100_000)"
+                    !madeUp
+                    ? "en-US" : sequence % 2 == 0 ? "en-US-x-t\(sequence)" : "en-US-u-nu-zz\(sequence % 100_000)"
                 let frames = Self.attackOrder(sequence, source: "locale-flood", locale: locale)
                 if Self.send(frames, on: attacker, timeout: .milliseconds(10)) { sent += 1 }
             }
@@ -749,7 +762,9 @@ extension ChaosSuite {
         stage.settle(configuration.settleSeconds)
         // A phase with no stream order in it has no figure: it reads "none" and fails the row.
         func p99(_ from: Int, _ to: Int) -> Double? { to > from ? stage.p99((from + 1)...to) : nil }
-        func shown(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0) } ?? "none (no stream order)" }
+        func shown(_ value: Double?) -> String {
+            value.map { String(format: "%.2f ms", $0) } ?? "none (no stream order)"
+        }
         let before = p99(warmedUp, baselineEnd)
         let atOld = p99(old.from, old.to)
         let atBest = p99(best.from, best.to)
@@ -765,7 +780,8 @@ extension ChaosSuite {
                 + "≤ 2× the larger of alone and the control (the tags' own cost, not the volume's); "
                 + String(format: "resident peak %.0f MB", peak) + " (target < 200); "
                 + "\(Int(metrics["caffe_worker_locale_compilations_total"] ?? 0)) locales compiled",
-            [before, atBest, atControl].allSatisfy { $0 != nil } && atBest! <= 2 * max(before!, atControl!) && peak < 200
+            [before, atBest, atControl].allSatisfy { $0 != nil } && atBest! <= 2 * max(before!, atControl!)
+                && peak < 200
         )
     }
 }
