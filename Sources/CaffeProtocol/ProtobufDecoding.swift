@@ -73,34 +73,34 @@ extension SwiftProtobuf.Message where Self: SinglePassEncodable {
     }
 }
 
-/// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
-func makeFrame<Frame: WireFrame>(_ bytes: [UInt8]) throws(CaffeProtocolError) -> Frame {
-    do {
-        return try bytes.withUnsafeBytes { try Frame.copying($0) }
-    } catch {
-        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
-    }
-}
-
-/// A frame holding a copy of `bytes`; allocation failure is reported as a protocol error.
+/// A frame holding a copy of `bytes`.
 func makeFrame<Frame: WireFrame>(_ bytes: UnsafeRawBufferPointer) throws(CaffeProtocolError) -> Frame {
-    do {
-        return try Frame.copying(bytes)
-    } catch {
-        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
-    }
+    try allocating { try Frame.copying(bytes) }
 }
 
-/// A frame holding `text` as UTF-8; allocation failure is reported as a protocol error.
+/// A frame holding a copy of `bytes`.
+func makeFrame<Frame: WireFrame>(_ bytes: [UInt8]) throws(CaffeProtocolError) -> Frame {
+    try allocating { try bytes.withUnsafeBytes { try Frame.copying($0) } }
+}
+
+/// A frame holding `text` as UTF-8.
 func makeFrame<Frame: WireFrame>(text: String) throws(CaffeProtocolError) -> Frame {
-    do {
-        return try Frame.copying(text: text)
-    } catch {
-        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
+    try allocating {
+        var text = text
+        return try text.withUTF8 { try Frame.copying(UnsafeRawBufferPointer($0)) }
     }
 }
 
-/// A frame holding a copy of `frame`'s bytes; allocation failure is reported as a protocol error.
+/// A frame holding a copy of `frame`'s bytes.
 func makeFrame<Frame: WireFrame>(copyOf frame: Frame) throws(CaffeProtocolError) -> Frame {
     try frame.withUnsafeBytes { bytes throws(CaffeProtocolError) in try makeFrame(bytes) }
+}
+
+/// What `make` returns; a frame it cannot allocate is reported as a protocol error.
+private func allocating<Frame>(_ make: () throws -> Frame) throws(CaffeProtocolError) -> Frame {
+    do {
+        return try make()
+    } catch {
+        throw CaffeProtocolError(code: .malformed, message: "cannot allocate a frame: \(error)")
+    }
 }

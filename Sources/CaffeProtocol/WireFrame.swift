@@ -26,12 +26,6 @@ extension WireFrame {
 
     /// The frame's bytes as UTF-8 text (invalid sequences replaced).
     public var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
-
-    /// A frame holding `text` as UTF-8.
-    static func copying(text: String) throws -> Self {
-        var text = text
-        return try text.withUTF8 { try copying(UnsafeRawBufferPointer($0)) }
-    }
 }
 
 /// A frame that is a byte array: for code and tests that carry frames without a transport.

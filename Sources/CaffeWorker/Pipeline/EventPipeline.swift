@@ -298,7 +298,7 @@ private struct PipelineState {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
         case .invalid(let detail, let header):
-            guard let ref = refuse(header, at: now) else { return }
+            guard case .deadLetter(let ref) = refuse(header, at: now) else { return }
             var letter = EventRenderer.deadLetter(.invalid, detail, frames: frames, header: header)
             letter.ref = ref
             enqueue(letter)
@@ -308,7 +308,7 @@ private struct PipelineState {
                 "oversized message refused",
                 metadata: ["bytes": "\(bytes)", "source": "\(header?.sourceID ?? "")", "topic": "\(topic)"]
             )
-            guard let ref = refuse(header, at: now) else { return }
+            guard case .deadLetter(let ref) = refuse(header, at: now) else { return }
             enqueue(
                 EventRenderer.oversized(
                     bytes: bytes,
@@ -328,18 +328,13 @@ private struct PipelineState {
     }
 
     /// What becomes of an input refused for its content whose header could still be read: it is
-    /// tracked like any event, so its sequence is not a gap and its dead letter completes it.
-    /// `nil` when it is a duplicate (nothing to send); otherwise the reference to complete, if any.
-    mutating func refuse(_ header: Caffe_V1_EventHeader?, at now: ContinuousClock.Instant) -> SequenceRef?? {
+    /// tracked like any event, so its sequence is not a gap and its dead letter completes it; a
+    /// duplicate (nothing to send) is counted.
+    mutating func refuse(_ header: Caffe_V1_EventHeader?, at now: ContinuousClock.Instant) -> SourceBooks.Refusal {
         let (refusal, actions) = books.refuse(header, at: now)
         carryOut(actions, at: now)
-        switch refusal {
-        case .duplicate:
-            counts.count { $0.duplicates += 1 }
-            return nil
-        case .deadLetter(let ref):
-            return .some(ref)
-        }
+        if refusal == .duplicate { counts.count { $0.duplicates += 1 } }
+        return refusal
     }
 
     mutating func admit(

@@ -22,9 +22,6 @@ struct ReplayConnections {
         var isNewcomer: Bool
     }
 
-    /// Who is asking, for a place.
-    typealias Standing = ReplayStanding
-
     /// Endpoints that have answered a request (the most recent ``maxResponsive``).
     private(set) var responsive = RecentSet<String>(capacity: maxResponsive)
     static let maxResponsive = 4096
@@ -46,7 +43,7 @@ struct ReplayConnections {
     mutating func socket(
         for endpoint: String,
         id: String,
-        standing: Standing,
+        standing: ReplayStanding,
         at now: ContinuousClock.Instant,
         open: () throws(ZMQError) -> ZMQSocket
     ) throws(ZMQError) -> ZMQSocket? {

@@ -14,7 +14,7 @@ struct ReplayPlacesTests {
         defer { context.shutdown() }
         var connections = ReplayConnections(capacity: 4, idleTimeout: .seconds(30))
         defer { connections.closeAll() }
-        func open(_ endpoint: String, _ standing: ReplayConnections.Standing) throws -> Bool {
+        func open(_ endpoint: String, _ standing: ReplayStanding) throws -> Bool {
             try connections.socket(for: endpoint, id: "gap-\(endpoint)", standing: standing, at: .now) {
                 () throws(ZMQError) -> ZMQSocket in
                 let socket = try context.socket(.dealer)
