@@ -19,30 +19,45 @@
 ///   it holds a delivery older than ``ackTimeout`` (heartbeats do not extend a hold), when it holds
 ///   deliveries and stays silent that long, when the socket cannot reach it, or when its
 ///   connection closes. Tags increase across consumers and are never reused in an incarnation.
-package struct DeliveryBook<Payload> {
+public struct DeliveryBook<Payload> {
     /// A consumer, by its routing id.
-    package typealias ConsumerID = [UInt8]
+    public typealias ConsumerID = [UInt8]
 
     /// One output on its way.
-    package struct Delivery {
-        package var payload: Payload
+    public struct Delivery {
+        public var payload: Payload
         /// The input it belongs to; `nil` for outputs of inputs with no sequence.
-        package var input: Int?
+        public var input: Int?
         /// Its source: deliveries wait in a queue per source, served in turn.
-        package var source = ""
+        public var source = ""
         /// Whether it has been sent before (a redelivery).
-        package var isRedelivery = false
+        public var isRedelivery = false
+
+        @inlinable
+        public init(payload: Payload, input: Int?, source: String = "", isRedelivery: Bool = false) {
+            self.payload = payload
+            self.input = input
+            self.source = source
+            self.isRedelivery = isRedelivery
+        }
     }
 
     /// What to send next: `delivery` to `consumer` under `tag`.
-    package struct Send {
-        package var consumer: ConsumerID
-        package var tag: UInt64
-        package var delivery: Delivery
+    public struct Send {
+        public var consumer: ConsumerID
+        public var tag: UInt64
+        public var delivery: Delivery
+
+        @inlinable
+        public init(consumer: ConsumerID, tag: UInt64, delivery: Delivery) {
+            self.consumer = consumer
+            self.tag = tag
+            self.delivery = delivery
+        }
     }
 
     /// What became of one feedback message.
-    package enum FeedbackOutcome: Hashable {
+    public enum FeedbackOutcome: Hashable {
         /// A known consumer's feedback, taken.
         case taken
         /// A hello: the consumer exists now (`evicted`: the idle one it replaced).
@@ -53,73 +68,91 @@ package struct DeliveryBook<Payload> {
         case full
     }
 
-    private struct Consumer {
-        package var window: Int
+    @usableFromInline struct Consumer {
+        public var window: Int
         /// Tags in order, with their deliveries and when they were sent.
-        package var inFlight = FIFO<(tag: UInt64, delivery: Delivery, sentAt: ContinuousClock.Instant)>()
-        package var lastHeard: ContinuousClock.Instant
+        public var inFlight = FIFO<(tag: UInt64, delivery: Delivery, sentAt: ContinuousClock.Instant)>()
+        public var lastHeard: ContinuousClock.Instant
         /// Whether it has acknowledged a delivery.
-        package var isProven = false
+        public var isProven = false
         /// The connection its feedback came on (`-1`: unknown), so a disconnect can name it.
-        package var connection: Int32 = -1
+        public var connection: Int32 = -1
+
+        @usableFromInline
+        init(window: Int, lastHeard: ContinuousClock.Instant) {
+            self.window = window
+            self.lastHeard = lastHeard
+        }
 
         /// The deliveries it may hold now.
-        package func room(probation: Int) -> Int {
+        @inlinable public func room(probation: Int) -> Int {
             (isProven ? window : min(window, probation)) - inFlight.count
         }
     }
 
-    private struct Input {
-        package var ref: SequenceRef
-        package var outstanding: Int
+    @usableFromInline struct Input {
+        public var ref: SequenceRef
+        public var outstanding: Int
+
+        @usableFromInline
+        init(ref: SequenceRef, outstanding: Int) {
+            self.ref = ref
+            self.outstanding = outstanding
+        }
     }
 
     /// Random per worker start; acknowledgements for another incarnation acknowledge nothing.
-    package let incarnation: UInt64
+    public let incarnation: UInt64
     /// How long a consumer may hold a delivery, or stay silent while it holds one.
-    package let ackTimeout: Duration
+    public let ackTimeout: Duration
     /// The window of a consumer whose feedback carries none after its hello.
-    package let defaultWindow: Int
+    public let defaultWindow: Int
     /// The largest window granted (the socket's high-water mark: more could not be queued).
-    package let maxWindow: Int
+    public let maxWindow: Int
     /// Consumers at most.
-    package let maxConsumers: Int
+    public let maxConsumers: Int
     /// The window of a consumer until its first acknowledgement.
-    package let probationWindow: Int
-    private var consumers: [ConsumerID: Consumer] = [:]
-    private var rotation: [ConsumerID] = []
-    private var nextInRotation = 0
+    public let probationWindow: Int
+    @usableFromInline var consumers: [ConsumerID: Consumer] = [:]
+    @usableFromInline var rotation: [ConsumerID] = []
+    @usableFromInline var nextInRotation = 0
     /// Waiting for a consumer with room: a queue per source, served in turn, so a source that
     /// floods does not hold another's outputs behind its own.
-    private var waiting = FairQueue<Delivery>()
-    private var inputs: [Int: Input] = [:]
-    private var nextInput = 0
+    @usableFromInline var waiting = FairQueue<Delivery>()
+    @usableFromInline var inputs: [Int: Input] = [:]
+    @usableFromInline var nextInput = 0
     /// Tags increase across all consumers and are never reused within an incarnation, so an
     /// acknowledgement repeated by a consumer that was dropped and came back cannot acknowledge
     /// deliveries it has not seen.
-    private var nextTag: UInt64 = 1
-    package private(set) var completed: [SequenceRef] = []
+    @usableFromInline var nextTag: UInt64 = 1
+    @usableFromInline var storedCompleted: [SequenceRef] = []
+    /// Inputs completed and not yet taken (``takeCompleted()``).
+    @inlinable public var completed: [SequenceRef] { storedCompleted }
     /// Deliveries in consumers' hands.
-    package private(set) var unacknowledged = 0
+    @usableFromInline var storedUnacknowledged = 0
+    @inlinable public var unacknowledged: Int { storedUnacknowledged }
     /// Counts since the last ``takeCounts()``.
-    private var counts = Counts()
+    @usableFromInline var counts = Counts()
 
     /// What happened since the last ``takeCounts()``.
-    package struct Counts: Equatable {
-        package var acknowledged: UInt64 = 0
-        package var redelivered: UInt64 = 0
+    public struct Counts: Equatable {
+        public var acknowledged: UInt64 = 0
+        public var redelivered: UInt64 = 0
         /// Consumers dropped for silence or unreachable, holding deliveries.
-        package var lost: UInt64 = 0
+        public var lost: UInt64 = 0
         /// Consumers whose hold on a delivery outlasted the ack timeout.
-        package var timedOut: UInt64 = 0
+        public var timedOut: UInt64 = 0
         /// Deliveries taken back from them.
-        package var deliveriesTimedOut: UInt64 = 0
-        package var evicted: UInt64 = 0
-        package var refused: UInt64 = 0
-        package var disconnected: UInt64 = 0
+        public var deliveriesTimedOut: UInt64 = 0
+        public var evicted: UInt64 = 0
+        public var refused: UInt64 = 0
+        public var disconnected: UInt64 = 0
+
+        @inlinable
+        public init() {}
     }
 
-    package init(
+    @inlinable public init(
         incarnation: UInt64,
         ackTimeout: Duration,
         defaultWindow: Int,
@@ -136,24 +169,24 @@ package struct DeliveryBook<Payload> {
     }
 
     /// Deliveries waiting for a consumer with room.
-    package var waitingCount: Int { waiting.count }
+    @inlinable public var waitingCount: Int { waiting.count }
 
     /// Deliveries of `source`'s inputs waiting.
-    package func waitingCount(source: String) -> Int { waiting.count(for: source) }
+    @inlinable public func waitingCount(source: String) -> Int { waiting.count(for: source) }
 
     /// Consumers known.
-    package var consumerCount: Int { consumers.count }
+    @inlinable public var consumerCount: Int { consumers.count }
 
     /// Nothing waiting and nothing unacknowledged.
-    package var isSettled: Bool { waiting.isEmpty && unacknowledged == 0 }
+    @inlinable public var isSettled: Bool { waiting.isEmpty && unacknowledged == 0 }
 
     /// Queues one input's outputs; the input completes (``takeCompleted()``) when all are
     /// acknowledged. An input with no outputs completes at once.
-    package mutating func enqueue(_ payloads: [Payload], completing ref: SequenceRef?) {
+    @inlinable public mutating func enqueue(_ payloads: [Payload], completing ref: SequenceRef?) {
         var input: Int?
         if let ref {
             guard !payloads.isEmpty else {
-                completed.append(ref)
+                storedCompleted.append(ref)
                 return
             }
             nextInput += 1
@@ -168,7 +201,7 @@ package struct DeliveryBook<Payload> {
 
     /// The next delivery to send, assigned a consumer with room and a tag; `nil` when nothing
     /// waits or no consumer has room. Proven consumers come first.
-    package mutating func nextSend(at now: ContinuousClock.Instant = .now) -> Send? {
+    @inlinable public mutating func nextSend(at now: ContinuousClock.Instant = .now) -> Send? {
         guard let delivery = waiting.first, !rotation.isEmpty else { return nil }
         for proven in [true, false] {
             for step in 0..<rotation.count {
@@ -180,8 +213,8 @@ package struct DeliveryBook<Payload> {
                 nextTag += 1
                 // In place: a copy of the consumer taken out and put back would copy its whole
                 // window of deliveries on every send.
-                consumers[id]!.inFlight.append((tag, delivery, now))
-                unacknowledged += 1
+                consumers[id]?.inFlight.append((tag, delivery, now))
+                storedUnacknowledged += 1
                 if delivery.isRedelivery { counts.redelivered += 1 }
                 nextInRotation = (index + 1) % rotation.count
                 return Send(consumer: id, tag: tag, delivery: delivery)
@@ -191,7 +224,7 @@ package struct DeliveryBook<Payload> {
     }
 
     /// Whether consumer `id` is `proven` (or not) and may hold one more delivery.
-    private func hasRoom(_ id: ConsumerID, proven: Bool) -> Bool {
+    @usableFromInline func hasRoom(_ id: ConsumerID, proven: Bool) -> Bool {
         guard let consumer = consumers[id] else { return false }
         return consumer.isProven == proven && consumer.room(probation: probationWindow) > 0
     }
@@ -200,7 +233,7 @@ package struct DeliveryBook<Payload> {
     /// consumer's sets its window (0: `output.window`) and, for this incarnation, acknowledges its
     /// deliveries up to `acknowledgedThrough`.
     @discardableResult
-    package mutating func feedback(
+    @inlinable public mutating func feedback(
         from id: ConsumerID,
         incarnation: UInt64,
         acknowledgedThrough: UInt64,
@@ -243,7 +276,7 @@ package struct DeliveryBook<Payload> {
         if incarnation == self.incarnation {
             while let first = consumer.inFlight.first, first.tag <= acknowledgedThrough {
                 _ = consumer.inFlight.removeFirst()
-                unacknowledged -= 1
+                storedUnacknowledged -= 1
                 counts.acknowledged += 1
                 consumer.isProven = true
                 acknowledge(first.delivery)
@@ -253,12 +286,12 @@ package struct DeliveryBook<Payload> {
         return outcome
     }
 
-    private mutating func acknowledge(_ delivery: Delivery) {
+    @usableFromInline mutating func acknowledge(_ delivery: Delivery) {
         guard let index = delivery.input, var input = inputs[index] else { return }
         input.outstanding -= 1
         if input.outstanding == 0 {
             inputs[index] = nil
-            completed.append(input.ref)
+            storedCompleted.append(input.ref)
         } else {
             inputs[index] = input
         }
@@ -266,12 +299,12 @@ package struct DeliveryBook<Payload> {
 
     /// Takes back `send`, which the socket could not take now (the consumer's queue is full): the
     /// delivery goes back to the front, and the consumer gets nothing more until it next reports.
-    package mutating func retract(_ send: Send) {
+    @inlinable public mutating func retract(_ send: Send) {
         guard var consumer = consumers.removeValue(forKey: send.consumer) else { return }
         _ = consumer.inFlight.removeLast(1)
         consumer.window = consumer.inFlight.count
         consumers[send.consumer] = consumer
-        unacknowledged -= 1
+        storedUnacknowledged -= 1
         if send.delivery.isRedelivery { counts.redelivered -= 1 }
         waiting.prepend(send.delivery, key: send.delivery.source)
     }
@@ -280,7 +313,7 @@ package struct DeliveryBook<Payload> {
     /// deliveries and silent that long; what they held is delivered again. A consumer holding
     /// nothing needs no heartbeat: if it has gone, its disconnection (``disconnected(connection:)``)
     /// or the next send (``drop(_:)``) removes it.
-    package mutating func expire(at now: ContinuousClock.Instant) {
+    @inlinable public mutating func expire(at now: ContinuousClock.Instant) {
         for (id, consumer) in consumers {
             guard let oldest = consumer.inFlight.first else { continue }
             if now - consumer.lastHeard > ackTimeout {
@@ -294,7 +327,7 @@ package struct DeliveryBook<Payload> {
     }
 
     /// Drops the consumers whose feedback came over `connection`, which has closed.
-    package mutating func disconnected(connection: Int32) {
+    @inlinable public mutating func disconnected(connection: Int32) {
         for (id, consumer) in consumers where consumer.connection == connection {
             counts.disconnected += 1
             drop(id, lost: !consumer.inFlight.isEmpty)
@@ -302,7 +335,7 @@ package struct DeliveryBook<Payload> {
     }
 
     /// Drops a consumer the socket cannot reach; what it held is delivered again.
-    package mutating func drop(_ id: ConsumerID, lost: Bool = true) {
+    @inlinable public mutating func drop(_ id: ConsumerID, lost: Bool = true) {
         guard let consumer = consumers.removeValue(forKey: id) else { return }
         rotation.removeAll { $0 == id }
         if !rotation.isEmpty { nextInRotation %= rotation.count } else { nextInRotation = 0 }
@@ -313,13 +346,13 @@ package struct DeliveryBook<Payload> {
             delivery.isRedelivery = true
             held.append(delivery)
         }
-        unacknowledged -= held.count
+        storedUnacknowledged -= held.count
         if !held.isEmpty, lost { counts.lost += 1 }
         waiting.prepend(contentsOf: held.map { ($0.source, $0) })
     }
 
     /// The earliest time a consumer holding deliveries could time out.
-    package var nextExpiry: ContinuousClock.Instant? {
+    @inlinable public var nextExpiry: ContinuousClock.Instant? {
         var earliest: ContinuousClock.Instant?
         for consumer in consumers.values {
             guard let oldest = consumer.inFlight.first else { continue }
@@ -330,13 +363,13 @@ package struct DeliveryBook<Payload> {
     }
 
     /// Inputs completed since the last call.
-    package mutating func takeCompleted() -> [SequenceRef] {
-        defer { completed.removeAll(keepingCapacity: true) }
-        return completed
+    @inlinable public mutating func takeCompleted() -> [SequenceRef] {
+        defer { storedCompleted.removeAll(keepingCapacity: true) }
+        return storedCompleted
     }
 
     /// Counts since the last call.
-    package mutating func takeCounts() -> Counts {
+    @inlinable public mutating func takeCounts() -> Counts {
         defer { counts = Counts() }
         return counts
     }
