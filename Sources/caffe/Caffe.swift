@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeCore
 import Foundation
 import Localization
 
@@ -8,6 +9,7 @@ struct Caffe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe",
         abstract: "Localize café orders: render confirmations, receipts and complications; check catalogs.",
+        version: CaffeVersion.current,
         subcommands: [
             WorkerCommand.self, ProxyCommand.self, KeygenCommand.self, Render.self, Complication.self, Plural.self,
             StringCommand.self, Lint.self,

@@ -10,6 +10,7 @@ struct CaffeSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caffe-sim",
         abstract: "Generate, replay and load-test Caffe order traffic; measure the project's performance.",
+        version: CaffeVersion.current,
         subcommands: [
             Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
             Bench.self, Chaos.self, RelayCommand.self,
@@ -121,7 +122,7 @@ struct Demo: AsyncParsableCommand {
     )
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Colour the output (default: when writing to a terminal).")
-    var color: Bool = isatty(STDOUT_FILENO) != 0
+    var color: Bool = TerminalStyle.colorByDefault()
 
     @Option(name: .long, help: "Messages per size in the closing transport measurement.")
     var benchMessages: Int = 200_000

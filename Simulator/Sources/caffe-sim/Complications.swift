@@ -40,7 +40,7 @@ struct Complications: ParsableCommand {
     var json = false
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Colour (default: when writing to a terminal).")
-    var color: Bool = isatty(STDOUT_FILENO) != 0
+    var color: Bool = TerminalStyle.colorByDefault()
 
     @Option(help: "The folder holding menu.json and Localizations/.")
     var config = "config"
@@ -62,7 +62,7 @@ struct Complications: ParsableCommand {
         if let output {
             var header = Caffe_V1_JournalHeader()
             header.createdAt = Google_Protobuf_Timestamp(date: Date())
-            header.origin = (["caffe-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            header.origin = CommandLineText.current(as: "caffe-sim")
             let writer = try JournalWriter(url: URL(fileURLWithPath: output), header: header)
             for (index, request) in requests.enumerated() {
                 var eventHeader = Caffe_V1_EventHeader()

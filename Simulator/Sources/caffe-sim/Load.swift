@@ -14,8 +14,10 @@ struct Load: ParsableCommand {
             Open loop by default (--rate, or --profile ramp:100-5000:30 / step:1000x10,2000x10); \
             --concurrency N makes it closed loop. Latency runs from each message's intended send \
             time. Defaults match the default worker: events PUB @tcp://127.0.0.1:5560, outputs \
-            SUB >tcp://127.0.0.1:5561, RPC >tcp://127.0.0.1:5562. Exit status 2 when a --threshold \
-            is violated.
+            SUB >tcp://127.0.0.1:5561, RPC >tcp://127.0.0.1:5562. The report's first line is its \
+            verdict: FAILED when a threshold fails or anything was lost, left unsent, dead-lettered or \
+            answered with an error status. Exit status 2 when a --threshold is violated; 130 after \
+            Ctrl-C, which stops sending, prints the summary and writes the report of what ran.
             """
     )
 
@@ -73,7 +75,7 @@ struct Load: ParsableCommand {
     @Option(help: "Where to serve caffe.v1.Replay/Fetch from what was sent; empty: not served.")
     var replayEndpoint = "tcp://127.0.0.1:*"
 
-    @Option(help: "text, json or html.")
+    @Option(help: "text, json, html or csv (one row per second).")
     var format = "text"
 
     @Option(help: "Write the report here instead of standard output.")
@@ -85,11 +87,16 @@ struct Load: ParsableCommand {
     @Option(help: "The folder holding menu.json.")
     var config = "config"
 
-    func run() throws {
-        guard ["text", "json", "html"].contains(format) else {
-            throw ValidationError("--format: '\(format)' is not text, json or html")
+    func validate() throws {
+        guard ["text", "json", "html", "csv"].contains(format) else {
+            throw ValidationError("--format: '\(format)' is not text, json, html or csv")
         }
+    }
+
+    func run() throws {
         var configuration = LoadRun.Configuration()
+        configuration.details.command = CommandLineText.current(as: "caffe-sim")
+        configuration.details.version = CaffeVersion.current
         guard let kind = LoadRun.Traffic(rawValue: traffic) else {
             throw ValidationError("--traffic: '\(traffic)' is not orders, complications or rpc")
         }
@@ -110,9 +117,9 @@ struct Load: ParsableCommand {
             configuration.count = bounds.count
             configuration.duration = bounds.duration
             if bounds.countEndsFirst, let seconds = bounds.duration {
-                FileHandle.standardError.write(
-                    Data("note: --count \(bounds.count) ends the run before its \(seconds) s of sending\n".utf8)
-                )
+                let note = "--count \(bounds.count) ends the run before its \(seconds) s of sending"
+                configuration.details.note = note
+                FileHandle.standardError.write(Data("note: \(note)\n".utf8))
             }
         } else {
             configuration.count = count ?? 10_000
@@ -137,28 +144,38 @@ struct Load: ParsableCommand {
         let context = try ZMQContext()
         defer { context.shutdown() }
         let live = isatty(STDERR_FILENO) != 0
-        let report = try LoadRun(configuration: configuration, menu: menu).run(context: context) { line in
-            FileHandle.standardError.write(Data(((live ? "\r" : "") + line + (live ? "" : "\n")).utf8))
+        let stop = StopSignal()
+        var report = try LoadRun(configuration: configuration, menu: menu).run(
+            context: context,
+            stop: { stop.requested }
+        ) { line in
+            // On a terminal the line is rewritten in place (erasing what a longer one left).
+            FileHandle.standardError.write(Data((live ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
         if live { FileHandle.standardError.write(Data("\n".utf8)) }
+        report.judge(thresholds)
         let text: String
         switch format {
         case "json": text = try report.json()
         case "html": text = report.html
+        case "csv": text = report.csv
         default: text = report.summary
         }
         if let reportFile {
             try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: reportFile))
+            // The report went to a file: the summary still reaches the person who ran it.
+            FileHandle.standardError.write(Data("\(report.summary)\nreport written to \(reportFile)\n".utf8))
         } else {
             print(text)
         }
-        let violated = thresholds?.violations(of: report) ?? []
+        let violated = report.thresholds.filter { !$0.passed }
         if !violated.isEmpty {
             FileHandle.standardError.write(
-                Data("threshold violated: \(violated.map(\.text).joined(separator: ", "))\n".utf8)
+                Data("threshold violated: \(violated.map(\.condition).joined(separator: ", "))\n".utf8)
             )
-            throw ExitCode(2)
         }
+        if report.run.interrupted { throw ExitCode(130) }
+        if !violated.isEmpty { throw ExitCode(2) }
     }
 }
 
@@ -191,17 +208,34 @@ struct Record: ParsableCommand {
         try LoadRun.attach(subscriber, from)
         var header = Caffe_V1_JournalHeader()
         header.createdAt = Google_Protobuf_Timestamp(date: Date())
-        header.origin = (["caffe-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        header.origin = CommandLineText.current(as: "caffe-sim")
         let stop = StopSignal()
         let recorder = StreamRecorder(subscriber: subscriber)
+        let live = isatty(STDERR_FILENO) != 0
+        let started = Date()
         let recorded = try recorder.record(
             to: URL(fileURLWithPath: output),
             header: header,
             count: count,
             duration: duration,
             stop: { stop.requested }
+        ) { events, seconds in
+            guard live else { return }
+            let rate = seconds > 0 ? Double(events) / seconds : 0
+            FileHandle.standardError.write(
+                Data(String(format: "\r\u{1B}[K%5.0fs  %d events recorded (%.0f/s)", seconds, events, rate).utf8)
+            )
+        }
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let seconds = Date().timeIntervalSince(started)
+        let ending =
+            stop.requested ? "stopped by a signal" : recorded == count ? "--count reached" : "--duration reached"
+        FileHandle.standardError.write(
+            Data(
+                "caffe-sim record: \(recorded) events written to \(output) in \(String(format: "%.1f", seconds)) s (\(ending))\n"
+                    .utf8
+            )
         )
-        FileHandle.standardError.write(Data("caffe-sim record: \(recorded) events written to \(output)\n".utf8))
         subscriber.close(linger: .zero)
     }
 }

@@ -55,7 +55,7 @@ struct Generate: ParsableCommand {
             menu: menu,
             menuURL: menuURL,
             catalogURL: folder.appendingPathComponent("Localizations"),
-            origin: (["caffe-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            origin: CommandLineText.current(as: "caffe-sim")
         )
         FileHandle.standardError.write(Data("caffe-sim generate: \(written) orders written to \(output)\n".utf8))
     }
@@ -133,7 +133,10 @@ struct Replay: ParsableCommand {
         discussion: """
             Pacing is anchored to the start: each record leaves at its offset from the first, so a \
             late send does not delay the rest. Later --loop passes get new order ids (#2, #3 …) \
-            and sequences. The replay endpoint answers workers' gap requests from the journal.
+            and sequences. The replay endpoint answers workers' gap requests from the journal. \
+            After the last record it stays, heartbeating, until the workers have caught up (the \
+            endpoint went quiet with heartbeats going out) or --linger-limit passed; it says so \
+            either way, and exits 3 when it could not confirm the catch-up or nobody subscribed.
             """
     )
 
@@ -168,16 +171,28 @@ struct Replay: ParsableCommand {
     var replayEndpoint = "tcp://127.0.0.1:5563"
 
     @Option(help: "Send a heartbeat per source after this many seconds without an event (0: none).")
-    var heartbeat = 0.0
+    var heartbeat = 0.5
 
-    @Option(help: "Seconds to stay after the last record, heartbeating and serving replay requests.")
-    var linger = 0.0
+    @Option(help: "After the last record: 'auto' (until the workers caught up) or seconds to stay, serving.")
+    var linger = "auto"
+
+    @Option(help: "The longest --linger auto waits for the workers to catch up, in seconds.")
+    var lingerLimit = 30.0
 
     @Flag(help: "Count what would be sent and how long it would take; send nothing.")
     var dryRun = false
 
     @Flag(help: "Print the report as JSON.")
     var json = false
+
+    func validate() throws {
+        guard linger == "auto" || (Double(linger) ?? -1) >= 0 else {
+            throw ValidationError("--linger: '\(linger)' is not auto or a number of seconds")
+        }
+        guard heartbeat >= 0, lingerLimit >= 0 else {
+            throw ValidationError("--heartbeat and --linger-limit take seconds, 0 or more")
+        }
+    }
 
     func run() throws {
         let contents = try JournalCommand.open(journal)
@@ -208,7 +223,8 @@ struct Replay: ParsableCommand {
         }
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let sender = try context.socket(socket == "push" ? .push : .pub)
+        // An XPUB rather than a PUB: the same to subscribers, and it sees who subscribed.
+        let sender = try context.socket(socket == "push" ? .push : .xpub)
         if endpoint.hasPrefix(">") {
             try sender.connect(String(endpoint.dropFirst()))
         } else {
@@ -227,8 +243,30 @@ struct Replay: ParsableCommand {
         var player = JournalPlayer(plan: plan, entries: contents.entries)
         if let server { player.metadata = ["replay_endpoint": server.endpoint] }
         if heartbeat > 0 { player.heartbeatInterval = .milliseconds(Int64(heartbeat * 1000)) }
-        player.linger = .milliseconds(Int64(max(0, linger) * 1000))
-        let report = try player.play(on: sender, server: server)
+        if let seconds = Double(linger) {
+            player.linger = .fixed(.milliseconds(Int64(seconds * 1000)))
+        } else {
+            // Two heartbeats with no request after them: the workers asked for nothing more.
+            let quiet = max(1, 2 * heartbeat)
+            player.linger = .untilCaughtUp(
+                quiet: .milliseconds(Int64(quiet * 1000)),
+                limit: .milliseconds(Int64(max(quiet, lingerLimit) * 1000))
+            )
+        }
+        let live = isatty(STDERR_FILENO) != 0
+        let report = try player.play(on: sender, server: server) { progress in
+            guard live else { return }
+            let share = progress.total > 0 ? 100 * progress.sent / progress.total : 100
+            let line =
+                progress.lingering
+                ? String(format: "%5.0fs  all %d sent; lingering", progress.seconds, progress.total)
+                : String(format: "%5.0fs  sent %d of %d (%d%%)", progress.seconds, progress.sent, progress.total, share)
+            FileHandle.standardError.write(
+                Data("\r\u{1B}[K\(line)  replay requests \(progress.replayRequests)".utf8)
+            )
+        }
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        sender.close(linger: .seconds(5))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -243,8 +281,43 @@ struct Replay: ParsableCommand {
                     report.maxLateMilliseconds
                 )
             )
+            print(
+                "replay endpoint: \(server.map { "\($0.endpoint), \(report.replayRequests) requests, \(report.replayedEvents) events served" } ?? "off")"
+            )
         }
-        sender.close(linger: .seconds(5))
+        let warnings = Self.warnings(report, served: server != nil, heartbeats: heartbeat > 0, pub: socket != "push")
+        for warning in warnings { FileHandle.standardError.write(Data("caffe-sim replay: \(warning)\n".utf8)) }
+        if report.caughtUp == false || report.subscriptions == 0 { throw ExitCode(3) }
+    }
+
+    /// What the person who ran the replay must know about delivery: lingering that ended
+    /// before the workers caught up, nobody subscribed, or nothing that could recover a loss.
+    static func warnings(_ report: JournalPlayer.Report, served: Bool, heartbeats: Bool, pub: Bool) -> [String] {
+        var warnings: [String] = []
+        let linger = String(format: "%.1f", report.lingerSeconds)
+        switch report.caughtUp {
+        case true?:
+            if report.replayedEvents > 0 {
+                warnings.append(
+                    "workers fetched \(report.replayedEvents) events they had missed; caught up after \(linger) s"
+                )
+            }
+        case false?:
+            warnings.append(
+                "NOT CONFIRMED: workers were still fetching after \(linger) s (--linger-limit); "
+                    + "they may not have everything"
+            )
+        case nil:
+            if !served {
+                warnings.append("no replay endpoint: events a subscriber missed cannot be fetched, only reported lost")
+            } else if !heartbeats {
+                warnings.append("no heartbeats: a worker that missed the last events cannot know it")
+            }
+        }
+        if pub, report.subscriptions == 0 {
+            warnings.append("nobody subscribed: the \(report.sent) records went nowhere")
+        }
+        return warnings
     }
 
     static func date(_ text: String) throws -> Date {

@@ -1,12 +1,14 @@
 // Caffe — simulator tests.
 import CaffeCore
 import CaffeProtocol
-import CaffeSimulator
 import CaffeTransport
 import Foundation
 import SwiftProtobuf
+import Synchronization
 import Testing
 import ZeroMQ
+
+@testable import CaffeSimulator
 
 @Suite("Journals, the generator and replay plans")
 struct JournalTests {
@@ -246,7 +248,7 @@ struct JournalPlayerHeartbeatTests {
         let events = try played(orders: 3) { player in
             player.metadata = ["replay_endpoint": "tcp://127.0.0.1:1"]
             player.heartbeatInterval = .milliseconds(20)
-            player.linger = .milliseconds(70)
+            player.linger = .fixed(.milliseconds(70))
         }
         let orders = events.filter { $0.header.bodyType == Caffe_V1_OrderEvent.protoMessageName }
         let beats = events.filter { $0.header.bodyType == Caffe_V1_Heartbeat.protoMessageName }
@@ -271,5 +273,66 @@ struct JournalPlayerHeartbeatTests {
                 Caffe_V1_OrderEvent.protoMessageName, Caffe_V1_OrderEvent.protoMessageName,
             ]
         )
+    }
+}
+
+@Suite("Journal player lingering", .serialized)
+struct JournalPlayerLingerTests {
+    /// Plays 5 orders with heartbeats every 50 ms and lingering until caught up (quiet 200 ms,
+    /// limit 1 s); `fetching` keeps asking the replay server for the last order every 50 ms.
+    func play(fetching: Bool) throws -> JournalPlayer.Report {
+        let entries = try JournalTests.entries(seed: 6, orders: 5)
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let (receiver, sender) = try JournalTests.loopback(context)
+        defer { receiver.close(linger: .zero) }
+        let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
+        defer { server.stop() }
+        var options = ReplayPlan.Options()
+        options.speed = .max
+        var player = JournalPlayer(plan: ReplayPlan(entries: entries, options: options), entries: entries)
+        player.heartbeatInterval = .milliseconds(50)
+        player.linger = .untilCaughtUp(quiet: .milliseconds(200), limit: .seconds(1))
+        let done = Atomic<Bool>(false)
+        let client = try context.socket(.dealer)
+        try client.connect(server.endpoint)
+        let box = SocketBox(client)
+        let fetcher = Thread {
+            // After the player has handed its events to the server.
+            Thread.sleep(forTimeInterval: 0.1)
+            var header = Caffe_V1_RequestHeader()
+            header.method = CaffeMethod.replayFetch
+            header.requestID = "tail"
+            var request = Caffe_V1_ReplayRequest()
+            request.sourceID = "sim-1"
+            request.fromSequence = 5
+            request.toSequence = 5
+            while fetching, !done.load(ordering: .relaxed) {
+                _ = try? box.socket.send(multipart: try RequestFrames.encode(header: header, body: request))
+                _ = try? box.socket.receiveMultipart(timeout: .milliseconds(50))
+            }
+            box.socket.close(linger: .zero)
+        }
+        fetcher.start()
+        defer { done.store(true, ordering: .relaxed) }
+        let report = try player.play(on: sender, server: server)
+        done.store(true, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.1)
+        return report
+    }
+
+    @Test("stays until the replay endpoint goes quiet, then reports it caught up")
+    func caughtUp() throws {
+        let report = try play(fetching: false)
+        #expect(report.sent == 5 && report.caughtUp == true && report.replayRequests == 0)
+        #expect(report.lingerSeconds >= 0.2 && report.lingerSeconds < 0.9)
+        #expect(report.subscriptions == nil)
+    }
+
+    @Test("a worker still fetching at the limit is reported as not caught up")
+    func stillFetching() throws {
+        let report = try play(fetching: true)
+        #expect(report.caughtUp == false && report.lingerSeconds >= 1)
+        #expect(report.replayRequests > 5 && report.replayedEvents == report.replayRequests)
     }
 }

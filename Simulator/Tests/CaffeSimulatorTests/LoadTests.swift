@@ -109,9 +109,10 @@ struct LoadTests {
         )
         defer { worker.stop() }
         var lines: [String] = []
-        let report = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(context: context) {
-            lines.append($0)
-        }
+        let report = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(
+            context: context,
+            progress: { lines.append($0) }
+        )
 
         // 1…910: multiples of 10 lost (91); of 13 and not 10 dead-lettered (70 - 7 = 63); of 7 and
         // of neither 10 nor 13 duplicated (130 - 13 - 10 + 1 = 108).
@@ -143,6 +144,37 @@ struct LoadTests {
                 "lost==0", "dead_lettered<1",
             ]
         )
+        // The verdict names every reason; the thresholds are in the report with what they measured.
+        var judged = report
+        judged.judge(try LoadThresholds("lost==91,p99<60s,dead_lettered==0"))
+        #expect(!judged.verdict.passed)
+        #expect(
+            judged.verdict.problems == [
+                "threshold dead_lettered==0: 63", "lost 91", "dead-lettered 63",
+            ]
+        )
+        #expect(judged.thresholds.map { $0.passed } == [true, true, false])
+        #expect(judged.thresholds[0].line == "✓ lost==91 (measured 91)")
+        #expect(judged.summary.hasPrefix("FAILED: threshold dead_lettered==0: 63; lost 91; dead-lettered 63\n"))
+        let judgedJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(judged.json().utf8)) as? [String: Any]
+        )
+        let verdict = try #require(judgedJSON["verdict"] as? [String: Any])
+        #expect(verdict["passed"] as? Bool == false)
+        let listed = try #require(judgedJSON["thresholds"] as? [[String: Any]])
+        #expect(listed.map { $0["condition"] as? String } == ["lost==91", "p99<60s", "dead_lettered==0"])
+        #expect(listed.map { $0["passed"] as? Bool } == [true, true, false])
+        let judgedHTML = judged.html
+        #expect(judgedHTML.contains("<h2>FAILED</h2>") && !judgedHTML.contains("PASSED"))
+        #expect(judgedHTML.contains("<li>threshold dead_lettered==0: 63</li>"))
+        #expect(judgedHTML.contains("✗</td><td class=\"mono\">dead_lettered==0</td><td>measured 63</td>"))
+        // One CSV row per second, and every sent message in them.
+        let rows = report.csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first?.map(String.init) == LoadReport.csvColumns)
+        #expect(rows.count == report.throughput.count + 1)
+        let sentPerRow: [Int] = rows.dropFirst().map { row in Int(row[2]) ?? -1 }
+        #expect(sentPerRow.reduce(0, +) == 910)
+        #expect(rows.dropFirst().allSatisfy { $0.count == LoadReport.csvColumns.count })
         #expect(throws: LoadError.self) { try LoadThresholds("p98<3ms") }
         #expect(throws: LoadError.self) { try LoadThresholds("p99 about 3ms") }
         let html = report.html
@@ -157,12 +189,110 @@ struct LoadTests {
         #expect(report.localeLatency.map(\.count).reduce(0, +) == 910 - lost - dead)
     }
 
+    @Test("a run with nothing wrong passes; error statuses and interruption fail it")
+    func verdicts() {
+        var books = LoadAccounting()
+        for sequence in 1...4 {
+            books.sent(UInt64(sequence), intended: Double(sequence) * 0.1, locale: "en-US", expected: 1)
+        }
+        books.reply(1, code: "OK", at: 0.2)
+        books.reply(2, code: "OK", at: 0.3)
+        var configuration = LoadRun.Configuration()
+        configuration.traffic = .rpc
+        configuration.profile = nil
+        var failed = LoadReport(
+            configuration: configuration,
+            books: books,
+            targetRate: 0,
+            sendSeconds: 0.4,
+            seconds: 0.5,
+            replayRequests: 0
+        )
+        #expect(failed.verdict.problems == ["lost 2"])
+        books.reply(3, code: "RESOURCE_EXHAUSTED", at: 0.4)
+        books.reply(4, code: "RESOURCE_EXHAUSTED", at: 0.4)
+        failed = LoadReport(
+            configuration: configuration,
+            books: books,
+            targetRate: 0,
+            sendSeconds: 0.4,
+            seconds: 0.5,
+            replayRequests: 0
+        )
+        #expect(failed.verdict == .init(passed: false, problems: ["error statuses 2 (RESOURCE_EXHAUSTED 2)"]))
+        #expect(failed.html.contains("<h2>FAILED</h2>"))
+
+        var clean = LoadAccounting()
+        clean.sent(1, intended: 0, locale: "en-US", expected: 1)
+        clean.output(1, kind: "reply", at: 0.001)
+        var details = LoadReport.RunDetails()
+        details.command = "caffe-sim load --rate 1"
+        let passed = LoadReport(
+            configuration: configuration,
+            books: clean,
+            targetRate: 1,
+            sendSeconds: 0,
+            seconds: 0.001,
+            replayRequests: 0,
+            run: details
+        )
+        #expect(passed.verdict == .init(passed: true, problems: []))
+        #expect(passed.summary.hasPrefix("PASSED\n"))
+        #expect(passed.html.contains("<h2>PASSED</h2>") && passed.html.contains("caffe-sim load --rate 1"))
+        details.interrupted = true
+        let stopped = LoadReport(
+            configuration: configuration,
+            books: clean,
+            targetRate: 1,
+            sendSeconds: 0,
+            seconds: 0.001,
+            replayRequests: 0,
+            run: details
+        )
+        #expect(stopped.verdict.problems == ["interrupted after 0.0 s"])
+    }
+
+    @Test("charts: one or two points are dots, not a line; an empty chart says so")
+    func chartShapes() {
+        let two = LoadReport.lineChart(
+            title: "t",
+            yUnit: "/s",
+            series: [.init("sent", "#000", [(0, 10), (1, 12)])]
+        )
+        #expect(!two.contains("<polyline") && two.components(separatedBy: "<circle").count == 3)
+        let many = LoadReport.lineChart(
+            title: "t",
+            yUnit: "/s",
+            series: [.init("sent", "#000", (0..<60).map { (Double($0), 5) })]
+        )
+        #expect(many.contains("<polyline") && !many.contains("<circle"))
+        let empty = LoadReport.lineChart(title: "t", yUnit: "%", series: [.init("cpu", "#000", [])])
+        #expect(empty.contains(">no data</text>") && !empty.contains("<polyline"))
+        // Charts scale to the page's width.
+        #expect(many.contains("viewBox=\"0 0 1400 300\""))
+    }
+
+    @Test("command lines are recorded as a shell would read them back")
+    func commandLines() {
+        #expect(
+            CommandLineText.quoted(["caffe-sim", "load", "--input", ">tcp://h:1", "--replay-endpoint", "", "a'b"])
+                == #"caffe-sim load --input '>tcp://h:1' --replay-endpoint '' 'a'\''b'"#
+        )
+    }
+
     @Test("axes tick at round numbers")
     func niceTicks() {
         #expect(LoadReport.niceTicks(upTo: 3404) == [0, 1000, 2000, 3000, 4000])
         #expect(LoadReport.niceTicks(upTo: 11.4) == [0, 5, 10, 15])
         #expect(LoadReport.niceTicks(upTo: 0.37) == [0, 0.1, 0.2, 0.30000000000000004, 0.4])
         #expect(LoadReport.niceTicks(upTo: 1).map(LoadReport.tickLabel) == ["0", "0.2", "0.4", "0.6", "0.8", "1"])
+        #expect(LoadReport.niceTicks(upTo: 0.37).map(LoadReport.tickLabel) == ["0", "0.1", "0.2", "0.3", "0.4"])
+        // Tiny axes keep their digits (an empty CPU axis once read 0.001 0.001 0.001 0. 0.).
+        #expect(
+            LoadReport.niceTicks(upTo: 0.001).map(LoadReport.tickLabel) == [
+                "0", "0.0002", "0.0004", "0.0006", "0.0008", "0.001",
+            ]
+        )
     }
 
     @Test("with no worker taking messages, load gives up after the timeout with a clear error")
@@ -268,6 +398,32 @@ struct LoadTests {
         subscriber.close(linger: .zero)
     }
 
+    @Test("caffe-sim replay with nobody subscribed says so and exits 3")
+    func replayToNobody() throws {
+        let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
+        let folder = try Self.temporaryFolder("replay-nobody")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let journal = folder.appendingPathComponent("o.journal").path
+        let configuration = CatalogBenchmarkTests.configuration.path
+        let generated = try ExecutableRunner.run(
+            simulator,
+            ["generate", "-o", journal, "--orders", "3", "--config", configuration]
+        )
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let replay = try ExecutableRunner.run(
+            simulator,
+            [
+                "replay", journal, "--speed", "max", "--endpoint", "@ipc://\(folder.path)/in",
+                "--replay-endpoint", "ipc://\(folder.path)/replay",
+            ]
+        )
+        #expect(replay.status == 3)
+        #expect(
+            replay.standardOutput.contains("replay endpoint: ipc://\(folder.path)/replay, 0 requests, 0 events served")
+        )
+        #expect(replay.standardError.contains("caffe-sim replay: nobody subscribed: the 3 records went nowhere"))
+    }
+
     @Test("caffe-sim load against a real worker: all received; a threshold it violates exits 2")
     func thresholdsAgainstAWorker() throws {
         let caffe = try #require(ExecutableRunner.locate("caffe"))
@@ -304,9 +460,40 @@ struct LoadTests {
             try JSONSerialization.jsonObject(with: Data(passing.standardOutput.utf8)) as? [String: Any]
         )
         #expect(report["sent"] as? Int == 300 && report["received"] as? Int == 300 && report["lost"] as? Int == 0)
+        #expect((report["verdict"] as? [String: Any])?["passed"] as? Bool == true)
         let failing = try ExecutableRunner.run(simulator, common + ["--threshold", "p99<0.001us"])
         #expect(failing.status == 2)
         #expect(failing.standardError.contains("threshold violated: p99<0.001us"))
+        let failed = try #require(
+            try JSONSerialization.jsonObject(with: Data(failing.standardOutput.utf8)) as? [String: Any]
+        )
+        let verdict = try #require(failed["verdict"] as? [String: Any])
+        #expect(verdict["passed"] as? Bool == false)
+        #expect((verdict["problems"] as? [String])?.first?.hasPrefix("threshold p99<0.001us: ") == true)
+        let unknown = try ExecutableRunner.run(simulator, common + ["--format", "xml"])
+        #expect(unknown.status == 64 && unknown.standardError.contains("'xml' is not text, json, html or csv"))
+
+        // Ctrl-C: the summary and the report of what ran, exit 130.
+        let interrupted = Process()
+        interrupted.executableURL = simulator
+        let reportFile = folder.appendingPathComponent("interrupted.json")
+        interrupted.arguments =
+            common.filter { $0 != "300" && $0 != "--count" }
+            + ["--duration", "30", "--report-file", reportFile.path]
+        let errors = Pipe()
+        interrupted.standardError = errors
+        try interrupted.runWithSignalsUnblocked()
+        Thread.sleep(forTimeInterval: 2)
+        kill(interrupted.processIdentifier, SIGINT)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        interrupted.waitUntilExit()
+        #expect(interrupted.terminationStatus == 130)
+        #expect(said.contains("FAILED: interrupted after "), "\(said)")
+        let written = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as? [String: Any]
+        )
+        #expect((written["run"] as? [String: Any])?["interrupted"] as? Bool == true)
+        #expect((written["sent"] as? Int ?? 0) > 0 && (written["sent"] as? Int ?? 0) < 30_000)
         let rpc = try ExecutableRunner.run(
             simulator,
             [

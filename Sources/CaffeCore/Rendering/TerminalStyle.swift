@@ -1,4 +1,5 @@
 import CaffeProtocol
+import Foundation
 
 /// ANSI styling for terminal output, off when writing to a file or pipe.
 public struct TerminalStyle: Sendable {
@@ -6,6 +7,16 @@ public struct TerminalStyle: Sendable {
     public var enabled: Bool
 
     public init(enabled: Bool) { self.enabled = enabled }
+
+    /// Whether colour is on when no flag says: the descriptor is a terminal and `NO_COLOR` is
+    /// unset or empty (no-color.org: a non-empty `NO_COLOR` turns default colour off; an explicit
+    /// `--color` still wins).
+    public static func colorByDefault(
+        on descriptor: Int32 = STDOUT_FILENO,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
+        isatty(descriptor) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
+    }
 
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }

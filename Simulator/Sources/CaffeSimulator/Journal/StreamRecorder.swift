@@ -15,19 +15,28 @@ public struct StreamRecorder {
 
     /// Records until `count` events, `duration` seconds, or `stop()`; returns how many.
     /// Messages that are not `[topic][header][body]` are skipped (and counted on standard error).
+    /// `progress` gets the events written and the seconds passed, about once a second.
     public func record(
         to url: URL,
         header: Caffe_V1_JournalHeader,
         count: Int? = nil,
         duration: Double? = nil,
-        stop: () -> Bool = { false }
+        stop: () -> Bool = { false },
+        progress: (_ events: Int, _ seconds: Double) -> Void = { _, _ in }
     ) throws -> Int {
         let writer = try JournalWriter(url: url, header: header)
-        let deadline = duration.map { Date().addingTimeInterval($0) }
+        let started = Date()
+        let deadline = duration.map { started.addingTimeInterval($0) }
+        var nextProgress = started.addingTimeInterval(1)
         var skipped = 0
         while !stop() {
+            let now = Date()
+            if now >= nextProgress {
+                nextProgress = now.addingTimeInterval(1)
+                progress(writer.records, now.timeIntervalSince(started))
+            }
             if let count, writer.records >= count { break }
-            if let deadline, Date() >= deadline { break }
+            if let deadline, now >= deadline { break }
             guard let frames = try subscriber.receiveMultipart(timeout: .milliseconds(100)) else { continue }
             guard frames.count == 3 else {
                 skipped += 1

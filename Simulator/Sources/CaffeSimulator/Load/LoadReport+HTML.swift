@@ -2,6 +2,8 @@ import Foundation
 
 extension LoadReport {
     /// One self-contained HTML page, read at a glance the way k6, ghz and vegeta reports are: the
+    /// verdict (red when a threshold failed or anything was lost, unsent, dead-lettered or
+    /// answered with an error), the thresholds with their measured values, the run's details, the
     /// headline figures, then rate (target, sent, completed) per second, latency over time,
     /// errors per second, latency per locale, latency by percentile, and the worker's CPU and
     /// memory when the run watched it. Inline SVG with axes at round numbers; no scripts, no
@@ -18,20 +20,22 @@ extension LoadReport {
                 ("p99.9", String(format: "%.3f ms", p999Milliseconds)),
                 ("max", String(format: "%.3f ms", maxMilliseconds)),
             ] + statusCodes.sorted { $0.key < $1.key }.map { ("status \($0.key)", "\($0.value)") }
-        let verdict =
-            lost == 0 && unsent == 0 ? ("#2b8a3e", "nothing lost") : ("#c92a2a", "\(lost + unsent) lost or unsent")
         let cards = figures.map {
             "<div class=\"card\"><div class=\"label\">\(Self.escape($0.0))</div><div class=\"value\">\(Self.escape($0.1))</div></div>"
         }.joined()
+        // Per-second values sit in the middle of their second. The last second of a run is
+        // partial: drawn as a rate, it is a cliff that did not happen.
+        let whole = throughput.filter { Double($0.second + 1) <= seconds + 0.05 }
+        let partialNote = whole.count < throughput.count ? " (the last, partial second left out)" : ""
         var charts: [String] = []
         charts.append(
             Self.lineChart(
-                title: "Rate per second",
+                title: "Rate per second" + partialNote,
                 yUnit: "/s",
                 series: [
-                    .init("target", "#868e96", throughput.map { (Double($0.second), $0.target) }, dashed: true),
-                    .init("sent", "#1c7ed6", throughput.map { (Double($0.second), Double($0.sent)) }),
-                    .init("completed", "#2b8a3e", throughput.map { (Double($0.second), Double($0.completed)) }),
+                    .init("target", "#868e96", whole.map { (Double($0.second) + 0.5, $0.target) }, dashed: true),
+                    .init("sent", "#1c7ed6", whole.map { (Double($0.second) + 0.5, Double($0.sent)) }),
+                    .init("completed", "#2b8a3e", whole.map { (Double($0.second) + 0.5, Double($0.completed)) }),
                 ]
             )
         )
@@ -40,19 +44,19 @@ extension LoadReport {
                 title: "Latency over time, from the intended send time",
                 yUnit: "ms",
                 series: [
-                    .init("p50", "#2b8a3e", overTime.map { (Double($0.second), $0.p50Milliseconds) }),
-                    .init("p99", "#e8590c", overTime.map { (Double($0.second), $0.p99Milliseconds) }),
-                    .init("max", "#c92a2a", overTime.map { (Double($0.second), $0.maxMilliseconds) }),
+                    .init("p50", "#2b8a3e", overTime.map { (Double($0.second) + 0.5, $0.p50Milliseconds) }),
+                    .init("p99", "#e8590c", overTime.map { (Double($0.second) + 0.5, $0.p99Milliseconds) }),
+                    .init("max", "#c92a2a", overTime.map { (Double($0.second) + 0.5, $0.maxMilliseconds) }),
                 ]
             )
         )
         charts.append(
             Self.lineChart(
-                title: "Errors per second",
+                title: "Errors per second" + partialNote,
                 yUnit: "/s",
                 series: [
-                    .init("dead letters", "#e8590c", throughput.map { (Double($0.second), Double($0.deadLettered)) }),
-                    .init("error statuses", "#c92a2a", throughput.map { (Double($0.second), Double($0.errors)) }),
+                    .init("dead letters", "#e8590c", whole.map { (Double($0.second) + 0.5, Double($0.deadLettered)) }),
+                    .init("error statuses", "#c92a2a", whole.map { (Double($0.second) + 0.5, Double($0.errors)) }),
                 ],
                 minimumMaxY: 1
             )
@@ -73,35 +77,75 @@ extension LoadReport {
                 Self.lineChart(
                     title: "Worker CPU (100 % = one core)",
                     yUnit: "%",
-                    series: [.init("cpu", "#7048e8", resources.map { (Double($0.second), $0.cpuPercent) })]
+                    series: [.init("cpu", "#7048e8", resources.map { (Double($0.second), $0.cpuPercent) })],
+                    minimumMaxY: 10
                 )
             )
             charts.append(
                 Self.lineChart(
                     title: "Worker resident memory",
                     yUnit: "MB",
-                    series: [.init("rss", "#1098ad", resources.map { (Double($0.second), $0.residentMegabytes) })]
+                    series: [.init("rss", "#1098ad", resources.map { (Double($0.second), $0.residentMegabytes) })],
+                    minimumMaxY: 1
                 )
             )
         }
+        let color = verdict.passed ? "#2b8a3e" : "#c92a2a"
+        let headline = verdict.passed ? "PASSED" : "FAILED"
+        let reasons =
+            verdict.passed
+            ? "" : "<ul class=\"problems\">" + verdict.problems.map { "<li>\(Self.escape($0))</li>" }.joined() + "</ul>"
         return """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>caffe-sim load report</title>
-            <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222;max-width:1500px}\
+            <html lang="en"><head><meta charset="utf-8"><title>caffe-sim load report: \(headline)</title>
+            <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}\
+            .verdict{border-left:8px solid \(color);padding:8px 16px;margin:1em 0;background:\(verdict.passed ? "#ebfbee" : "#fff5f5")}\
+            .verdict h2{margin:0;color:\(color);font-size:22px}.verdict p{margin:4px 0}.problems{margin:4px 0;color:#c92a2a}\
+            table{border-collapse:collapse;margin:0.5em 0 1em}td,th{text-align:left;padding:3px 12px 3px 0;\
+            vertical-align:top}th{color:#868e96;font-weight:normal}td.mono{font-family:ui-monospace,monospace;\
+            word-break:break-all}.pass{color:#2b8a3e;font-weight:600}.fail{color:#c92a2a;font-weight:600}\
             .cards{display:flex;flex-wrap:wrap;gap:8px;margin:1em 0}.card{border:1px solid #dee2e6;\
             border-radius:6px;padding:6px 12px;min-width:110px}.label{color:#868e96;font-size:12px}\
-            .value{font-size:18px;font-variant-numeric:tabular-nums}.verdict{font-weight:600}\
-            .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(720px,1fr));gap:12px}\
-            svg{display:block;background:#fff;border:1px solid #f1f3f5;border-radius:6px}</style></head><body>
+            .value{font-size:18px;font-variant-numeric:tabular-nums}\
+            .charts{display:grid;grid-template-columns:1fr;gap:16px}\
+            svg{display:block;width:100%;height:auto;background:#fff;border:1px solid #f1f3f5;border-radius:6px}</style></head><body>
             <h1>caffe-sim load report</h1>
-            <p class="verdict" style="color:\(verdict.0)">\(Self.escape(verdict.1)): sent \(sent), received \(received), \
+            <div class="verdict"><h2>\(headline)</h2>\(reasons)<p>sent \(sent), received \(received), \
             \(String(format: "%.0f", achievedRate))/s of \(String(format: "%.0f", targetRate))/s, \
-            p99 \(String(format: "%.2f", p99Milliseconds)) ms</p>
+            p99 \(String(format: "%.2f", p99Milliseconds)) ms</p></div>
+            \(thresholdTable)
+            \(runTable)
             <div class="cards">\(cards)</div>
             <div class="charts">\(charts.joined(separator: "\n"))</div>
             </body></html>
 
             """
+    }
+
+    /// The thresholds with their measured values, ✓ or ✗; nothing when none were given.
+    var thresholdTable: String {
+        guard !thresholds.isEmpty else { return "" }
+        let rows = thresholds.map { result in
+            "<tr><td class=\"\(result.passed ? "pass" : "fail")\">\(result.passed ? "✓" : "✗")</td>"
+                + "<td class=\"mono\">\(Self.escape(result.condition))</td>"
+                + "<td>measured \(Self.escape(result.measuredText))</td></tr>"
+        }
+        return "<h3>Thresholds</h3><table>\(rows.joined())</table>"
+    }
+
+    /// When, how and against what the run ran.
+    var runTable: String {
+        var rows: [(String, String)] = [
+            ("started", run.started), ("command", run.command), ("caffe-sim", run.version), ("host", run.host),
+            ("input", run.input), ("output", run.output),
+            ("profile", profile), ("duration", String(format: "%.2f s", seconds)),
+        ]
+        if let note = run.note { rows.append(("note", note)) }
+        if run.interrupted { rows.append(("interrupted", "\(inFlightAtStop) in flight when it stopped")) }
+        let cells = rows.filter { !$0.1.isEmpty }.map {
+            "<tr><th>\(Self.escape($0.0))</th><td class=\"mono\">\(Self.escape($0.1))</td></tr>"
+        }
+        return "<h3>Run</h3><table>\(cells.joined())</table>"
     }
 
     /// One line of a chart.
@@ -132,10 +176,13 @@ extension LoadReport {
     /// A tick label without needless decimals: 0, 2.5, 1000, 0.05.
     static func tickLabel(_ value: Double) -> String {
         if value == value.rounded() { return String(format: "%.0f", value) }
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        // Six significant digits hide binary noise (0.30000000000000004) and keep small steps
+        // (0.0002) whole.
+        return String(format: "%.6g", value)
     }
+
+    /// Series with at most this many points get a dot at each.
+    static let dotsUpTo = 40
 
     static func lineChart(
         title: String,
@@ -145,7 +192,7 @@ extension LoadReport {
         xTicks: [(Double, String)]? = nil,
         minimumMaxY: Double = 0.001
     ) -> String {
-        let (width, height, left, bottom, top, right) = (720.0, 300.0, 64.0, 44.0, 34.0, 110.0)
+        let (width, height, left, bottom, top, right) = (1400.0, 300.0, 64.0, 44.0, 34.0, 130.0)
         let all = series.flatMap(\.points)
         let yTicks = niceTicks(upTo: max(minimumMaxY, all.map(\.1).max() ?? 1))
         let maxY = yTicks.last ?? 1
@@ -157,6 +204,12 @@ extension LoadReport {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
             + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">"
         svg += "<text x=\"\(left)\" y=\"20\" font-size=\"14\" font-weight=\"600\">\(escape(title))</text>"
+        if all.isEmpty {
+            svg +=
+                "<text x=\"\(width / 2)\" y=\"\(height / 2)\" font-size=\"13\" text-anchor=\"middle\" fill=\"#868e96\">"
+                + "no data</text>"
+            return svg + "</svg>"
+        }
         for value in yTicks {
             svg +=
                 "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(width - right)\" y2=\"\(y(value))\" stroke=\"#f1f3f5\"/>"
@@ -174,9 +227,21 @@ extension LoadReport {
         svg +=
             "<text x=\"\((left + width - right) / 2)\" y=\"\(height - 8)\" font-size=\"12\" text-anchor=\"middle\" fill=\"#868e96\">\(escape(xLabel))</text>"
         for (index, line) in series.enumerated() where !line.points.isEmpty {
-            let path = line.points.map { String(format: "%.1f,%.1f", x($0.0), y($0.1)) }.joined(separator: " ")
-            let dash = line.dashed ? " stroke-dasharray=\"6 4\"" : ""
-            svg += "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash) points=\"\(path)\"/>"
+            // A line needs three points to show a shape: from two it is a diagonal that says
+            // nothing about what happened between them. Few points are drawn as dots.
+            if line.points.count >= 3 {
+                let path = line.points.map { String(format: "%.1f,%.1f", x($0.0), y($0.1)) }.joined(separator: " ")
+                let dash = line.dashed ? " stroke-dasharray=\"6 4\"" : ""
+                svg +=
+                    "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash) points=\"\(path)\"/>"
+            }
+            if line.points.count < 3 || line.points.count <= Self.dotsUpTo {
+                for point in line.points {
+                    svg +=
+                        String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"", x(point.0), y(point.1))
+                        + " fill=\"\(line.color)\"/>"
+                }
+            }
             svg +=
                 "<text x=\"\(width - right + 12)\" y=\"\(top + 18 * Double(index + 1))\" font-size=\"12\" fill=\"\(line.color)\">\(escape(line.name))</text>"
         }
@@ -186,7 +251,7 @@ extension LoadReport {
     /// p50 and p99 per locale as horizontal bars.
     static func localeChart(_ locales: [LocaleLatency]) -> String {
         let rowHeight = 22.0
-        let (width, left, right, top) = (720.0, 90.0, 60.0, 40.0)
+        let (width, left, right, top) = (1400.0, 90.0, 130.0, 40.0)
         let height = top + rowHeight * Double(locales.count) + 40
         let ticks = niceTicks(upTo: max(0.001, locales.map(\.p99Milliseconds).max() ?? 1))
         let maxValue = ticks.last ?? 1

@@ -35,6 +35,14 @@ public struct LoadReport: Codable, Sendable {
     public var localeLatency: [LocaleLatency]
     /// The watched process's CPU and memory, once a second (empty when none was watched).
     public var resources: [ResourceSample]
+    /// Messages still unsettled when the run was interrupted (not counted as lost).
+    public var inFlightAtStop: Int
+    /// When, how and against what the run ran.
+    public var run: RunDetails
+    /// Each `--threshold` condition with its measured value.
+    public var thresholds: [ThresholdResult]
+    /// Passed or failed, and why: see ``judge(_:)``.
+    public var verdict: Verdict
 
     public struct Rate: Codable, Sendable {
         public var second: Int
@@ -122,8 +130,9 @@ public struct LoadReport: Codable, Sendable {
         case perLocale = "per_locale"
         case replayRequests = "replay_requests"
         case overTime = "over_time"
-        case percentiles, throughput, resources
+        case percentiles, throughput, resources, run, thresholds, verdict
         case localeLatency = "locale_latency"
+        case inFlightAtStop = "in_flight_at_stop"
     }
 
     init(
@@ -134,14 +143,19 @@ public struct LoadReport: Codable, Sendable {
         seconds: Double,
         replayRequests: Int,
         unsent: Int = 0,
-        resources: [ResourceSample] = []
+        resources: [ResourceSample] = [],
+        run: RunDetails = RunDetails()
     ) {
         func ms(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
         traffic = configuration.traffic.rawValue
         profile = configuration.profile?.description ?? "closed loop, \(configuration.concurrency) in flight"
         sent = books.sent
         received = books.received
-        lost = books.outstanding
+        lost = run.interrupted ? 0 : books.outstanding
+        inFlightAtStop = run.interrupted ? books.outstanding : 0
+        self.run = run
+        thresholds = []
+        verdict = Verdict(passed: true, problems: [])
         duplicates = books.duplicates
         deadLettered = books.deadLettered
         unexpected = books.unexpected
@@ -205,11 +219,13 @@ public struct LoadReport: Codable, Sendable {
             : [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100].map {
                 Point(percentile: $0, milliseconds: ms(latency.valueAtPercentile($0)))
             }
+        judge(nil)
     }
 
     /// A few lines for a terminal.
     public var summary: String {
         var lines = [
+            verdict.headline,
             "\(traffic), \(profile): sent \(sent), received \(received), lost \(lost), duplicates \(duplicates), dead-lettered \(deadLettered)",
             String(format: "rate: target %.0f/s, achieved %.0f/s over %.2f s", targetRate, achievedRate, seconds),
             String(
@@ -224,6 +240,9 @@ public struct LoadReport: Codable, Sendable {
         if unsent > 0 {
             lines.append("not sent: \(unsent) (the input took nothing for longer than the timeout)")
         }
+        if run.interrupted {
+            lines.append("interrupted: \(inFlightAtStop) still in flight when the run stopped (not counted as lost)")
+        }
         if !statusCodes.isEmpty {
             lines.append(
                 "status: "
@@ -236,6 +255,7 @@ public struct LoadReport: Codable, Sendable {
                 .joined(separator: ", ")
         )
         if replayRequests > 0 { lines.append("replay requests served: \(replayRequests)") }
+        lines += thresholds.map(\.line)
         return lines.joined(separator: "\n")
     }
 
@@ -289,26 +309,10 @@ public struct LoadThresholds: Sendable {
         self.conditions = conditions
     }
 
-    /// The conditions `report` violates.
-    public func violations(of report: LoadReport) -> [Condition] {
-        conditions.filter { condition in
-            let actual: Double =
-                switch condition.metric {
-                case "p50": report.p50Milliseconds
-                case "p90": report.p90Milliseconds
-                case "p99": report.p99Milliseconds
-                case "p999": report.p999Milliseconds
-                case "max": report.maxMilliseconds
-                case "mean": report.meanMilliseconds
-                case "lost": Double(report.lost)
-                case "duplicates": Double(report.duplicates)
-                case "dead_lettered": Double(report.deadLettered)
-                case "received": Double(report.received)
-                case "sent": Double(report.sent)
-                case "unexpected": Double(report.unexpected)
-                case "unsent": Double(report.unsent)
-                default: report.achievedRate
-                }
+    /// Each condition judged against `report`, with the value it measured.
+    public func evaluate(_ report: LoadReport) -> [LoadReport.ThresholdResult] {
+        conditions.map { condition in
+            let actual = report.value(of: condition.metric)
             let holds: Bool =
                 switch condition.comparison {
                 case "<": actual < condition.value
@@ -318,7 +322,49 @@ public struct LoadThresholds: Sendable {
                 case "==": actual == condition.value
                 default: actual != condition.value
                 }
-            return !holds
+            return LoadReport.ThresholdResult(
+                condition: condition.text,
+                metric: condition.metric,
+                measured: actual,
+                unit: Self.unit(of: condition.metric),
+                passed: holds
+            )
+        }
+    }
+
+    /// The conditions `report` violates.
+    public func violations(of report: LoadReport) -> [Condition] {
+        zip(conditions, evaluate(report)).filter { !$0.1.passed }.map(\.0)
+    }
+
+    /// `ms` for latencies, `/s` for the rate, nothing for counts.
+    static func unit(of metric: String) -> String {
+        switch metric {
+        case "p50", "p90", "p99", "p999", "max", "mean": "ms"
+        case "achieved_rate": "/s"
+        default: ""
+        }
+    }
+}
+
+extension LoadReport {
+    /// The figure a threshold's `metric` names (latencies in milliseconds).
+    func value(of metric: String) -> Double {
+        switch metric {
+        case "p50": p50Milliseconds
+        case "p90": p90Milliseconds
+        case "p99": p99Milliseconds
+        case "p999": p999Milliseconds
+        case "max": maxMilliseconds
+        case "mean": meanMilliseconds
+        case "lost": Double(lost)
+        case "duplicates": Double(duplicates)
+        case "dead_lettered": Double(deadLettered)
+        case "received": Double(received)
+        case "sent": Double(sent)
+        case "unexpected": Double(unexpected)
+        case "unsent": Double(unsent)
+        default: achievedRate
         }
     }
 }

@@ -55,6 +55,9 @@ public struct LoadRun {
         public var warmup: Double = 0
         /// A process (with its children) whose CPU and resident memory the report follows, once a second.
         public var watchProcess: Int32?
+        /// The report's run details as far as the caller knows them (command, version, a note);
+        /// the run adds its start, host, endpoints and whether it was interrupted.
+        public var details = LoadReport.RunDetails()
 
         public init() {}
     }
@@ -67,9 +70,24 @@ public struct LoadRun {
         self.menu = menu
     }
 
-    /// Runs the load; `progress` gets one line a second.
-    public func run(context: ZMQContext, progress: (String) -> Void = { _ in }) throws -> LoadReport {
+    /// Runs the load; `progress` gets one line a second. When `stop` turns true, sending ends,
+    /// what is in flight gets at most a second to come back, and the report of what ran is
+    /// returned, marked interrupted.
+    public func run(
+        context: ZMQContext,
+        stop: () -> Bool = { false },
+        progress: (String) -> Void = { _ in }
+    ) throws -> LoadReport {
         let configuration = configuration
+        var details = configuration.details
+        details.started = Date().formatted(.iso8601)
+        details.host = ProcessInfo.processInfo.hostName
+        details.input = configuration.traffic == .rpc ? configuration.rpcEndpoint : configuration.inputEndpoint
+        details.output =
+            configuration.traffic == .rpc
+            ? configuration.rpcEndpoint : "\(configuration.outputEndpoint) (\(configuration.outputKind))"
+        // Set once `stop` turned true: sending ended, and the run ends at this time at the latest.
+        var stoppedBy: Double?
         let source = configuration.sourceID.isEmpty ? "load-\(UUID().uuidString.prefix(8))" : configuration.sourceID
         let markets: [(market: Market, weight: Int)] =
             configuration.locales.isEmpty
@@ -252,6 +270,13 @@ public struct LoadRun {
 
         while true {
             let now = elapsed()
+            if stoppedBy == nil, stop() {
+                stoppedBy = now + min(1, configuration.timeout)
+                details.interrupted = true
+                total = next
+                waiting = nil
+                orderPending = false
+            }
             // Send what is due.
             while next < total {
                 if open {
@@ -385,32 +410,40 @@ public struct LoadRun {
                     resources.append(
                         LoadReport.ResourceSample(
                             second: Int(time.rounded()),
-                            cpuPercent: resources.isEmpty ? 0 : (cpu - lastCPU) / (time - lastSample) * 100,
+                            cpuPercent: (cpu - lastCPU) / max(0.001, time - lastSample) * 100,
                             residentMegabytes: ProcessCPU.residentMegabytes(ofTree: pid)
                         )
                     )
                     lastCPU = cpu
                     lastSample = time
                 }
+                // The last whole second's p99: a cumulative one hides a bad second behind the others.
+                let lastSecond = Int(time) - 1
+                let recent = books.perSecond[lastSecond].map {
+                    String(format: "%.2f ms", Double($0.valueAtPercentile(99)) / 1000)
+                }
+                let completed =
+                    lastSecond >= 0 && lastSecond < books.completedPerSecond.count
+                    ? books.completedPerSecond[lastSecond] : 0
                 progress(
                     String(
-                        format:
-                            "%5.0fs  sent %d  received %d  in flight %d  dead-lettered %d  duplicates %d  p99 %.2f ms",
+                        format: "%5.0fs  sent %d  received %d  in flight %d  dead-lettered %d  duplicates %d",
                         time,
                         books.sent,
                         books.received,
                         books.outstanding,
                         books.deadLettered,
-                        books.duplicates,
-                        Double(books.latency.valueAtPercentile(99)) / 1000
-                    )
+                        books.duplicates
+                    ) + "  last second: \(completed)/s, p99 \(recent ?? "–")"
                 )
             }
             if books.settled > lastSettledCount {
                 lastSettledCount = books.settled
                 lastSettled = time
             }
-            if next >= total {
+            if let stoppedBy {
+                if books.outstanding == 0 || time > stoppedBy { break }
+            } else if next >= total {
                 let deadline = max(open ? lastIntended : lastSent, lastSent) + configuration.timeout
                 if books.outstanding == 0 || time > deadline { break }
             } else if !open, books.outstanding >= configuration.concurrency,
@@ -443,7 +476,8 @@ public struct LoadRun {
             seconds: max(lastOutput, lastSent),
             replayRequests: server?.requestsServed ?? 0,
             unsent: unsent,
-            resources: resources
+            resources: resources,
+            run: details
         )
     }
 

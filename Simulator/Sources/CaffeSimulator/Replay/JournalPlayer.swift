@@ -13,12 +13,46 @@ public struct JournalPlayer {
         public var expectedSeconds: Double
         /// The latest a send left after its planned time, in milliseconds.
         public var maxLateMilliseconds: Double
+        /// Replay requests the server answered, and the events it handed out in them.
+        public var replayRequests: Int
+        public var replayedEvents: Int
+        /// Seconds spent after the last record, heartbeating and serving.
+        public var lingerSeconds: Double
+        /// Lingering until caught up: true when the replay endpoint went quiet with heartbeats
+        /// going out (the worker asked for nothing more), false when the limit came first; nil
+        /// when nothing could tell (no replay endpoint, no heartbeats, or a fixed linger).
+        public var caughtUp: Bool?
+        /// Subscriptions seen on the PUB (nil for PUSH, which does not see them).
+        public var subscriptions: Int?
 
         enum CodingKeys: String, CodingKey {
-            case sent, seconds
+            case sent, seconds, subscriptions
             case expectedSeconds = "expected_seconds"
             case maxLateMilliseconds = "max_late_ms"
+            case replayRequests = "replay_requests"
+            case replayedEvents = "replayed_events"
+            case lingerSeconds = "linger_s"
+            case caughtUp = "caught_up"
         }
+    }
+
+    /// How long to stay after the last record.
+    public enum Linger: Sendable, Equatable {
+        /// Exactly this long.
+        case fixed(Duration)
+        /// Until the worker has caught up — heartbeats went out and the replay endpoint then
+        /// stayed quiet for `quiet` — or `limit` passed.
+        case untilCaughtUp(quiet: Duration, limit: Duration)
+    }
+
+    /// Where a run stands, for a progress line.
+    public struct Progress: Sendable {
+        public var sent: Int
+        public var total: Int
+        public var seconds: Double
+        public var replayRequests: Int
+        /// After the last record: lingering.
+        public var lingering: Bool
     }
 
     public let plan: ReplayPlan
@@ -31,7 +65,7 @@ public struct JournalPlayer {
     public var heartbeatInterval: Duration?
     /// How long to stay after the last record: heartbeats go on and the replay server keeps
     /// answering, so a worker that lost the end can still fetch it.
-    public var linger: Duration = .zero
+    public var linger: Linger = .fixed(.zero)
 
     public init(plan: ReplayPlan, entries: [Journal.Entry]) {
         self.plan = plan
@@ -40,10 +74,12 @@ public struct JournalPlayer {
 
     /// Sends every step on `socket`. Every step's frames are made before the run (the loop only
     /// waits and sends), and `server`, when given, answers replay requests from the same frames.
+    /// An XPUB `socket` has its subscriptions counted. `progress` is called about once a second.
     public func play(
         on socket: ZMQSocket,
         server: ReplayServer? = nil,
-        clock: ContinuousClock = ContinuousClock()
+        clock: ContinuousClock = ContinuousClock(),
+        progress: (Progress) -> Void = { _ in }
     ) throws -> Report {
         let prepared = try plan.steps.map { try plan.frames(for: $0, in: entries, metadata: metadata).frames }
         if let server {
@@ -60,9 +96,27 @@ public struct JournalPlayer {
             }
             server.serve(prepared: events)
         }
+        let countsSubscriptions = socket.type == .xpub
+        var subscriptions = 0
         let start = clock.now
         var late = Duration.zero
         var beats = Heartbeats(interval: heartbeatInterval, metadata: metadata, since: start)
+        var nextProgress = start + .seconds(1)
+        func report(_ sent: Int, lingering: Bool) {
+            let now = clock.now
+            guard now >= nextProgress else { return }
+            nextProgress = now + .seconds(1)
+            if countsSubscriptions { subscriptions += Self.drainSubscriptions(socket) }
+            progress(
+                Progress(
+                    sent: sent,
+                    total: prepared.count,
+                    seconds: Double((now - start).wholeMicroseconds) / 1e6,
+                    replayRequests: server?.requestsServed ?? 0,
+                    lingering: lingering
+                )
+            )
+        }
         for (index, step) in plan.steps.enumerated() {
             let due = start + step.offset
             try beats.wait(until: due, on: socket, clock: clock)
@@ -73,16 +127,57 @@ public struct JournalPlayer {
                 try socket.send(frame, more: position < frames.count - 1)
             }
             beats.sent(frames, at: clock.now)
+            report(index + 1, lingering: false)
         }
         let finished = clock.now
         try beats.beat(on: socket, at: finished)
-        try beats.wait(until: finished + linger, on: socket, clock: clock)
+        var caughtUp: Bool?
+        switch linger {
+        case .fixed(let duration):
+            try beats.wait(until: finished + duration, on: socket, clock: clock)
+        case .untilCaughtUp(let quiet, let limit):
+            guard let server, heartbeatInterval != nil else { break }
+            var served = server.requestsServed
+            var lastRequest = finished
+            while true {
+                try beats.wait(until: clock.now + .milliseconds(50), on: socket, clock: clock)
+                let now = clock.now
+                if server.requestsServed != served {
+                    served = server.requestsServed
+                    lastRequest = now
+                }
+                if now - lastRequest >= quiet, now - finished >= quiet {
+                    caughtUp = true
+                    break
+                }
+                if now - finished >= limit {
+                    caughtUp = false
+                    break
+                }
+                report(prepared.count, lingering: true)
+            }
+        }
+        if countsSubscriptions { subscriptions += Self.drainSubscriptions(socket) }
         return Report(
             sent: plan.steps.count,
             seconds: Double((finished - start).wholeMicroseconds) / 1e6,
             expectedSeconds: Double(plan.expectedDuration.wholeMicroseconds) / 1e6,
-            maxLateMilliseconds: Double(late.wholeMicroseconds) / 1e3
+            maxLateMilliseconds: Double(late.wholeMicroseconds) / 1e3,
+            replayRequests: server?.requestsServed ?? 0,
+            replayedEvents: server?.eventsServed ?? 0,
+            lingerSeconds: Double((clock.now - finished).wholeMicroseconds) / 1e6,
+            caughtUp: caughtUp,
+            subscriptions: countsSubscriptions ? subscriptions : nil
         )
+    }
+
+    /// Reads what an XPUB has queued without waiting; returns the subscriptions among it.
+    static func drainSubscriptions(_ socket: ZMQSocket) -> Int {
+        var count = 0
+        while let frame = try? socket.receive(timeout: .zero) {
+            if frame.bytes.first == 1 { count += 1 }
+        }
+        return count
     }
 }
 

@@ -16,6 +16,7 @@ public final class ReplayServer: Sendable {
     private let sentThrough = Mutex<[String: UInt64]>([:])
     private let prepared = Mutex<[String: [UInt64: Caffe_V1_ReplayedEvent]]>([:])
     private let served = Atomic<Int>(0)
+    private let servedEvents = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -58,6 +59,9 @@ public final class ReplayServer: Sendable {
 
     /// Requests answered so far.
     public var requestsServed: Int { served.load(ordering: .relaxed) }
+
+    /// Events handed out in replies so far.
+    public var eventsServed: Int { servedEvents.load(ordering: .relaxed) }
 
     /// Stops serving and closes the socket.
     public func stop() {
@@ -114,7 +118,9 @@ public final class ReplayServer: Sendable {
                     status: RPCStatus(code: .unimplemented, message: "this endpoint serves \(CaffeMethod.replayFetch)")
                 )
             } else if let body = try? request.decodeBody(as: Caffe_V1_ReplayRequest.self) {
-                reply = try? request.reply(status: .ok, body: response(to: body))
+                let answer = response(to: body)
+                servedEvents.add(answer.frames.count + answer.events.count, ordering: .relaxed)
+                reply = try? request.reply(status: .ok, body: answer)
             } else {
                 reply = try? request.reply(status: RPCStatus(code: .invalidArgument, message: "not a ReplayRequest"))
             }
