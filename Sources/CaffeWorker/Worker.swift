@@ -197,14 +197,14 @@ public final class Worker: Service {
         var opened: [ZMQSocket] = []
         do {
             let http = try openMetricsEndpoint()
-            let input = try openInput()
+            let (input, inputWatch) = try openInput()
             opened.append(input)
             let kind = configuration.output.kind
             let outputSocket = try context.socket(kind.socketType)
             opened.append(outputSocket)
             try kind.configure(outputSocket, configuration.output)
             try attach(outputSocket, configuration.output.endpoints, role: "output")
-            var monitors = [try SocketWatch(input, countsDisconnects: true)]
+            var monitors = [inputWatch]
             // The acknowledged output hears of consumers that left from the monitor; a CURVE
             // endpoint's refused handshakes are counted from it.
             var outputWatch: SocketWatch?
@@ -295,9 +295,16 @@ public final class Worker: Service {
         )
     }
 
-    private func openInput() throws(ZMQError) -> ZMQSocket {
+    /// The input socket, attached, and its watch (made first, so it sees every connection).
+    private func openInput() throws(ZMQError) -> (ZMQSocket, SocketWatch) {
         let input = configuration.input
         let socket = try context.socket(input.kind.socketType)
+        let watch = try SocketWatch(
+            socket,
+            countsDisconnects: true,
+            connecting: input.endpoints.filter { $0.mode == .connect }.map(\.address),
+            connectionChanged: { [status] in status.set(inputsConnected: $0) }
+        )
         try socket.set(.receiveHighWaterMark, to: Int32(input.highWaterMark))
         // The application refuses what is over max_message_bytes and keeps the sender; libzmq
         // only drops connections that send far more than that.
@@ -306,7 +313,7 @@ public final class Worker: Service {
             for topic in input.topics { try socket.subscribe(topic) }
         }
         try attach(socket, input.endpoints, role: "input")
-        return socket
+        return (socket, watch)
     }
 
     private func openRPC(_ opened: inout [ZMQSocket], redrives: RedriveQueue) throws -> RPCFrontend? {
@@ -346,14 +353,20 @@ public final class Worker: Service {
                 HTTPEndpoint.Response(
                     status: 200,
                     contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: metrics.exposition(serving: status.isServing, healthy: status.isHealthy)
+                    body: metrics.exposition(
+                        serving: status.isServing,
+                        healthy: status.isHealthy,
+                        ready: status.notReadyBecause == nil
+                    )
                 )
             case "/healthz":
                 status.isHealthy
                     ? .text(200, "SERVING\n")
                     : .text(503, status.isServing ? "NOT_SERVING: checkpoint failing\n" : "NOT_SERVING\n")
+            case "/readyz":
+                status.notReadyBecause.map { .text(503, "NOT_READY: \($0)\n") } ?? .text(200, "READY\n")
             default:
-                .text(404, "not found; try /metrics or /healthz\n")
+                .text(404, "not found; try /metrics, /healthz or /readyz\n")
             }
         }
         bound.withLock { $0["metrics", default: []].append(endpoint.address.description) }

@@ -11,7 +11,9 @@ struct Caffe: AsyncParsableCommand {
         abstract: "Localize café orders: render confirmations, receipts and complications; check catalogs.",
         version: CaffeVersion.current,
         subcommands: [
-            WorkerCommand.self, ProxyCommand.self, KeygenCommand.self, Render.self, Complication.self, Plural.self,
+            WorkerCommand.self, ProxyCommand.self, HealthCommand.self, KeygenCommand.self, Render.self,
+            Complication.self,
+            Plural.self,
             StringCommand.self, Lint.self,
             Markdown.self, Inflect.self, Redrive.self,
         ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeWorker
 import Foundation
 import ZeroMQ
 
@@ -14,6 +15,8 @@ struct ProxyCommand: ParsableCommand {
             Kinds: queue (PULL frontend → PUSH backend), forwarder (XSUB frontend → XPUB backend),
             rpc (ROUTER frontend → DEALER backend, for worker RPC endpoints that connect).
             --capture sends a copy of every message to a PUB socket there (for caffe-sim record).
+            --metrics-address host:port serves /metrics (messages and bytes per side and \
+            direction, process metrics), /healthz and /readyz (200 while the proxy answers).
             """
     )
 
@@ -32,6 +35,9 @@ struct ProxyCommand: ParsableCommand {
 
     @Option(help: "A PUB endpoint receiving a copy of every message.")
     var capture: String?
+
+    @Option(help: "host:port for /metrics, /healthz and /readyz (port 0 picks one; empty: none).")
+    var metricsAddress = ""
 
     func run() throws {
         let context = try ZMQContext()
@@ -61,8 +67,18 @@ struct ProxyCommand: ParsableCommand {
             return source
         }
         let proxy = try ZMQProxy(frontend: front, backend: back, capture: captureSocket)
-        FileHandle.standardError.write(Data("caffe proxy (\(kind.rawValue)): \(frontend) -> \(backend)\n".utf8))
+        let operations =
+            metricsAddress.isEmpty
+            ? nil
+            : try ProxyOperations(address: metricsAddress, kind: kind.rawValue) {
+                try? proxy.statistics(timeout: .seconds(1))
+            }
+        let served = operations.map { ", metrics http://\($0.address)/metrics" } ?? ""
+        FileHandle.standardError.write(
+            Data("caffe proxy (\(kind.rawValue)): \(frontend) -> \(backend)\(served)\n".utf8)
+        )
         stop.wait()
+        operations?.stop()
         let statistics = try? proxy.statistics(timeout: .seconds(1))
         _ = proxy.terminate()
         sources.forEach { $0.cancel() }

@@ -65,6 +65,50 @@ struct SourceBooksTests {
         #expect(books.finalChange().sources.isEmpty)
     }
 
+    @Test("a source under a new source_epoch is a new stream from 1; the old run's books stay the old run's")
+    func restartedSource() throws {
+        var books = books()
+        func event(_ sequence: UInt64, epoch: UInt64) -> Caffe_V1_EventHeader {
+            var header = header(sequence, order: "s-\(epoch)-\(sequence)")
+            header.sourceEpoch = epoch
+            return header
+        }
+        for sequence: UInt64 in 1...3 {
+            #expect(books.admit(header(sequence), at: start).decision == .render(late: false))
+        }
+        // Without an epoch a restart numbering from 1 again is taken for duplicates…
+        #expect(books.admit(header(1, order: "again-1"), at: start).decision == .duplicate)
+        // …with one, it is a new stream: rendered, and its gaps are its own.
+        #expect(books.admit(event(1, epoch: 7), at: start).decision == .render(late: false))
+        #expect(books.admit(event(1, epoch: 7), at: start).decision == .duplicate)
+        let (decision, actions) = books.admit(event(3, epoch: 7), at: start)
+        #expect(decision == .render(late: false))
+        #expect(actions == [.gapFound(source: "s\u{1F}7", range: 2...2)])
+        // The configured replay endpoint is the source id's, whatever the run.
+        let routed = try fetched(books.due(at: start))
+        #expect(routed.endpoint == Self.endpoint && routed.request.source == "s\u{1F}7")
+        // Deliveries complete each run's own sequences.
+        #expect(books.delivered([ref(1...3), SequenceRef(source: "s\u{1F}7", sequences: 1...1)]).isEmpty)
+        #expect(marks(books.checkpointIfDue(at: start + .seconds(1))) == ["s": 3, "s\u{1F}7": 1])
+        #expect(SourceStream.split("s\u{1F}7") == ("s", 7) && SourceStream.split("s") == ("s", 0))
+        #expect(SourceStream.describe("s\u{1F}7") == "s (epoch 7)" && SourceStream.describe("s") == "s")
+        #expect(SourceStream.split("a\u{1F}b") == ("a\u{1F}b", 0))
+    }
+
+    @Test("lag: taken in and not yet delivered, per active source, the furthest first")
+    func lag() {
+        var books = books()
+        for sequence: UInt64 in 1...5 { _ = books.admit(header(sequence), at: start) }
+        var other = header(1)
+        other.sourceID = "t"
+        _ = books.admit(other, at: start)
+        _ = books.delivered([ref(1...2)])
+        let (furthest, total) = books.lag(limit: 1)
+        #expect(furthest.map(\.source) == ["s"] && furthest.map(\.events) == [3] && total == 4)
+        _ = books.delivered([ref(3...5), SequenceRef(source: "t", sequences: 1...1)])
+        #expect(books.lag(limit: 10).total == 0 && books.lag(limit: 10).furthest.isEmpty)
+    }
+
     @Test("a gap is found, asked for at the configured endpoint, and filled by the reply")
     func gapFilled() throws {
         var books = books()

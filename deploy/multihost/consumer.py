@@ -19,7 +19,10 @@ import time
 
 from caffe_client import AckedConsumer, RpcClient, RpcError, output_key
 
-STATS = ("rendered", "gaps", "replay_requests", "replayed_events", "unrecoverable_gaps", "redelivered", "duplicates")
+STATS = (
+    "events_rendered", "gaps", "replay_requests", "replayed_events", "unrecoverable_gaps", "outputs_redelivered",
+    "duplicates",
+)
 
 
 def main() -> int:

@@ -84,13 +84,13 @@ package struct SourceBooks {
         at now: ContinuousClock.Instant
     ) -> (decision: Intake.Decision, actions: [Action]) {
         let admission = intake.admit(header, identity: identity, at: now)
-        var actions = Self.found(admission.gaps, source: header.sourceID)
+        var actions = Self.found(admission.gaps, source: header.streamKey)
         if let announcement = admission.announcement, Self.isReported(announcement) {
-            actions.append(.announced(source: header.sourceID, announcement))
+            actions.append(.announced(source: header.streamKey, announcement))
         }
         if case .retry = admission.decision {
             // Nothing to render, but the sequence is done.
-            actions += complete(SequenceRef(source: header.sourceID, sequence: header.sequence))
+            actions += complete(SequenceRef(source: header.streamKey, sequence: header.sequence))
         }
         return (admission.decision, actions)
     }
@@ -103,8 +103,8 @@ package struct SourceBooks {
     ) -> (refusal: Refusal, actions: [Action]) {
         guard let header else { return (.deadLetter(completing: nil), []) }
         let admission = intake.admit(header, at: now)
-        let actions = Self.found(admission.gaps, source: header.sourceID)
-        let ref = SequenceRef(source: header.sourceID, sequence: header.sequence)
+        let actions = Self.found(admission.gaps, source: header.streamKey)
+        let ref = SequenceRef(source: header.streamKey, sequence: header.sequence)
         switch admission.decision {
         case .render:
             return (.deadLetter(completing: ref), actions)
@@ -125,15 +125,35 @@ package struct SourceBooks {
         at now: ContinuousClock.Instant
     ) -> Result<[Action], Intake.HeartbeatRefusal> {
         intake.heartbeat(header, lastSequence: lastSequence, identity: identity, at: now).map { gaps, announcement in
-            var actions = Self.found(gaps, source: header.sourceID)
+            var actions = Self.found(gaps, source: header.streamKey)
             if let announcement, Self.isReported(announcement) {
-                actions.append(.announced(source: header.sourceID, announcement))
+                actions.append(.announced(source: header.streamKey, announcement))
             }
             return actions
         }
     }
 
     // MARK: Gap recovery
+
+    // MARK: Lag
+
+    /// Events taken in and not yet done (delivered) per active source: the `limit` furthest
+    /// behind (largest first, then by name) and the total over every active source.
+    package func lag(limit: Int) -> (furthest: [(source: String, events: UInt64)], total: UInt64) {
+        var furthest: [(source: String, events: UInt64)] = []
+        var total: UInt64 = 0
+        intake.tracker.forEachActive { source, highest in
+            let done = ledger.mark(of: source) ?? 0
+            guard highest > done else { return }
+            let behind = highest - done
+            total &+= behind
+            guard furthest.count < limit || behind > furthest[furthest.count - 1].events else { return }
+            furthest.append((source, behind))
+            furthest.sort { ($0.events, $1.source) > ($1.events, $0.source) }
+            if furthest.count > limit { furthest.removeLast() }
+        }
+        return (furthest, total)
+    }
 
     /// When the next replay request or give-up is due.
     package var nextDue: ContinuousClock.Instant? { intake.nextDue }

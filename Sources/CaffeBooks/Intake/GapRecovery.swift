@@ -1,3 +1,5 @@
+import CaffeProtocol
+
 /// The schedule of replay requests for sequence gaps: when to ask a source again, and when to
 /// give a range up as unrecoverable. Pure bookkeeping, driven by the intake thread with the time.
 ///
@@ -114,7 +116,7 @@ public struct GapRecovery: Sendable {
                     Abandoned(
                         source: gap.source,
                         range: $0,
-                        reason: "no replay endpoint is known for source '\(gap.source)'"
+                        reason: "no replay endpoint is known for source '\(SourceStream.describe(gap.source))'"
                     )
                 }
             } else if gap.attempt >= policy.attempts {

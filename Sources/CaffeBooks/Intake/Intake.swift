@@ -104,7 +104,7 @@ package struct Intake: Sendable {
         identity: String = "",
         at now: ContinuousClock.Instant
     ) -> Admission {
-        let source = header.sourceID
+        let source = header.streamKey
         let sequence = header.sequence
         if let problem = problem(source: source, sequence: sequence) { return Admission(decision: .reject(problem)) }
         let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID, at: now)
@@ -130,7 +130,7 @@ package struct Intake: Sendable {
         else { return nil }
         let outcome = tracker.announce(
             IntakeTracker.Pin(endpoint: endpoint, identity: identity),
-            for: header.sourceID,
+            for: header.streamKey,
             allowChange: policy.allowEndpointChange
         )
         return Announcement(endpoint: endpoint, outcome: outcome)
@@ -152,10 +152,11 @@ package struct Intake: Sendable {
             return .failure(HeartbeatRefusal("a heartbeat takes no sequence of its own (header sequence is 0)"))
         }
         guard lastSequence > 0 else { return .success(([], nil)) }
-        if let problem = problem(source: header.sourceID, sequence: lastSequence) {
+        if let problem = problem(source: header.streamKey, sequence: lastSequence) {
             return .failure(HeartbeatRefusal(problem))
         }
-        guard tracker.knows(header.sourceID) else {
+        let source = header.streamKey
+        guard tracker.knows(source) else {
             return .failure(
                 HeartbeatRefusal(
                     "a heartbeat from '\(header.sourceID)', which has sent no event yet: "
@@ -163,7 +164,7 @@ package struct Intake: Sendable {
                 )
             )
         }
-        let highest = tracker.highest(of: header.sourceID)
+        let highest = tracker.highest(of: source)
         if policy.maxHeartbeatJump > 0, lastSequence > highest, lastSequence - highest > policy.maxHeartbeatJump {
             return .failure(
                 HeartbeatRefusal(
@@ -173,8 +174,8 @@ package struct Intake: Sendable {
                 )
             )
         }
-        let gaps = tracker.heartbeat(source: header.sourceID, last: lastSequence, at: now)
-        for range in gaps { recovery.report(source: header.sourceID, range: range, at: now) }
+        let gaps = tracker.heartbeat(source: source, last: lastSequence, at: now)
+        for range in gaps { recovery.report(source: source, range: range, at: now) }
         return .success((gaps, announce(header, identity: identity)))
     }
 
@@ -184,16 +185,20 @@ package struct Intake: Sendable {
         package init(_ detail: String) { self.detail = detail }
     }
 
-    /// Why an event with this source and sequence cannot be taken, if it cannot.
+    /// Why an event of this stream (a ``SourceStream`` key) and sequence cannot be taken, if it
+    /// cannot.
     private func problem(source: String, sequence: UInt64) -> String? {
-        guard !source.isEmpty else { return "the event header has no source_id" }
+        guard !source.isEmpty, !SourceStream.split(source).source.isEmpty else {
+            return "the event header has no source_id"
+        }
         guard sequence > 0 else { return "the event header has no sequence (sources number their events from 1)" }
         guard sequence <= IntakeTracker.maxSequence else {
             return "sequence \(sequence) is beyond the highest accepted, \(IntakeTracker.maxSequence)"
         }
         let highest = tracker.highest(of: source)
         if policy.maxSequenceJump > 0, sequence > highest, sequence - highest > policy.maxSequenceJump {
-            return "sequence \(sequence) jumps \(sequence - highest) past the highest seen from '\(source)' "
+            return "sequence \(sequence) jumps \(sequence - highest) past the highest seen from "
+                + "'\(SourceStream.describe(source))' "
                 + "(\(highest)); input.max_sequence_jump allows \(policy.maxSequenceJump)"
         }
         return nil
@@ -206,9 +211,10 @@ package struct Intake: Sendable {
         endpoint.utf8.count <= 256 && (endpoint.hasPrefix("tcp://") || endpoint.hasPrefix("ipc://"))
     }
 
-    /// The replay endpoint for `source`: configured, else the one pinned when it first announced one.
+    /// The replay endpoint for `source` (a ``SourceStream`` key): configured for its source id,
+    /// else the one pinned when it first announced one.
     package func replayEndpoint(for source: String) -> String? {
-        policy.configuredEndpoints[source] ?? tracker.pin(of: source)?.endpoint
+        policy.configuredEndpoints[SourceStream.split(source).source] ?? tracker.pin(of: source)?.endpoint
     }
 
     /// The next time ``due(at:)`` has work.
@@ -228,11 +234,10 @@ package struct Intake: Sendable {
         requests: [ReplayRequest], abandoned: [GapRecovery.Abandoned]
     ) {
         let tracker = tracker
-        let configured = policy.configuredEndpoints
         let (requests, abandoned) = recovery.due(
             at: now,
             stillMissing: { tracker.missing(source: $0, in: $1) },
-            hasEndpoint: { configured[$0] != nil || tracker.pin(of: $0) != nil }
+            hasEndpoint: { [self] in replayEndpoint(for: $0) != nil }
         )
         for gap in abandoned { self.tracker.abandon(source: gap.source, gap.range) }
         let routed = requests.compactMap { request in
@@ -268,7 +273,9 @@ package struct Intake: Sendable {
     }
 
     /// Whether `source`'s replay endpoint comes from configuration (trusted) rather than metadata.
-    package func isConfigured(_ source: String) -> Bool { policy.configuredEndpoints[source] != nil }
+    package func isConfigured(_ source: String) -> Bool {
+        policy.configuredEndpoints[SourceStream.split(source).source] != nil
+    }
 
     // MARK: Sources
 

@@ -196,6 +196,13 @@ public struct IntakeTracker: Sendable {
     /// The highest sequence received from `source` (0: none).
     public func highest(of source: String) -> UInt64 { record(source)?.highest ?? 0 }
 
+    /// Calls `body` with each active source and the highest sequence taken from it.
+    package func forEachActive(_ body: (_ source: String, _ highest: UInt64) -> Void) {
+        for index in 0..<table.count where !table[index].isDormant {
+            body(table.key(at: index), table[index].highest)
+        }
+    }
+
     /// Events taken from `source` since this worker started.
     public func received(from source: String) -> UInt32 { record(source)?.received ?? 0 }
 

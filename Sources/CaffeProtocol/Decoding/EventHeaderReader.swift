@@ -15,7 +15,7 @@ enum EventHeaderReader {
         var reader = WireReader(base: base, from: 0, to: bytes.count)
         var seen: UInt32 = 0
         while !reader.isAtEnd {
-            guard let (number, wireType) = reader.nextField(maximum: 6, seen: &seen, repeated: 6) else { return nil }
+            guard let (number, wireType) = reader.nextField(maximum: 7, seen: &seen, repeated: 6) else { return nil }
             switch (number, wireType) {
             case (1, 2), (2, 2), (4, 2):
                 guard let slice = reader.readString() else { return nil }
@@ -25,9 +25,9 @@ enum EventHeaderReader {
                 case 2: header.sourceID = text
                 default: header.orderID = text
                 }
-            case (3, 0):
+            case (3, 0), (7, 0):
                 guard let value = reader.readVarint() else { return nil }
-                header.sequence = value
+                if number == 3 { header.sequence = value } else { header.sourceEpoch = value }
             case (5, 2):
                 guard let slice = reader.readSlice(), let time = WireTimestamp.read(reader.nested(slice)) else {
                     return nil

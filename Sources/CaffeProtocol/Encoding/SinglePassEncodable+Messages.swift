@@ -19,6 +19,7 @@ extension Caffe_V1_EventHeader: SinglePassEncodable {
         writer.write(4, string: orderID)
         writer.write(5, message: sentAt, if: hasSentAt)
         writer.write(6, map: metadata)
+        writer.write(7, uint64: sourceEpoch)
         writer.writeRaw(unknownFields.data)
     }
 }

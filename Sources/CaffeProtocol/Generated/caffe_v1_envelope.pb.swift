@@ -148,6 +148,12 @@ public nonisolated struct Caffe_V1_EventHeader: Sendable {
 
   public var metadata: Dictionary<String,String> = [:]
 
+  /// One run of the source: a source whose numbering starts again at 1 (a restarted point of
+  /// sale that kept no count) sends a new, larger epoch — its start time in microseconds since
+  /// 1970 serves — and the worker keeps the new run's sequences apart from the old run's. 0: the
+  /// source keeps one numbering for ever (it persists its last sequence).
+  public var sourceEpoch: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -243,7 +249,7 @@ nonisolated extension Caffe_V1_StatusCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Caffe_V1_EventHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EventHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}body_type\0\u{3}source_id\0\u{1}sequence\0\u{3}order_id\0\u{3}sent_at\0\u{1}metadata\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}body_type\0\u{3}source_id\0\u{1}sequence\0\u{3}order_id\0\u{3}sent_at\0\u{1}metadata\0\u{3}source_epoch\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -257,6 +263,7 @@ nonisolated extension Caffe_V1_EventHeader: SwiftProtobuf.Message, SwiftProtobuf
       case 4: try { try decoder.decodeSingularStringField(value: &self.orderID) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._sentAt) }()
       case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.metadata) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.sourceEpoch) }()
       default: break
       }
     }
@@ -285,6 +292,9 @@ nonisolated extension Caffe_V1_EventHeader: SwiftProtobuf.Message, SwiftProtobuf
     if !self.metadata.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.metadata, fieldNumber: 6)
     }
+    if self.sourceEpoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sourceEpoch, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -295,6 +305,7 @@ nonisolated extension Caffe_V1_EventHeader: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.orderID != rhs.orderID {return false}
     if lhs._sentAt != rhs._sentAt {return false}
     if lhs.metadata != rhs.metadata {return false}
+    if lhs.sourceEpoch != rhs.sourceEpoch {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

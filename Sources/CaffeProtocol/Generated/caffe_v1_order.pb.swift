@@ -80,10 +80,12 @@ public nonisolated struct Caffe_V1_Customer: Sendable {
 
   public var name: String = String()
 
-  /// BCP 47 language tag: "es-MX", "en-US", "ar-EG". Required.
+  /// BCP 47 language tag: "es-MX", "en-US", "ar-EG". Expected: a missing or malformed one is
+  /// rendered in the store's default and the outputs carry a "locale-defaulted" note.
   public var locale: String = String()
 
-  /// IANA time zone: "America/Mexico_City". Required.
+  /// IANA time zone: "America/Mexico_City". Expected: a missing or unknown one falls back the same
+  /// way, with a "time-zone-defaulted" note.
   public var timeZone: String = String()
 
   public var termOfAddress: Caffe_V1_TermOfAddress = .unspecified

@@ -29,6 +29,8 @@ public struct WorkerCounts: Sendable {
     /// Sources made dormant after their idle time, and dormant sources that sent again.
     public var sourcesExpired: UInt64 = 0
     public var sourcesRevived: UInt64 = 0
+    /// Sources seen under a new, larger `source_epoch`: restarted, numbering from 1 again.
+    public var sourceRestarts: UInt64 = 0
 
     // MARK: Rendering
 
@@ -40,6 +42,20 @@ public struct WorkerCounts: Sendable {
     public var outputs: [LabelPair: UInt64] = [:]
     /// Render latency by kind (`order`, `complication`) and locale label.
     public var renderLatency: [LabelPair: LatencyHistogram] = [:]
+    /// From the input header's `sent_at` to the output socket taking the event's last output, by
+    /// kind (`order`, `complication`, `dead_letter`); events without `sent_at` are not in it.
+    public var eventLatency: [String: LatencyHistogram] = [:]
+    /// Since when (wall seconds since 1970) delivered progress has waited to be written to the
+    /// checkpoint; 0 while the checkpoint on disk is current.
+    public var checkpointBehindSince: Double = 0
+    /// Active sources with the most events taken in and not yet done (delivered), at most
+    /// ``WorkerCounts/maxLagLabels``, by source (`pos-1`, or `pos-1 (epoch …)`).
+    public var sourceLag: [String: UInt64] = [:]
+    /// Events taken in and not yet done, over every active source.
+    public var totalLag: UInt64 = 0
+
+    /// Sources named in `caffe_worker_source_lag_events`, at most.
+    public static let maxLagLabels = 10
     /// Words agreement left as written, by locale label and reason (`unknownWord`, `unknownGender`),
     /// once per distinct text rendered.
     public var agreementWordsLeft: [LabelPair: UInt64] = [:]
@@ -135,10 +151,12 @@ public struct WorkerCounts: Sendable {
         replayEndpointsRefused += other.replayEndpointsRefused
         sourcesExpired += other.sourcesExpired
         sourcesRevived += other.sourcesRevived
+        sourceRestarts += other.sourceRestarts
         rendered += other.rendered
         deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
         outputs.merge(other.outputs, uniquingKeysWith: +)
         renderLatency.merge(other.renderLatency) { $0.merged(with: $1) }
+        eventLatency.merge(other.eventLatency) { $0.merged(with: $1) }
         agreementWordsLeft.merge(other.agreementWordsLeft, uniquingKeysWith: +)
         published += other.published
         acknowledged += other.acknowledged
@@ -174,6 +192,9 @@ public struct WorkerCounts: Sendable {
         parkedNow += other.parkedNow
         localeCacheBytes += other.localeCacheBytes
         localeCacheBound += other.localeCacheBound
+        checkpointBehindSince = max(checkpointBehindSince, other.checkpointBehindSince)
+        sourceLag.merge(other.sourceLag) { max($0, $1) }
+        totalLag += other.totalLag
     }
 
     /// Makes these counts equal to `other` without sharing storage with it: dictionaries are
@@ -183,6 +204,7 @@ public struct WorkerCounts: Sendable {
         let deadLetters = self.deadLetters
         let outputs = self.outputs
         let renderLatency = self.renderLatency
+        let eventLatency = self.eventLatency
         let rpc = self.rpc
         let agreementWordsLeft = self.agreementWordsLeft
         self = other
@@ -193,12 +215,17 @@ public struct WorkerCounts: Sendable {
         self.deadLetters = deadLetters
         self.outputs = outputs
         self.renderLatency = renderLatency
+        self.eventLatency = eventLatency
         self.rpc = rpc
         for (key, value) in other.deadLetters where self.deadLetters[key] != value { self.deadLetters[key] = value }
         for (key, value) in other.outputs where self.outputs[key] != value { self.outputs[key] = value }
         for (key, value) in other.renderLatency {
             if let current = self.renderLatency[key], !(current != value) { continue }
             self.renderLatency[key] = value
+        }
+        for (key, value) in other.eventLatency {
+            if let current = self.eventLatency[key], !(current != value) { continue }
+            self.eventLatency[key] = value
         }
         for (key, value) in other.rpc where self.rpc[key] != value { self.rpc[key] = value }
     }
@@ -215,27 +242,88 @@ public struct WorkerCounts: Sendable {
     /// The sum of the RPC requests answered.
     public var rpcRequests: UInt64 { rpc.values.reduce(0, +) }
 
-    /// The unlabelled counts by name, as `caffe.v1.Admin/Stats` and the stop log report them.
+    /// The counters by name, as `caffe.v1.Admin/Stats` and the stop log report them: every one of
+    /// ``counters`` under its name, and the labelled families (`dead_letters`, `rpc_requests`,
+    /// `outputs`, `agreement_words_left`, `reloads`) summed over their labels — the names
+    /// `/metrics` gives them without `caffe_worker_` and `_total`.
     public var snapshot: [String: UInt64] {
-        [
-            "received": received, "rendered": rendered, "published": published, "acknowledged": acknowledged,
-            "redelivered": redelivered, "duplicates": duplicates, "late": late, "oversized": oversized,
-            "heartbeats": heartbeats, "dead_lettered": deadLettered, "gaps": gaps,
-            "missing_sequences": missingSequences, "replay_requests": replayRequests,
-            "replayed_events": replayedEvents, "unrecoverable_gaps": unrecoverableGaps,
-            "unrecoverable_sequences": unrecoverableSequences, "checkpoints": checkpoints,
-            "handshake_failures": handshakeFailures, "rpc_requests": rpcRequests,
-            "rpc_replies_dropped": rpcRepliesDropped, "consumers_lost": consumersLost,
-            "input_disconnects": inputDisconnects, "checkpoint_failures": checkpointFailures,
-            "checkpoint_compactions": checkpointCompactions, "undecodable_feedback": undecodableFeedback,
-            "consumers_evicted": consumersEvicted, "consumers_disconnected": consumersDisconnected,
-            "deliveries_timed_out": deliveriesTimedOut, "parked": parked, "unparked": unparked, "redriven": redriven,
-            "replay_endpoints_refused": replayEndpointsRefused, "sources_expired": sourcesExpired,
-            "sources_revived": sourcesRevived, "locale_compilations": localeCompilations,
-            "locale_evictions": localeEvictions, "locale_promotions": localePromotions,
-            "locale_approximations": localeApproximations,
-        ]
+        var named = Dictionary(uniqueKeysWithValues: Self.counters.map { ($0.name, self[keyPath: $0.value]) })
+        named["dead_letters"] = deadLettered
+        named["rpc_requests"] = rpcRequests
+        named["outputs"] = outputs.values.reduce(0, +)
+        named["agreement_words_left"] = agreementWordsLeft.values.reduce(0, +)
+        named["reloads"] = reloadsLoaded + reloadsRejected
+        return named
     }
+
+    /// Every unlabelled counter, in one place: `caffe_worker_<name>_total` in `/metrics` and
+    /// `<name>` in `caffe.v1.Admin/Stats` (docs/OPERATIONS.md has the list).
+    static let counters: [(name: String, help: String, value: any KeyPath<WorkerCounts, UInt64> & Sendable)] = [
+        ("events_received", "Input messages taken in.", \.received),
+        ("events_rendered", "Events rendered into outputs.", \.rendered),
+        ("outputs_published", "Outputs the output socket accepted.", \.published),
+        ("outputs_acknowledged", "Outputs consumers acknowledged.", \.acknowledged),
+        ("outputs_redelivered", "Outputs sent again after a consumer left them unacknowledged.", \.redelivered),
+        ("consumers_lost", "Consumers dropped with deliveries in flight.", \.consumersLost),
+        ("duplicates", "Events seen before, not rendered again.", \.duplicates),
+        ("late_events", "Events that arrived inside a range given up, rendered after all.", \.late),
+        ("heartbeats", "Heartbeats from sources.", \.heartbeats),
+        ("oversized_messages", "Inputs over input.max_message_bytes, refused.", \.oversized),
+        ("gaps", "Gaps in a source's sequence.", \.gaps),
+        ("missing_sequences", "Sequences found missing.", \.missingSequences),
+        ("replay_requests", "Replay requests sent to sources.", \.replayRequests),
+        ("replayed_events", "Events received in replay replies.", \.replayedEvents),
+        ("replay_connections", "Connections made to replay endpoints.", \.replayConnections),
+        ("unrecoverable_gaps", "Gaps given up on.", \.unrecoverableGaps),
+        ("unrecoverable_sequences", "Sequences given up on.", \.unrecoverableSequences),
+        ("checkpoints", "Checkpoint writes that put everything pending on disk.", \.checkpoints),
+        ("checkpoint_failures", "Checkpoint writes that failed.", \.checkpointFailures),
+        ("checkpoint_compactions", "Checkpoint snapshots written (journal compactions).", \.checkpointCompactions),
+        (
+            "replay_endpoints_refused",
+            "Announced replay endpoints that differed from the one pinned for their source, ignored.",
+            \.replayEndpointsRefused
+        ),
+        ("sources_expired", "Idle sources made dormant (only their marks kept).", \.sourcesExpired),
+        ("sources_revived", "Dormant sources that sent again.", \.sourcesRevived),
+        (
+            "source_restarts", "Sources seen under a new source_epoch: restarted, their numbering from 1 again.",
+            \.sourceRestarts
+        ),
+        (
+            "undecodable_feedback", "Messages on the acknowledged output's socket that are not consumer feedback.",
+            \.undecodableFeedback
+        ),
+        (
+            "consumers_evicted", "Consumers dropped to stay within output.max_consumers, the longest idle first.",
+            \.consumersEvicted
+        ),
+        ("consumers_disconnected", "Consumers of the acknowledged output that disconnected.", \.consumersDisconnected),
+        (
+            "deliveries_timed_out", "Deliveries taken back from a consumer that held them past output.ack_timeout_ms.",
+            \.deliveriesTimedOut
+        ),
+        (
+            "parked_events", "Events whose render failed because of the configuration, parked for the next reload.",
+            \.parked
+        ),
+        ("unparked_events", "Parked events rendered again after a reload.", \.unparked),
+        ("redriven_events", "Dead letters rendered again on request (caffe.v1.Admin/Redrive).", \.redriven),
+        ("locale_compilations", "Locale resources and programs compiled by the render threads.", \.localeCompilations),
+        ("locale_evictions", "Locale resources evicted to stay within the cache bound.", \.localeEvictions),
+        (
+            "locale_promotions", "Locales the pipeline thread compiled itself once common (others go to a helper).",
+            \.localePromotions
+        ),
+        (
+            "locale_approximations",
+            "Orders rendered with the nearest compiled locale while theirs was not (a note says so).",
+            \.localeApproximations
+        ),
+        ("handshake_failures", "Refused handshakes on secured endpoints.", \.handshakeFailures),
+        ("input_disconnects", "Input connections that ended.", \.inputDisconnects),
+        ("rpc_replies_dropped", "Replies dropped: client gone or not reading.", \.rpcRepliesDropped),
+    ]
 }
 
 /// Two label values: (kind, locale) or (method, code).

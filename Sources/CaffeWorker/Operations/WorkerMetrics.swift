@@ -92,95 +92,15 @@ public final class WorkerMetrics: Sendable {
         ].contains(method) ? method : "other"
     }
 
-    /// Every metric in the Prometheus text format (version 0.0.4), with `serving` as a gauge.
-    func exposition(serving: Bool, healthy: Bool? = nil) -> [UInt8] {
+    /// Every metric in the Prometheus text format (version 0.0.4), with `serving`, `healthy` and
+    /// `ready` as gauges, then `caffe_build_info` and the `process_*` families.
+    func exposition(serving: Bool, healthy: Bool? = nil, ready: Bool? = nil) -> [UInt8] {
         let counts = freshCounts()
         var text = PrometheusText()
-        func counter(_ name: String, _ help: String, _ value: UInt64) {
-            text.family("caffe_worker_\(name)_total", type: "counter", help: help)
-            text.sample("caffe_worker_\(name)_total", value: value)
+        for counter in WorkerCounts.counters {
+            text.family("caffe_worker_\(counter.name)_total", type: "counter", help: counter.help)
+            text.sample("caffe_worker_\(counter.name)_total", value: counts[keyPath: counter.value])
         }
-        counter("events_received", "Input messages taken in.", counts.received)
-        counter("events_rendered", "Events rendered into outputs.", counts.rendered)
-        counter("outputs_published", "Outputs the output socket accepted.", counts.published)
-        counter("outputs_acknowledged", "Outputs consumers acknowledged.", counts.acknowledged)
-        counter(
-            "outputs_redelivered",
-            "Outputs sent again after a consumer left them unacknowledged.",
-            counts.redelivered
-        )
-        counter("consumers_lost", "Consumers dropped with deliveries in flight.", counts.consumersLost)
-        counter("duplicates", "Events seen before, not rendered again.", counts.duplicates)
-        counter("late_events", "Events that arrived inside a range given up, rendered after all.", counts.late)
-        counter("heartbeats", "Heartbeats from sources.", counts.heartbeats)
-        counter("oversized_messages", "Inputs over input.max_message_bytes, refused.", counts.oversized)
-        counter("gaps", "Gaps in a source's sequence.", counts.gaps)
-        counter("missing_sequences", "Sequences found missing.", counts.missingSequences)
-        counter("replay_requests", "Replay requests sent to sources.", counts.replayRequests)
-        counter("replayed_events", "Events received in replay replies.", counts.replayedEvents)
-        counter("replay_connections", "Connections made to replay endpoints.", counts.replayConnections)
-        counter("unrecoverable_gaps", "Gaps given up on.", counts.unrecoverableGaps)
-        counter("unrecoverable_sequences", "Sequences given up on.", counts.unrecoverableSequences)
-        counter("checkpoints", "Checkpoint writes that put everything pending on disk.", counts.checkpoints)
-        counter("checkpoint_failures", "Checkpoint writes that failed.", counts.checkpointFailures)
-        counter(
-            "checkpoint_compactions",
-            "Checkpoint snapshots written (journal compactions).",
-            counts.checkpointCompactions
-        )
-        counter(
-            "replay_endpoints_refused",
-            "Announced replay endpoints that differed from the one pinned for their source, ignored.",
-            counts.replayEndpointsRefused
-        )
-        counter("sources_expired", "Idle sources made dormant (only their marks kept).", counts.sourcesExpired)
-        counter("sources_revived", "Dormant sources that sent again.", counts.sourcesRevived)
-        counter(
-            "undecodable_feedback",
-            "Messages on the acknowledged output's socket that are not consumer feedback.",
-            counts.undecodableFeedback
-        )
-        counter(
-            "consumers_evicted",
-            "Consumers dropped to stay within output.max_consumers, the longest idle first.",
-            counts.consumersEvicted
-        )
-        counter(
-            "consumers_disconnected",
-            "Consumers of the acknowledged output that disconnected.",
-            counts.consumersDisconnected
-        )
-        counter(
-            "deliveries_timed_out",
-            "Deliveries taken back from a consumer that held them past output.ack_timeout_ms.",
-            counts.deliveriesTimedOut
-        )
-        counter(
-            "parked_events",
-            "Events whose render failed because of the configuration, parked for the next reload.",
-            counts.parked
-        )
-        counter("unparked_events", "Parked events rendered again after a reload.", counts.unparked)
-        counter("redriven_events", "Dead letters rendered again on request (caffe.v1.Admin/Redrive).", counts.redriven)
-        counter(
-            "locale_compilations",
-            "Locale resources and programs compiled by the render threads.",
-            counts.localeCompilations
-        )
-        counter("locale_evictions", "Locale resources evicted to stay within the cache bound.", counts.localeEvictions)
-        counter(
-            "locale_promotions",
-            "Locales the pipeline thread compiled itself once common (others go to a helper).",
-            counts.localePromotions
-        )
-        counter(
-            "locale_approximations",
-            "Orders rendered with the nearest compiled locale while theirs was not (a note says so).",
-            counts.localeApproximations
-        )
-        counter("handshake_failures", "Refused handshakes on secured endpoints.", counts.handshakeFailures)
-        counter("input_disconnects", "Input connections that ended.", counts.inputDisconnects)
-        counter("rpc_replies_dropped", "Replies dropped: client gone or not reading.", counts.rpcRepliesDropped)
 
         text.family("caffe_worker_dead_letters_total", type: "counter", help: "Dead letters by reason.")
         for (reason, value) in counts.deadLetters.sorted(by: { $0.key < $1.key }) {
@@ -230,6 +150,38 @@ public final class WorkerMetrics: Sendable {
             text.histogram("caffe_worker_render_seconds", [("kind", label.first), ("locale", label.second)], histogram)
         }
 
+        text.family(
+            "caffe_worker_event_latency_seconds",
+            type: "histogram",
+            help: "From the input header's sent_at (the source's clock) to the output socket taking the last "
+                + "output, by kind; events without sent_at are not counted."
+        )
+        for (kind, histogram) in counts.eventLatency.sorted(by: { $0.key < $1.key }) {
+            text.histogram("caffe_worker_event_latency_seconds", [("kind", kind)], histogram)
+        }
+
+        text.family(
+            "caffe_worker_checkpoint_age_seconds",
+            type: "gauge",
+            help: "How long delivered progress has waited to be written to the checkpoint; 0 while it is current."
+        )
+        let behind = counts.checkpointBehindSince
+        text.sample(
+            "caffe_worker_checkpoint_age_seconds",
+            value: behind > 0 ? max(0, Double(WallClock.nanoseconds()) / 1e9 - behind) : 0
+        )
+        text.family(
+            "caffe_worker_source_lag_events",
+            type: "gauge",
+            help: "Events taken in and not yet delivered, for the \(WorkerCounts.maxLagLabels) active sources "
+                + "furthest behind (sources caught up are not listed)."
+        )
+        for (source, lag) in counts.sourceLag.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            text.sample("caffe_worker_source_lag_events", [("source", source)], value: lag)
+        }
+        text.family("caffe_worker_lag_events", type: "gauge", help: "Events taken in and not yet delivered, in all.")
+        text.sample("caffe_worker_lag_events", value: counts.totalLag)
+
         text.family("caffe_worker_queue_depth", type: "gauge", help: "Work waiting, by queue.")
         text.sample("caffe_worker_queue_depth", [("queue", "render")], value: Double(counts.renderQueue))
         text.sample("caffe_worker_queue_depth", [("queue", "rpc")], value: Double(counts.rpcQueue))
@@ -264,6 +216,16 @@ public final class WorkerMetrics: Sendable {
         text.sample("caffe_worker_serving", value: serving ? 1.0 : 0.0)
         text.family("caffe_worker_healthy", type: "gauge", help: "1 while serving with the checkpoint being written.")
         text.sample("caffe_worker_healthy", value: (healthy ?? serving) ? 1.0 : 0.0)
+        if let ready {
+            text.family(
+                "caffe_worker_ready",
+                type: "gauge",
+                help: "1 while ready for traffic: serving, checkpoint writable, inputs connected (/readyz)."
+            )
+            text.sample("caffe_worker_ready", value: ready ? 1.0 : 0.0)
+        }
+        ProcessMetrics.writeBuildInfo("caffe", to: &text)
+        ProcessMetrics.current()?.write(to: &text)
         return text.bytes
     }
 }

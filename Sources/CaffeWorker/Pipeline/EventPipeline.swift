@@ -184,6 +184,16 @@ private struct PipelineState {
     var parkedSoFar: UInt64 = 0
 
     var polls: PollSet
+    /// Dead letters and duplicates logged at most so often; the rest counted and said.
+    var deadLetterLog = LogBudget()
+    /// When the lag gauges are next computed.
+    var nextLagScan = ContinuousClock.now
+    var duplicateLog = LogBudget(perSecond: 1, burst: 5)
+    /// The latest `source_epoch` each source sent (sources that send one), to tell a restart.
+    var epochs: [String: UInt64] = [:]
+    /// Sources whose epoch is remembered, at most; past it the memory starts again (only the
+    /// restart log line of a source can be missed).
+    static let maxRememberedEpochs = 100_000
 
     init(pipeline: EventPipeline, sockets: EventPipeline.Sockets) {
         let parts = pipeline.parts
@@ -266,6 +276,7 @@ private struct PipelineState {
                 checkpointIfDue(at: now)
                 if stop.drain, isIdle, output.isSettled { break }
                 updateGauges()
+                updateLag(at: now)
                 counts.publishIfRequested()
                 counts.publish()
                 try wait(draining: stop.drain)
@@ -343,9 +354,30 @@ private struct PipelineState {
         identity: String = "",
         at now: ContinuousClock.Instant
     ) {
+        noteEpoch(of: event.header)
         let (decision, actions) = books.admit(event.header, identity: identity, at: now)
         carryOut(actions, at: now)
         carryOut(decision, for: event, frames: frames)
+    }
+
+    /// Says when a source restarted: its events came under a new, larger `source_epoch`, so its
+    /// numbering starts again in books of its own (docs/WIRE.md, "Sources and sequences").
+    mutating func noteEpoch(of header: Caffe_V1_EventHeader) {
+        let epoch = header.sourceEpoch
+        guard epoch != 0 else { return }
+        guard let previous = epochs[header.sourceID] else {
+            if epochs.count >= Self.maxRememberedEpochs { epochs.removeAll(keepingCapacity: true) }
+            epochs[header.sourceID] = epoch
+            return
+        }
+        if epoch > previous {
+            epochs[header.sourceID] = epoch
+            counts.count { $0.sourceRestarts += 1 }
+            logger.notice(
+                "source restarted: a new source_epoch, its numbering starts again",
+                metadata: ["source": "\(header.sourceID)", "epoch": "\(epoch)", "previous_epoch": "\(previous)"]
+            )
+        }
     }
 
     /// Carries out what intake decided for `event`.
@@ -363,6 +395,7 @@ private struct PipelineState {
         case .duplicate, .retry:
             // A retry's sequence is done already (the books marked it).
             counts.count { $0.duplicates += 1 }
+            logDuplicate(event.header, retry: decision == .retry)
         case .reject(let detail):
             logger.warning(
                 "event refused",
@@ -408,7 +441,10 @@ private struct PipelineState {
                 }
                 logger.warning(
                     "sequence gap",
-                    metadata: ["source": "\(source)", "from": "\(range.lowerBound)", "to": "\(range.upperBound)"]
+                    metadata: [
+                        "source": "\(SourceStream.describe(source))", "from": "\(range.lowerBound)",
+                        "to": "\(range.upperBound)",
+                    ]
                 )
             case .announced(let source, let announcement):
                 report(announcement, source: source)
@@ -556,9 +592,51 @@ private struct PipelineState {
         try flush(at: now)
     }
 
+    /// Logs a dead letter (warning) unless the budget is spent: reason, reference, detail and a
+    /// short excerpt of its bytes, with how many went unlogged before it.
+    mutating func logDeadLetter(_ note: DeadLetterNote) {
+        guard let heldBack = deadLetterLog.admit(at: .now) else { return }
+        var metadata: Logger.Metadata = [
+            "reason": "\(note.reason)", "source": "\(note.source)", "sequence": "\(note.sequence)",
+            "detail": "\(note.detail)",
+        ]
+        if !note.orderID.isEmpty { metadata["order_id"] = "\(note.orderID)" }
+        if !note.excerpt.isEmpty { metadata["excerpt"] = "\(note.excerpt)" }
+        if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
+        logger.warning("dead letter", metadata: metadata)
+    }
+
+    /// Logs a dropped duplicate (notice) unless the budget is spent; for a source without an
+    /// epoch, with the hint that a restarted source numbering from 1 again is taken for one.
+    mutating func logDuplicate(_ header: Caffe_V1_EventHeader, retry: Bool) {
+        guard let heldBack = duplicateLog.admit(at: .now) else { return }
+        var metadata: Logger.Metadata = [
+            "source": "\(SourceStream.describe(header.streamKey))", "sequence": "\(header.sequence)",
+            "kind": "\(retry ? "order id sent before under another sequence" : "sequence seen before")",
+        ]
+        if !header.orderID.isEmpty { metadata["order_id"] = "\(header.orderID)" }
+        if header.sourceEpoch == 0, !retry {
+            metadata["hint"] =
+                "a source that numbers from 1 again after a restart must send a new source_epoch (docs/WIRE.md)"
+        }
+        if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
+        logger.notice("duplicate event dropped", metadata: metadata)
+    }
+
+    /// Says how many dead letters and duplicates the budgets held back, once they allow a line.
+    mutating func flushHeldBackLogs(at now: ContinuousClock.Instant) {
+        if let count = deadLetterLog.flush(at: now) {
+            logger.warning("dead letters not logged one by one (log rate limit)", metadata: ["count": "\(count)"])
+        }
+        if let count = duplicateLog.flush(at: now) {
+            logger.notice("duplicates not logged one by one (log rate limit)", metadata: ["count": "\(count)"])
+        }
+    }
+
     /// Counts `event`'s outcome and queues it for the output.
     mutating func enqueue(_ event: RenderedEvent) {
         if case .rendered(_, _, _, let nanoseconds) = event.summary { placement.rendered(nanoseconds: nanoseconds) }
+        if let note = event.letter { logDeadLetter(note) }
         let metrics = metrics
         var labels = labels
         counts.count { counts in
@@ -694,7 +772,13 @@ private struct PipelineState {
         while refusedInARow < max(1, outbound.keyCount), var head = outbound.removeFirst() {
             let output = output
             let accepted = try counts.counting { counts throws(ZMQError) in
-                try output.offer(&head, at: now, counts: &counts)
+                let taken = try output.offer(&head, at: now, counts: &counts)
+                if taken, head.sentAt != 0, let kind = head.latencyKind {
+                    // From the source's sent_at to the output socket taking the last output.
+                    let latency = max(0, WallClock.nanoseconds() - head.sentAt)
+                    counts.eventLatency[kind, default: LatencyHistogram()].record(nanoseconds: UInt64(latency))
+                }
+                return taken
             }
             if accepted {
                 refusedInARow = 0
@@ -778,7 +862,8 @@ private struct PipelineState {
         logger.error(
             "unrecoverable gap",
             metadata: [
-                "source": "\(gap.source)", "from": "\(gap.range.lowerBound)", "to": "\(gap.range.upperBound)",
+                "source": "\(SourceStream.describe(gap.source))", "from": "\(gap.range.lowerBound)",
+                "to": "\(gap.range.upperBound)",
                 "reason": "\(gap.reason)",
             ]
         )
@@ -792,6 +877,25 @@ private struct PipelineState {
     }
 
     // MARK: Waiting
+
+    /// Sets the lag gauges from the books, at most once a second, and less often with many
+    /// active sources (a scan of 20,000 a second at most).
+    mutating func updateLag(at now: ContinuousClock.Instant) {
+        guard now >= nextLagScan else { return }
+        let active = books.intake.tracker.counts.active
+        nextLagScan = now + .seconds(max(1, active / 20_000))
+        let (furthest, total) = books.lag(limit: WorkerCounts.maxLagLabels)
+        let labels = Dictionary(
+            furthest.map { (SourceStream.describe($0.source), $0.events) },
+            uniquingKeysWith: { max($0, $1) }
+        )
+        let current = counts.counts
+        guard current.totalLag != total || current.sourceLag != labels else { return }
+        counts.count {
+            $0.totalLag = total
+            $0.sourceLag = labels
+        }
+    }
 
     mutating func updateGauges() {
         let queued = queued
@@ -854,6 +958,7 @@ private struct PipelineState {
             milliseconds = 0
         }
         if let results, !results.prepareToSleep() { return }
+        flushHeldBackLogs(at: now)
         counts.publish(force: true)
         let sleeping = ContinuousClock.now
         _ = try polls.poller.poll(timeout: .milliseconds(milliseconds))

@@ -16,7 +16,7 @@ struct InputEvent: @unchecked Sendable {
     var header: Caffe_V1_EventHeader
 
     /// The event's place in its source's stream (intake has checked both parts).
-    var ref: SequenceRef { SequenceRef(source: header.sourceID, sequence: header.sequence) }
+    var ref: SequenceRef { SequenceRef(source: header.streamKey, sequence: header.sequence) }
 }
 
 /// What the bytes of one input message turned out to be.
@@ -99,11 +99,50 @@ struct RenderedEvent: @unchecked Sendable {
     var parked: InputEvent? = nil
     /// What the renderer's locale cache did, when it changed.
     var localeCache: LocaleCacheReport? = nil
+    /// For a dead letter: what the log says of it.
+    var letter: DeadLetterNote? = nil
+    /// The input header's `sent_at`, in nanoseconds since 1970 (0: none), for the end-to-end
+    /// latency.
+    var sentAt: Int64 = 0
+
+    /// The kind label of the end-to-end latency: `order`, `complication`, or `dead_letter`.
+    var latencyKind: String? {
+        switch summary {
+        case .rendered(let kind, _, _, _): kind
+        case .deadLetter: "dead_letter"
+        case .parked, .deferred: nil
+        }
+    }
     /// The first output not sent yet.
     var nextOutput = 0
 
     /// Every output sent.
     var isSent: Bool { nextOutput >= outputs.count }
+}
+
+/// What the log says of a dead letter: why, which event, and a short excerpt of its bytes.
+struct DeadLetterNote: Sendable, Equatable {
+    var reason: String
+    var source: String
+    var sequence: UInt64
+    var orderID: String
+    var detail: String
+    /// The body's first bytes with anything unprintable as `.` (empty when none were kept).
+    var excerpt: String
+
+    /// The most bytes of a body the excerpt shows.
+    static let excerptBytes = 64
+
+    /// `bytes`' first ``excerptBytes`` as printable ASCII, the rest of each byte as `.`, with `…`
+    /// when there were more.
+    static func excerpt(of bytes: some Collection<UInt8>) -> String {
+        var text = String(
+            decoding: bytes.prefix(excerptBytes).map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") },
+            as: UTF8.self
+        )
+        if bytes.count > excerptBytes { text += "…" }
+        return text
+    }
 }
 
 /// A renderer's locale cache after a render that changed it: compilations and evictions since the

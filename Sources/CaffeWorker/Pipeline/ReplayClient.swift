@@ -87,7 +87,8 @@ struct ReplayClient {
             nanos: Int32(timeout.components.attoseconds / 1_000_000_000)
         )
         var body = Caffe_V1_ReplayRequest()
-        body.sourceID = request.source
+        // The books' key names the run; the source knows itself by its id.
+        body.sourceID = SourceStream.split(request.source).source
         body.fromSequence = request.range.lowerBound
         body.toSequence = request.range.upperBound
         do {
@@ -175,8 +176,9 @@ struct ReplayClient {
             return Reply(request: request, endpoint: endpoint, answer: .refused(reply.status))
         }
         var events: [(event: InputEvent, frames: [ZMQMessage])] = []
+        let (source, epoch) = SourceStream.split(request.source)
         for order in response.events {
-            guard order.sourceID == request.source, request.range.contains(order.sequence) else {
+            guard order.sourceID == source, request.range.contains(order.sequence) else {
                 logger.warning(
                     "replay sent an event outside the request",
                     metadata: ["source": "\(order.sourceID)", "sequence": "\(order.sequence)"]
@@ -184,6 +186,7 @@ struct ReplayClient {
                 continue
             }
             var header = EventFrames.header(for: order)
+            header.sourceEpoch = epoch
             header.metadata["replayed"] = "true"
             guard
                 let frames = try? EventFrames.encode(
@@ -199,7 +202,7 @@ struct ReplayClient {
         for replayed in response.frames {
             guard let frames = Self.frames(of: replayed),
                 case .event(var event) = ParsedInput(frames, limits: limits),
-                event.header.sourceID == request.source, request.range.contains(event.header.sequence)
+                event.header.streamKey == request.source, request.range.contains(event.header.sequence)
             else {
                 logger.warning(
                     "replay sent an unusable or unasked-for event",

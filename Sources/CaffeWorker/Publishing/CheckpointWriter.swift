@@ -77,6 +77,11 @@ final class CheckpointWriter: Service {
         pending.withLock { waiting in
             if waiting == nil { waiting = change } else { waiting!.merge(change) }
         }
+        shard.update { counts in
+            if counts.checkpointBehindSince == 0 {
+                counts.checkpointBehindSince = Double(WallClock.nanoseconds()) / 1e9
+            }
+        }
         posted.signal()
     }
 
@@ -192,7 +197,11 @@ final class CheckpointWriter: Service {
             books.failuresInARow = 0
         }
         if status?.isCheckpointHealthy == false { status?.set(checkpointHealthy: true) }
-        shard.update { $0.checkpoints += 1 }
+        shard.update {
+            $0.checkpoints += 1
+            // Checked under the shard's lock, which post() takes after queueing its change.
+            if pending.withLock({ $0 == nil }) { $0.checkpointBehindSince = 0 }
+        }
         return true
     }
 

@@ -92,13 +92,14 @@ final class RPCFrontend: Service {
             var response = Caffe_V1_StatsResponse()
             response.counters = total.snapshot
             response.gauges = [
-                "render_queue": Double(total.renderQueue), "rpc_queue": Double(total.rpcQueue),
+                "queue_depth_render": Double(total.renderQueue), "queue_depth_rpc": Double(total.rpcQueue),
                 "gaps_pending": Double(total.pendingGaps), "consumers": Double(total.consumers),
                 "unacknowledged": Double(total.unacknowledged),
                 "render_threads": Double(settings.renderThreads), "serving": status.isServing ? 1 : 0,
                 "healthy": status.isHealthy ? 1 : 0, "sources_active": Double(total.activeSources),
                 "sources_dormant": Double(total.dormantSources), "parked": Double(total.parkedNow),
-                "locale_cache_bytes": Double(total.localeCacheBytes),
+                "locale_cache_bytes": Double(total.localeCacheBytes), "lag_events": Double(total.totalLag),
+                "ready": status.notReadyBecause == nil ? 1 : 0,
             ]
             let encoded: [UInt8] = (try? response.serializedBytes()) ?? []
             stats = (ContinuousClock.now, encoded)
@@ -323,11 +324,25 @@ extension RPCFrontend {
 final class WorkerStatus: Sendable {
     private let serving = Atomic<Bool>(false)
     private let checkpointHealthy = Atomic<Bool>(true)
+    private let inputsConnected = Atomic<Bool>(false)
 
     var isServing: Bool { serving.load(ordering: .acquiring) }
     var isCheckpointHealthy: Bool { checkpointHealthy.load(ordering: .acquiring) }
     var isHealthy: Bool { isServing && isCheckpointHealthy }
+    /// Every endpoint the input connects to has a connection (bound endpoints need none).
+    var areInputsConnected: Bool { inputsConnected.load(ordering: .acquiring) }
+
+    /// What keeps the worker from being ready for traffic, or nil when it is: serving (the
+    /// catalog and menu loaded, the stages started), the checkpoint writable, the inputs
+    /// connected.
+    var notReadyBecause: String? {
+        if !isServing { return "not serving (starting or stopping)" }
+        if !isCheckpointHealthy { return "the checkpoint cannot be written" }
+        if !areInputsConnected { return "an input endpoint it connects to has no connection" }
+        return nil
+    }
 
     func set(serving value: Bool) { serving.store(value, ordering: .releasing) }
     func set(checkpointHealthy value: Bool) { checkpointHealthy.store(value, ordering: .releasing) }
+    func set(inputsConnected value: Bool) { inputsConnected.store(value, ordering: .releasing) }
 }

@@ -87,6 +87,9 @@ struct EventRenderer {
         session.newLocales = newLocales
         var rendered = renderEvent(event)
         rendered.notices = session.takeAgreementNotices()
+        if event.header.hasSentAt {
+            rendered.sentAt = event.header.sentAt.seconds &* 1_000_000_000 &+ Int64(event.header.sentAt.nanos)
+        }
         let statistics = session.localeStatistics
         if statistics != reported {
             rendered.localeCache = LocaleCacheReport(
@@ -278,11 +281,12 @@ struct EventRenderer {
     static func unrecoverableGap(_ gap: GapRecovery.Abandoned) -> RenderedEvent {
         var letter = Caffe_V1_DeadLetter()
         letter.detail =
-            "sequences \(gap.range.lowerBound)...\(gap.range.upperBound) of '\(gap.source)' are lost: \(gap.reason)"
+            "sequences \(gap.range.lowerBound)...\(gap.range.upperBound) of '\(SourceStream.describe(gap.source))' are lost: "
+            + gap.reason
         letter.gapFrom = gap.range.lowerBound
         letter.gapTo = gap.range.upperBound
         var header = Caffe_V1_EventHeader()
-        header.sourceID = gap.source
+        (header.sourceID, header.sourceEpoch) = SourceStream.split(gap.source)
         // The gap's first sequence, so a consumer can tell which stream and where.
         header.sequence = gap.range.lowerBound
         return deadLetter(
@@ -327,7 +331,16 @@ struct EventRenderer {
                 body: ZMQMessage.copying(Array(detail.utf8))
             )
         }
-        return RenderedEvent(ref: ref, outputs: [output], summary: .deadLetter(reason: reason.metricName))
+        var rendered = RenderedEvent(ref: ref, outputs: [output], summary: .deadLetter(reason: reason.metricName))
+        rendered.letter = DeadLetterNote(
+            reason: reason.metricName,
+            source: header.sourceID,
+            sequence: header.sequence,
+            orderID: header.orderID,
+            detail: detail,
+            excerpt: DeadLetterNote.excerpt(of: letter.originalBody)
+        )
+        return rendered
     }
 }
 

@@ -35,10 +35,13 @@ class Publisher:
     for workers whose input is SUB, directly or through a forwarder) or ``"push"`` (for PULL
     input or a queue proxy).
 
-    ``first_sequence`` lets a source that restarts continue its stream (a restarted source must
-    not number from 1 again: the worker would take the new events for duplicates). ``replay`` is
-    a :class:`ReplayServer` to record every event into and to announce; ``metadata`` goes into
-    every header.
+    ``source_epoch`` names this run of the source (``EventHeader.source_epoch``). By default a
+    publisher numbering from 1 starts a new run, its epoch the current time in microseconds, so a
+    restarted source that numbers from 1 again is not taken for duplicates of its last run. A
+    source that persists its numbering passes ``first_sequence`` (the last sequence sent + 1)
+    and the ``source_epoch`` it sent before (:attr:`source_epoch`; 0 for a stream that never had
+    one, the default when ``first_sequence`` is given). ``replay`` is a :class:`ReplayServer` to
+    record every event into and to announce; ``metadata`` goes into every header.
 
     ``heartbeat_interval``: :meth:`tick` sends a heartbeat when nothing was sent for that long.
     """
@@ -50,6 +53,7 @@ class Publisher:
         source_id: str,
         kind: str = "pub",
         first_sequence: int = 1,
+        source_epoch: int | None = None,
         replay: ReplayServer | None = None,
         metadata: dict[str, str] | None = None,
         context: zmq.Context | None = None,
@@ -63,7 +67,13 @@ class Publisher:
             raise ValueError("sequences start at 1")
         if kind not in ("pub", "push"):
             raise ValueError(f"kind is 'pub' or 'push', not {kind!r}")
+        if source_epoch is None:
+            source_epoch = time.time_ns() // 1000 if first_sequence == 1 else 0
+        if not 0 <= source_epoch < 2**64:
+            raise ValueError("source_epoch is an unsigned 64-bit number")
         self.source_id = source_id
+        #: This run of the source (0: one numbering for ever).
+        self.source_epoch = source_epoch
         self.kind = kind
         self.replay = replay
         self.history: History | None = replay.history if replay is not None else None
@@ -176,7 +186,9 @@ class Publisher:
         return self.last_sequence + 1
 
     def _header(self, sequence: int, order_id: str, metadata: dict[str, str] | None) -> EventHeader:
-        header = EventHeader(source_id=self.source_id, sequence=sequence, order_id=order_id)
+        header = EventHeader(
+            source_id=self.source_id, sequence=sequence, order_id=order_id, source_epoch=self.source_epoch
+        )
         header.metadata.update(self.metadata)
         header.metadata.update(metadata or {})
         now_timestamp(header.sent_at)

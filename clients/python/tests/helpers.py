@@ -32,7 +32,9 @@ def lose(publisher, topic: str, body: Message, *, order_id: str = "") -> int:
     if hasattr(body, "sequence"):
         body.source_id = publisher.source_id
         body.sequence = sequence
-    header = EventHeader(source_id=publisher.source_id, sequence=sequence, order_id=order_id)
+    header = EventHeader(
+        source_id=publisher.source_id, sequence=sequence, order_id=order_id, source_epoch=publisher.source_epoch
+    )
     header.metadata.update(publisher.metadata)
     now_timestamp(header.sent_at)
     publisher.history.record(publisher.source_id, sequence, encode_event(topic, header, body))

@@ -16,6 +16,14 @@ from conftest import start_worker
 from orders import small_order
 
 
+def stream_key(publisher: Publisher) -> str:
+    """The worker's checkpoint key for this publisher's run: its source id, and its epoch after a
+    unit separator (docs/WIRE.md, "Sources and sequences")."""
+    if not publisher.source_epoch:
+        return publisher.source_id
+    return f"{publisher.source_id}\x1f{publisher.source_epoch}"
+
+
 def wait_for(condition, timeout: float = 10.0, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -54,14 +62,14 @@ def test_outputs_are_checkpointed_only_once_acknowledged(workers, context, sourc
             (4, 2, "receipt.store-mx-cdmx"),
         ]
         time.sleep(0.3)
-        assert worker.checkpoint_sources().get(source_id, 0) == 0
+        assert worker.checkpoint_sources().get(stream_key(publisher), 0) == 0
         consumer.ack(first[2])  # order 1 complete, order 2 half
-        wait_for(lambda: worker.checkpoint_sources().get(source_id) == 1, what="checkpoint 1")
+        wait_for(lambda: worker.checkpoint_sources().get(stream_key(publisher)) == 1, what="checkpoint 1")
         consumer.ack(first[3])
         rest = receive_all(consumer, 2)
         assert [d.tag for d in rest] == [5, 6]
         consumer.ack(rest[-1])
-        wait_for(lambda: worker.checkpoint_sources().get(source_id) == 3, what="checkpoint 3")
+        wait_for(lambda: worker.checkpoint_sources().get(stream_key(publisher)) == 3, what="checkpoint 3")
 
 
 def test_a_killed_worker_loses_nothing_unacknowledged(tmp_path, context, source_id):
@@ -83,7 +91,7 @@ def test_a_killed_worker_loses_nothing_unacknowledged(tmp_path, context, source_
             publisher.publish_order(small_order(f"{source_id}-{index}"))
         before = receive_all(consumer, 6)
         consumer.ack(before[1])  # order 1 only
-        wait_for(lambda: worker.checkpoint_sources().get(source_id) == 1, what="checkpoint 1")
+        wait_for(lambda: worker.checkpoint_sources().get(stream_key(publisher)) == 1, what="checkpoint 1")
         assert all(deduplicator.first(d.event) for d in before)
         worker.stop(signal.SIGKILL)
 
@@ -103,7 +111,7 @@ def test_a_killed_worker_loses_nothing_unacknowledged(tmp_path, context, source_
         assert not any(deduplicator.first(d.event) for d in again)
         assert deduplicator.duplicates == 4
         consumer.ack(again[-1])
-        wait_for(lambda: restarted.checkpoint_sources().get(source_id) == 3, what="checkpoint 3")
+        wait_for(lambda: restarted.checkpoint_sources().get(stream_key(publisher)) == 3, what="checkpoint 3")
     finally:
         consumer.close()
         publisher.close()

@@ -233,6 +233,25 @@ def test_a_new_source_starts_at_one_or_its_beginning_is_a_gap(link, context):
     late.close()
 
 
+def test_a_restarted_source_numbering_from_one_again_is_rendered(link, context):
+    publisher, subscriber = link
+    publisher.publish_order(small_order(f"{publisher.source_id}-before"))
+    assert [event.header.sequence for event in collect(subscriber, 2)] == [1, 1]
+    # The point of sale restarts and keeps no count: a new publisher, the same source id, a new
+    # epoch. Its sequence 1 is a new run's, not a duplicate of the old one.
+    time.sleep(0.002)
+    restarted = Publisher(">" + publisher.endpoint, source_id=publisher.source_id, context=context)
+    assert restarted.source_epoch > publisher.source_epoch > 0
+    restarted.wait_for_subscribers(1)
+    restarted.publish_order(small_order(f"{publisher.source_id}-after"))
+    events = collect(subscriber, 2)
+    assert [(event.header.order_id, event.header.sequence) for event in events] == [
+        (f"{publisher.source_id}-after", 1)
+    ] * 2
+    assert {event.header.source_epoch for event in events} == {restarted.source_epoch}
+    restarted.close()
+
+
 def test_order_ids_are_deduplicated_per_source(link, context):
     publisher, subscriber = link
     order_id = f"{publisher.source_id}-shared"

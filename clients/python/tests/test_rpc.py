@@ -24,17 +24,18 @@ from conftest import start_worker
 from orders import complication, golden_order, golden_sections, rendered_sections
 
 STATS_COUNTERS = {
-    "received", "rendered", "published", "acknowledged", "redelivered", "duplicates", "late", "oversized",
-    "heartbeats", "dead_lettered", "gaps", "missing_sequences", "replay_requests", "replayed_events",
-    "unrecoverable_gaps", "unrecoverable_sequences", "checkpoints", "handshake_failures", "rpc_requests",
-    "rpc_replies_dropped", "consumers_lost", "input_disconnects", "checkpoint_failures", "checkpoint_compactions",
-    "undecodable_feedback", "consumers_evicted", "consumers_disconnected", "deliveries_timed_out", "parked",
-    "unparked", "redriven", "replay_endpoints_refused", "sources_expired", "sources_revived", "locale_compilations",
-    "locale_evictions", "locale_promotions", "locale_approximations",
+    "events_received", "events_rendered", "outputs_published", "outputs_acknowledged", "outputs_redelivered",
+    "consumers_lost", "duplicates", "late_events", "heartbeats", "oversized_messages", "gaps", "missing_sequences",
+    "replay_requests", "replayed_events", "replay_connections", "unrecoverable_gaps", "unrecoverable_sequences",
+    "checkpoints", "checkpoint_failures", "checkpoint_compactions", "replay_endpoints_refused", "sources_expired",
+    "sources_revived", "source_restarts", "undecodable_feedback", "consumers_evicted", "consumers_disconnected",
+    "deliveries_timed_out", "parked_events", "unparked_events", "redriven_events", "locale_compilations",
+    "locale_evictions", "locale_promotions", "locale_approximations", "handshake_failures", "input_disconnects",
+    "rpc_replies_dropped", "dead_letters", "rpc_requests", "outputs", "agreement_words_left", "reloads",
 }
 STATS_GAUGES = {
-    "render_queue", "rpc_queue", "gaps_pending", "consumers", "unacknowledged", "render_threads", "serving",
-    "healthy", "sources_active", "sources_dormant", "parked", "locale_cache_bytes",
+    "queue_depth_render", "queue_depth_rpc", "gaps_pending", "consumers", "unacknowledged", "render_threads", "serving",
+    "healthy", "sources_active", "sources_dormant", "parked", "locale_cache_bytes", "lag_events", "ready",
 }
 
 

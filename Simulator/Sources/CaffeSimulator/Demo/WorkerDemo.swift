@@ -177,8 +177,10 @@ struct WorkerDemo {
             Caffe_V1_StatsRequest(),
             as: Caffe_V1_StatsResponse.self
         ) {
-            let counters = ["received", "rendered", "published", "dead_lettered", "duplicates", "gaps"]
-                .map { "\($0) \(stats.counters[$0] ?? 0)" }.joined(separator: ", ")
+            let counters = [
+                "events_received", "events_rendered", "outputs_published", "dead_letters", "duplicates", "gaps",
+            ]
+            .map { "\($0) \(stats.counters[$0] ?? 0)" }.joined(separator: ", ")
             output("  caffe.v1.Admin/Stats: " + counters)
         }
         if let metricsAddress, let address = HostAndPort(metricsAddress),

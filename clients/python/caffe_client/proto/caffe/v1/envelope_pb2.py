@@ -15,7 +15,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/envelope.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xec\x01\n\x0b\x45ventHeader\x12\x11\n\tbody_type\x18\x01 \x01(\t\x12\x11\n\tsource_id\x18\x02 \x01(\t\x12\x10\n\x08sequence\x18\x03 \x01(\x04\x12\x10\n\x08order_id\x18\x04 \x01(\t\x12+\n\x07sent_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x08metadata\x18\x06 \x03(\x0b\x32#.caffe.v1.EventHeader.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xf7\x01\n\rRequestHeader\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x37\n\x08metadata\x18\x04 \x03(\x0b\x32%.caffe.v1.RequestHeader.MetadataEntry\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xc6\x01\n\x0eResponseHeader\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12$\n\x06status\x18\x02 \x01(\x0e\x32\x14.caffe.v1.StatusCode\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x38\n\x08metadata\x18\x04 \x03(\x0b\x32&.caffe.v1.ResponseHeader.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\"\n\tHeartbeat\x12\x15\n\rlast_sequence\x18\x01 \x01(\x04*\xbd\x02\n\nStatusCode\x12\x06\n\x02OK\x10\x00\x12\r\n\tCANCELLED\x10\x01\x12\x0b\n\x07UNKNOWN\x10\x02\x12\x14\n\x10INVALID_ARGUMENT\x10\x03\x12\x15\n\x11\x44\x45\x41\x44LINE_EXCEEDED\x10\x04\x12\r\n\tNOT_FOUND\x10\x05\x12\x12\n\x0e\x41LREADY_EXISTS\x10\x06\x12\x15\n\x11PERMISSION_DENIED\x10\x07\x12\x16\n\x12RESOURCE_EXHAUSTED\x10\x08\x12\x17\n\x13\x46\x41ILED_PRECONDITION\x10\t\x12\x0b\n\x07\x41\x42ORTED\x10\n\x12\x10\n\x0cOUT_OF_RANGE\x10\x0b\x12\x11\n\rUNIMPLEMENTED\x10\x0c\x12\x0c\n\x08INTERNAL\x10\r\x12\x0f\n\x0bUNAVAILABLE\x10\x0e\x12\r\n\tDATA_LOSS\x10\x0f\x12\x13\n\x0fUNAUTHENTICATED\x10\x10\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/envelope.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x82\x02\n\x0b\x45ventHeader\x12\x11\n\tbody_type\x18\x01 \x01(\t\x12\x11\n\tsource_id\x18\x02 \x01(\t\x12\x10\n\x08sequence\x18\x03 \x01(\x04\x12\x10\n\x08order_id\x18\x04 \x01(\t\x12+\n\x07sent_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x08metadata\x18\x06 \x03(\x0b\x32#.caffe.v1.EventHeader.MetadataEntry\x12\x14\n\x0csource_epoch\x18\x07 \x01(\x04\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xf7\x01\n\rRequestHeader\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x37\n\x08metadata\x18\x04 \x03(\x0b\x32%.caffe.v1.RequestHeader.MetadataEntry\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xc6\x01\n\x0eResponseHeader\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12$\n\x06status\x18\x02 \x01(\x0e\x32\x14.caffe.v1.StatusCode\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x38\n\x08metadata\x18\x04 \x03(\x0b\x32&.caffe.v1.ResponseHeader.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\"\n\tHeartbeat\x12\x15\n\rlast_sequence\x18\x01 \x01(\x04*\xbd\x02\n\nStatusCode\x12\x06\n\x02OK\x10\x00\x12\r\n\tCANCELLED\x10\x01\x12\x0b\n\x07UNKNOWN\x10\x02\x12\x14\n\x10INVALID_ARGUMENT\x10\x03\x12\x15\n\x11\x44\x45\x41\x44LINE_EXCEEDED\x10\x04\x12\r\n\tNOT_FOUND\x10\x05\x12\x12\n\x0e\x41LREADY_EXISTS\x10\x06\x12\x15\n\x11PERMISSION_DENIED\x10\x07\x12\x16\n\x12RESOURCE_EXHAUSTED\x10\x08\x12\x17\n\x13\x46\x41ILED_PRECONDITION\x10\t\x12\x0b\n\x07\x41\x42ORTED\x10\n\x12\x10\n\x0cOUT_OF_RANGE\x10\x0b\x12\x11\n\rUNIMPLEMENTED\x10\x0c\x12\x0c\n\x08INTERNAL\x10\r\x12\x0f\n\x0bUNAVAILABLE\x10\x0e\x12\r\n\tDATA_LOSS\x10\x0f\x12\x13\n\x0fUNAUTHENTICATED\x10\x10\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'caffe_client.proto.caffe.v1.envelope_pb2', globals())
@@ -28,20 +28,20 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _REQUESTHEADER_METADATAENTRY._serialized_options = b'8\001'
   _RESPONSEHEADER_METADATAENTRY._options = None
   _RESPONSEHEADER_METADATAENTRY._serialized_options = b'8\001'
-  _STATUSCODE._serialized_start=829
-  _STATUSCODE._serialized_end=1146
+  _STATUSCODE._serialized_start=851
+  _STATUSCODE._serialized_end=1168
   _EVENTHEADER._serialized_start=103
-  _EVENTHEADER._serialized_end=339
-  _EVENTHEADER_METADATAENTRY._serialized_start=292
-  _EVENTHEADER_METADATAENTRY._serialized_end=339
-  _REQUESTHEADER._serialized_start=342
-  _REQUESTHEADER._serialized_end=589
-  _REQUESTHEADER_METADATAENTRY._serialized_start=292
-  _REQUESTHEADER_METADATAENTRY._serialized_end=339
-  _RESPONSEHEADER._serialized_start=592
-  _RESPONSEHEADER._serialized_end=790
-  _RESPONSEHEADER_METADATAENTRY._serialized_start=292
-  _RESPONSEHEADER_METADATAENTRY._serialized_end=339
-  _HEARTBEAT._serialized_start=792
-  _HEARTBEAT._serialized_end=826
+  _EVENTHEADER._serialized_end=361
+  _EVENTHEADER_METADATAENTRY._serialized_start=314
+  _EVENTHEADER_METADATAENTRY._serialized_end=361
+  _REQUESTHEADER._serialized_start=364
+  _REQUESTHEADER._serialized_end=611
+  _REQUESTHEADER_METADATAENTRY._serialized_start=314
+  _REQUESTHEADER_METADATAENTRY._serialized_end=361
+  _RESPONSEHEADER._serialized_start=614
+  _RESPONSEHEADER._serialized_end=812
+  _RESPONSEHEADER_METADATAENTRY._serialized_start=314
+  _RESPONSEHEADER_METADATAENTRY._serialized_end=361
+  _HEARTBEAT._serialized_start=814
+  _HEARTBEAT._serialized_end=848
 # @@protoc_insertion_point(module_scope)

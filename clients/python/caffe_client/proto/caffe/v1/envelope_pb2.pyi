@@ -26,7 +26,7 @@ UNIMPLEMENTED: StatusCode
 UNKNOWN: StatusCode
 
 class EventHeader(_message.Message):
-    __slots__ = ["body_type", "metadata", "order_id", "sent_at", "sequence", "source_id"]
+    __slots__ = ["body_type", "metadata", "order_id", "sent_at", "sequence", "source_epoch", "source_id"]
     class MetadataEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -39,14 +39,16 @@ class EventHeader(_message.Message):
     ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     SENT_AT_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_EPOCH_FIELD_NUMBER: _ClassVar[int]
     SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     body_type: str
     metadata: _containers.ScalarMap[str, str]
     order_id: str
     sent_at: _timestamp_pb2.Timestamp
     sequence: int
+    source_epoch: int
     source_id: str
-    def __init__(self, body_type: _Optional[str] = ..., source_id: _Optional[str] = ..., sequence: _Optional[int] = ..., order_id: _Optional[str] = ..., sent_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    def __init__(self, body_type: _Optional[str] = ..., source_id: _Optional[str] = ..., sequence: _Optional[int] = ..., order_id: _Optional[str] = ..., sent_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., metadata: _Optional[_Mapping[str, str]] = ..., source_epoch: _Optional[int] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ["last_sequence"]
