@@ -61,15 +61,11 @@ struct Render: ParsableCommand {
     @OptionGroup var core: CoreOptions
 
     func run() throws {
-        let data =
-            order == "-"
-            ? FileHandle.standardInput.readDataToEndOfFile()
-            : try Data(contentsOf: URL(fileURLWithPath: order))
         var event: Caffe_V1_OrderEvent
         do {
-            event = try Caffe_V1_OrderEvent(jsonUTF8Data: data)
+            event = try ProtobufJSONInput.read(Caffe_V1_OrderEvent.self, from: order)
         } catch {
-            FileHandle.standardError.write(Data("caffe render: not an order: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("caffe render: \(error)\n".utf8))
             throw ExitCode(1)
         }
         if let locale { event.customer.locale = locale }

@@ -51,6 +51,33 @@ struct RenderCommandTests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test("an order that cannot be read says what is wrong in a sentence, exit 1")
+    func unreadableOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("passwd")
+        try Data("root:x:0:0:root:/root:/bin/bash\n".utf8).write(to: text)
+        let cases: [([String], String, String)] = [
+            (["--order", folder.appendingPathComponent("none.json").path], "", "\(folder.path)/none.json: no such file"),
+            (["--order", folder.path], "", "\(folder.path): is a folder"),
+            (
+                ["--order", text.path], "",
+                "\(text.path): not a caffe.v1.OrderEvent in protobuf JSON: not JSON (or not one JSON object)"
+            ),
+            (
+                ["--order", "-"], #"{"bogus": 1}"#,
+                "standard input: not a caffe.v1.OrderEvent in protobuf JSON: unknown field 'bogus'"
+            ),
+            (["--order", "-"], "\n", "standard input: empty; expected a caffe.v1.OrderEvent in JSON"),
+        ]
+        for (arguments, input, message) in cases {
+            let result = try caffe(["render"] + arguments, input: input)
+            #expect(result.status == 1 && result.standardError == "caffe render: \(message)\n", "\(arguments)")
+            #expect(!result.standardError.contains("NSCocoaErrorDomain"))
+        }
+    }
+
     @Test("a configuration that does not load exits 1 with the reason, not usage")
     func brokenConfiguration() throws {
         let result = try ExecutableRunner.run(

@@ -59,8 +59,11 @@ struct Chaos: ParsableCommand {
     @Option(help: "One-event sources in the source-flood row.")
     var sources = 200_000
 
-    @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
-    var config = "config"
+    @Option(
+        help:
+            "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+    )
+    var config: String?
 
     @Option(help: "The caffe executable (default: the one next to caffe-sim).")
     var caffe: String?
@@ -71,7 +74,7 @@ struct Chaos: ParsableCommand {
         }
         var configuration = ChaosSuite.Configuration(
             executable: executable,
-            configurationDirectory: URL(fileURLWithPath: config)
+            configurationDirectory: ConfigurationDirectory.resolve(config)
         )
         configuration.orders = orders
         configuration.rate = rate
@@ -127,13 +130,19 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .long, help: "Messages per size in the closing transport measurement.")
     var benchMessages: Int = 200_000
 
-    @Option(name: .long, help: "The catalog folder to render from.")
-    var catalog: String = "config/Localizations"
+    @Option(
+        name: .long,
+        help: "The catalog folder to render from. Default: Localizations/ of $CAFFE_CONFIG, ./config, the built-in one."
+    )
+    var catalog: String?
 
     func run() async throws {
+        let folder =
+            catalog.map { URL(fileURLWithPath: $0) }
+            ?? ConfigurationDirectory.resolve().appendingPathComponent("Localizations")
         var demo = PipelineDemo(
             style: TerminalStyle(enabled: color),
-            catalog: FileManager.default.fileExists(atPath: catalog) ? URL(fileURLWithPath: catalog) : nil,
+            catalog: FileManager.default.fileExists(atPath: folder.path) ? folder : nil,
             caffe: siblingExecutable("caffe"),
             benchMessages: benchMessages
         )
@@ -189,8 +198,10 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "The folder holding menu.json and Localizations/.")
-        var config = "config"
+        @Option(
+            help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+        )
+        var config: String?
 
         @Flag(help: "Time only the core, to profile it (perf record -g); baseline and floor figures are left out.")
         var coreOnly = false
@@ -204,7 +215,7 @@ struct Bench: AsyncParsableCommand {
         func run() throws {
             let benchmark = CoreBenchmark(
                 configuration: .init(
-                    configurationDirectory: URL(fileURLWithPath: config),
+                    configurationDirectory: ConfigurationDirectory.resolve(config),
                     orders: orders,
                     complications: complications,
                     rounds: rounds,
@@ -241,8 +252,11 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
-        var config = "config"
+        @Option(
+            help:
+                "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+        )
+        var config: String?
 
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
         var caffe: String?
@@ -262,7 +276,7 @@ struct Bench: AsyncParsableCommand {
             let benchmark = WorkerBenchmark(
                 configuration: .init(
                     executable: executable,
-                    configurationDirectory: URL(fileURLWithPath: config),
+                    configurationDirectory: ConfigurationDirectory.resolve(config),
                     orders: orders,
                     seed: seed,
                     renderThreads: renderThreads,
@@ -316,8 +330,11 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 1
 
-        @Option(help: "The folder holding worker.yaml, menu.json and Localizations/.")
-        var config = "config"
+        @Option(
+            help:
+                "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+        )
+        var config: String?
 
         @Option(help: "The folder holding the Python peers.")
         var peersDirectory = "Benchmarks/python"
@@ -370,7 +387,7 @@ struct Bench: AsyncParsableCommand {
             }
             var configuration = PipelineBenchmark.Configuration(
                 executable: executable,
-                configurationDirectory: URL(fileURLWithPath: config),
+                configurationDirectory: ConfigurationDirectory.resolve(config),
                 peersDirectory: URL(fileURLWithPath: peersDirectory).standardizedFileURL
             )
             configuration.peers = backends
@@ -417,8 +434,8 @@ struct Bench: AsyncParsableCommand {
 
         @OptionGroup var options: CallBenchmarkOptions
 
-        @Option(help: "The catalog folder.")
-        var catalog = "config/Localizations"
+        @Option(help: "The catalog folder. Default: Localizations/ of $CAFFE_CONFIG, ./config, the built-in one.")
+        var catalog: String?
 
         @Option(help: "The locale to render for.")
         var locale = "es-MX"
@@ -426,7 +443,8 @@ struct Bench: AsyncParsableCommand {
         func run() throws {
             let benchmark = CatalogBenchmark(
                 configuration: .init(
-                    catalog: URL(fileURLWithPath: catalog),
+                    catalog: catalog.map { URL(fileURLWithPath: $0) }
+                        ?? ConfigurationDirectory.resolve().appendingPathComponent("Localizations"),
                     locale: locale,
                     iterations: options.iterations(default: 200_000),
                     rounds: options.rounds

@@ -42,8 +42,10 @@ struct Complications: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Colour (default: when writing to a terminal).")
     var color: Bool = TerminalStyle.colorByDefault()
 
-    @Option(help: "The folder holding menu.json and Localizations/.")
-    var config = "config"
+    @Option(
+        help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+    )
+    var config: String?
 
     func validate() throws {
         guard output != nil || print || checkFit else {
@@ -83,7 +85,7 @@ struct Complications: ParsableCommand {
             )
         }
         guard print || checkFit else { return }
-        let session = try RenderingCore(configurationDirectory: URL(fileURLWithPath: config)).makeSession()
+        let session = try RenderingCore(configurationDirectory: ConfigurationDirectory.resolve(config)).makeSession()
         let style = TerminalStyle(enabled: color)
         if print {
             let iso = Date.ISO8601FormatStyle()

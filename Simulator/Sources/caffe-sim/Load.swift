@@ -84,8 +84,8 @@ struct Load: ParsableCommand {
     @Option(help: "Conditions such as 'p99<10ms,lost==0'; exit status 2 when one is violated.")
     var threshold: String?
 
-    @Option(help: "The folder holding menu.json.")
-    var config = "config"
+    @Option(help: "The folder holding menu.json. Default: $CAFFE_CONFIG, ./config, the built-in one.")
+    var config: String?
 
     func validate() throws {
         guard ["text", "json", "html", "csv"].contains(format) else {
@@ -140,7 +140,7 @@ struct Load: ParsableCommand {
         let thresholds = try threshold.map { text in
             do { return try LoadThresholds(text) } catch { throw ValidationError("--threshold: \(error)") }
         }
-        let menu = try Menu(contentsOf: URL(fileURLWithPath: config).appendingPathComponent("menu.json"))
+        let menu = try Menu(contentsOf: ConfigurationDirectory.resolve(config).appendingPathComponent("menu.json"))
         let context = try ZMQContext()
         defer { context.shutdown() }
         let live = isatty(STDERR_FILENO) != 0

@@ -30,15 +30,17 @@ struct Generate: ParsableCommand {
     @Option(help: "The source id the orders carry.")
     var source = "sim-1"
 
-    @Option(help: "The folder holding menu.json and Localizations/.")
-    var config = "config"
+    @Option(
+        help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
+    )
+    var config: String?
 
     func validate() throws {
         guard orders >= 1, rate > 0 else { throw ValidationError("--orders and --rate must be positive") }
     }
 
     func run() throws {
-        let folder = URL(fileURLWithPath: config)
+        let folder = ConfigurationDirectory.resolve(config)
         let menuURL = folder.appendingPathComponent("menu.json")
         let menu = try Menu(contentsOf: menuURL)
         let generator = JournalGenerator(

@@ -398,6 +398,23 @@ struct LoadTests {
         subscriber.close(linger: .zero)
     }
 
+    @Test("caffe-sim finds its configuration as caffe does: from any folder, the built-in one")
+    func configurationFromAnywhere() throws {
+        let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
+        let folder = try Self.temporaryFolder("config-rule")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = simulator
+        process.arguments = ["generate", "-o", "o.journal", "--orders", "3"]
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CAFFE_CONFIG" }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("o.journal").path))
+    }
+
     @Test("caffe-sim replay with nobody subscribed says so and exits 3")
     func replayToNobody() throws {
         let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
