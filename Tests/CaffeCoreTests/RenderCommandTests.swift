@@ -59,7 +59,10 @@ struct RenderCommandTests {
         let text = folder.appendingPathComponent("passwd")
         try Data("root:x:0:0:root:/root:/bin/bash\n".utf8).write(to: text)
         let cases: [([String], String, String)] = [
-            (["--order", folder.appendingPathComponent("none.json").path], "", "\(folder.path)/none.json: no such file"),
+            (
+                ["--order", folder.appendingPathComponent("none.json").path], "",
+                "\(folder.path)/none.json: no such file"
+            ),
             (["--order", folder.path], "", "\(folder.path): is a folder"),
             (
                 ["--order", text.path], "",
