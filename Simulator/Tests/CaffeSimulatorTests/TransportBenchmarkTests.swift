@@ -89,7 +89,7 @@ struct PipelineDemoTests {
         #expect(lines.contains("  complication.u-1       Thu 1:53\u{202F}AM"))
         #expect(
             lines.contains(
-                "  caffe.v1.Admin/Stats: received 12, rendered 11, published 21, dead_lettered 1, duplicates 0, gaps 0"
+                "  caffe.v1.Admin/Stats: events_received 12, events_rendered 11, outputs_published 21, dead_letters 1, duplicates 0, gaps 0"
             )
         )
         #expect(

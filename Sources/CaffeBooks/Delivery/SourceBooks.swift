@@ -77,20 +77,23 @@ package struct SourceBooks {
 
     // MARK: Events
 
-    /// Judges an event by its header (not a heartbeat).
+    /// Judges an event by its header (not a heartbeat); `key` is the header's ``SourceStream`` key
+    /// when the caller made it already.
     package mutating func admit(
         _ header: Caffe_V1_EventHeader,
+        key: String? = nil,
         identity: String = "",
         at now: ContinuousClock.Instant
     ) -> (decision: Intake.Decision, actions: [Action]) {
-        let admission = intake.admit(header, identity: identity, at: now)
-        var actions = Self.found(admission.gaps, source: header.streamKey)
+        let source = key ?? header.streamKey
+        let admission = intake.admit(header, key: source, identity: identity, at: now)
+        var actions = admission.gaps.isEmpty ? [] : Self.found(admission.gaps, source: source)
         if let announcement = admission.announcement, Self.isReported(announcement) {
-            actions.append(.announced(source: header.streamKey, announcement))
+            actions.append(.announced(source: source, announcement))
         }
         if case .retry = admission.decision {
             // Nothing to render, but the sequence is done.
-            actions += complete(SequenceRef(source: header.streamKey, sequence: header.sequence))
+            actions += complete(SequenceRef(source: source, sequence: header.sequence))
         }
         return (admission.decision, actions)
     }

@@ -99,12 +99,14 @@ package struct Intake: Sendable {
     /// Judges an event by its header (not a heartbeat: see ``heartbeat(_:lastSequence:identity:at:)``).
     ///
     /// - Parameter identity: the sender's CURVE identity (`User-Id`), when the input authenticates.
+    /// - Parameter key: the header's ``SourceStream`` key, when the caller made it already.
     package mutating func admit(
         _ header: Caffe_V1_EventHeader,
+        key: String? = nil,
         identity: String = "",
         at now: ContinuousClock.Instant
     ) -> Admission {
-        let source = header.streamKey
+        let source = key ?? header.streamKey
         let sequence = header.sequence
         if let problem = problem(source: source, sequence: sequence) { return Admission(decision: .reject(problem)) }
         let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID, at: now)
@@ -119,18 +121,18 @@ package struct Intake: Sendable {
         return Admission(
             decision: decision,
             gaps: verdict.missing,
-            announcement: announce(header, identity: identity)
+            announcement: announce(header, key: source, identity: identity)
         )
     }
 
-    /// Pins or checks the replay endpoint `header` announces for its (known) source.
-    private mutating func announce(_ header: Caffe_V1_EventHeader, identity: String) -> Announcement? {
+    /// Pins or checks the replay endpoint `header` announces for its (known) stream `key`.
+    private mutating func announce(_ header: Caffe_V1_EventHeader, key: String, identity: String) -> Announcement? {
         guard let endpoint = header.metadata[replayEndpointMetadataKey], Self.isAcceptableAnnouncement(endpoint),
             policy.configuredEndpoints[header.sourceID] == nil
         else { return nil }
         let outcome = tracker.announce(
             IntakeTracker.Pin(endpoint: endpoint, identity: identity),
-            for: header.streamKey,
+            for: key,
             allowChange: policy.allowEndpointChange
         )
         return Announcement(endpoint: endpoint, outcome: outcome)
@@ -176,7 +178,7 @@ package struct Intake: Sendable {
         }
         let gaps = tracker.heartbeat(source: source, last: lastSequence, at: now)
         for range in gaps { recovery.report(source: source, range: range, at: now) }
-        return .success((gaps, announce(header, identity: identity)))
+        return .success((gaps, announce(header, key: source, identity: identity)))
     }
 
     /// Why a heartbeat was refused.

@@ -355,7 +355,7 @@ private struct PipelineState {
         at now: ContinuousClock.Instant
     ) {
         noteEpoch(of: event.header)
-        let (decision, actions) = books.admit(event.header, identity: identity, at: now)
+        let (decision, actions) = books.admit(event.header, key: event.streamKey, identity: identity, at: now)
         carryOut(actions, at: now)
         carryOut(decision, for: event, frames: frames)
     }

@@ -14,9 +14,20 @@ struct InputEvent: @unchecked Sendable {
     var headerFrame: ZMQMessage
     var body: ZMQMessage
     var header: Caffe_V1_EventHeader
+    /// The books' key of the event's stream (``SourceStream``), made once: it is a new string for
+    /// a source that sends an epoch.
+    let streamKey: String
+
+    init(topic: ZMQMessage, headerFrame: ZMQMessage, body: ZMQMessage, header: Caffe_V1_EventHeader) {
+        self.topic = topic
+        self.headerFrame = headerFrame
+        self.body = body
+        self.header = header
+        streamKey = header.streamKey
+    }
 
     /// The event's place in its source's stream (intake has checked both parts).
-    var ref: SequenceRef { SequenceRef(source: header.streamKey, sequence: header.sequence) }
+    var ref: SequenceRef { SequenceRef(source: streamKey, sequence: header.sequence) }
 }
 
 /// What the bytes of one input message turned out to be.

@@ -316,7 +316,16 @@ extension ChaosSuite {
             try Self.setGreeting("Welcome, %lld!", in: copy)
             kill(stage.worker.processIdentifier ?? 0, SIGHUP)
             stage.settle(configuration.settleSeconds)
-            let metrics = stage.metrics()
+            // The reload checks the catalog in every localization on its own thread: on a loaded
+            // machine (a debug build beside the test suite) it may end after the orders did.
+            var metrics = stage.metrics()
+            let deadline = Date().addingTimeInterval(30)
+            while (metrics["caffe_worker_reloads_total{result=\"rejected\"}"] ?? 0)
+                + (metrics["caffe_worker_reloads_total{result=\"loaded\"}"] ?? 0) < 1, Date() < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.1)
+                metrics = stage.metrics()
+            }
             let rejected = metrics["caffe_worker_reloads_total{result=\"rejected\"}"] ?? 0
             let letters = stage.consumer.tally.deadLetters
             return row(
