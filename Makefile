@@ -1,11 +1,13 @@
 # Caffe — the two commands a newcomer needs:
 #   make demo   run the main job on the embedded default config
 #   make test   build and pass the tests
-# Both install what the machine is missing first (libzmq3-dev, via apt-get).
+# Both install what the machine is missing first (libzmq3-dev, via apt-get). CI also runs
+#   make readme-test   every shell command in README.md, as written
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+# curl and procps (pgrep): the README's worker commands, which make readme-test runs.
 APT_PACKAGES := libzmq3-dev pkg-config python3-venv protobuf-compiler hunspell hunspell-fr-comprehensive \
-	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us
+	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us curl procps
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 PYTHON ?= python3
 CLIENT_VENV := .build/python-client
@@ -13,7 +15,7 @@ CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
 .PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot lexicons \
-	fuzz fuzz-smoke fuzz-build fuzz-seeds
+	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
 # more libFuzzer flags for the long run.
@@ -25,6 +27,7 @@ FUZZ_FLAGS ?=
 help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
 	@echo "make test    run every test (Swift, then the Python client's against a real worker)"
+	@echo "make readme-test  run every shell command in README.md as written (release build, ~5 min)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
@@ -59,6 +62,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	$(MAKE) --no-print-directory python-test
+
+# Every shell command in README.md, run as written against the release products
+# (Scripts/readme-commands.py). `demo` builds them ($(SWIFT) build -c release --product caffe,
+# caffe-sim) and is the README's first command.
+readme-test: demo
+	$(PYTHON) Scripts/readme-commands.py --bin .build/release
 
 # The Python client (clients/python), installed with pip from the repository into its own
 # virtual environment, tested against the caffe binary the build above made.
