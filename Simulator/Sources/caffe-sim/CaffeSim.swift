@@ -265,9 +265,7 @@ struct Bench: AsyncParsableCommand {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             let executable =
                 caffe.map { URL(fileURLWithPath: $0) }
-                ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-                    "caffe"
-                )
+                ?? ownExecutable.deletingLastPathComponent().appendingPathComponent("caffe")
             guard FileManager.default.isExecutableFile(atPath: executable.path) else {
                 throw ValidationError(
                     "no caffe executable at \(executable.path); build it (swift build -c release) or pass --caffe"
@@ -281,7 +279,7 @@ struct Bench: AsyncParsableCommand {
                     seed: seed,
                     renderThreads: renderThreads,
                     rate: rate,
-                    simulatorExecutable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+                    simulatorExecutable: ownExecutable
                 )
             )
             let report = try benchmark.run { line in
@@ -403,7 +401,7 @@ struct Bench: AsyncParsableCommand {
             configuration.workerOutput = workerOutput
             configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
             configuration.cpuOnly = cpuOnly
-            configuration.simulatorExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+            configuration.simulatorExecutable = ownExecutable
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }
@@ -547,7 +545,15 @@ func printReport(_ report: some Encodable, json: Bool, summary: @autoclosure () 
 
 /// The executable `name` built next to this one (`swift build` puts every product in one folder).
 func siblingExecutable(_ name: String) -> URL? {
-    let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent(name)
+    let candidate = ownExecutable.deletingLastPathComponent().appendingPathComponent(name)
     return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
 }
+
+/// This program's own file, however it was started (from `PATH`, `argv[0]` is only `caffe-sim`):
+/// `/proc/self/exe`, else `argv[0]`.
+let ownExecutable: URL = {
+    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return URL(fileURLWithPath: path)
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+}()

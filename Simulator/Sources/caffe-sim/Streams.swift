@@ -212,6 +212,15 @@ struct Replay: ParsableCommand {
         options.toTime = try toTime.map(Self.date)
         options.fromOffset = fromOffset
         let plan = ReplayPlan(entries: contents.entries, options: options)
+        if plan.steps.isEmpty {
+            // Nothing to send is never what was meant: say what the journal holds instead.
+            let times = contents.entries.map(\.record.capturedAt.date)
+            let span =
+                times.min().map { "its \(times.count) records were captured from \($0.formatted(.iso8601)) to " }
+                .map { $0 + (times.max() ?? Date()).formatted(.iso8601) } ?? "it holds no records"
+            FileHandle.standardError.write(Data("caffe-sim replay: nothing selected in \(journal): \(span)\n".utf8))
+            throw ExitCode(1)
+        }
         if dryRun {
             let seconds =
                 Double(plan.expectedDuration.components.seconds) + Double(plan.expectedDuration.components.attoseconds)

@@ -398,6 +398,40 @@ struct LoadTests {
         subscriber.close(linger: .zero)
     }
 
+    @Test("an acknowledged-output load acknowledges its last deliveries: the worker drains and exits 0")
+    func ackedLoadLeavesNothingHeld() throws {
+        let caffe = try #require(ExecutableRunner.locate("caffe"))
+        let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
+        let folder = try Self.temporaryFolder("load-acked")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configuration = CatalogBenchmarkTests.configuration
+        let worker = Process()
+        worker.executableURL = caffe
+        worker.arguments = [
+            "worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path,
+            "--set", "config_dir=\(configuration.path)", "--set", "input.kind=pull",
+            "--set", "input.endpoints=>ipc://\(folder.path)/in", "--set", "output.kind=acked",
+            "--set", "output.endpoints=@ipc://\(folder.path)/out", "--set", "rpc.endpoint=",
+            "--set", "metrics.address=", "--set", "checkpoint.path=\(folder.path)/checkpoint",
+            "--set", "shutdown.drain_timeout_ms=5000",
+        ]
+        worker.standardError = FileHandle.nullDevice
+        try worker.runWithSignalsUnblocked()
+        // 301 orders, 602 deliveries: not a multiple of a quarter window (250).
+        let load = try ExecutableRunner.run(
+            simulator,
+            [
+                "load", "--config", configuration.path, "--input", "@ipc://\(folder.path)/in", "--input-kind", "push",
+                "--output", ">ipc://\(folder.path)/out", "--output-kind", "acked", "--count", "301", "--rate", "1000",
+                "--format", "json",
+            ]
+        )
+        #expect(load.status == 0, "\(load.standardError)")
+        worker.terminate()
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0)
+    }
+
     @Test("caffe-sim finds its configuration as caffe does: from any folder, the built-in one")
     func configurationFromAnywhere() throws {
         let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
@@ -439,6 +473,17 @@ struct LoadTests {
             replay.standardOutput.contains("replay endpoint: ipc://\(folder.path)/replay, 0 requests, 0 events served")
         )
         #expect(replay.standardError.contains("caffe-sim replay: nobody subscribed: the 3 records went nowhere"))
+        // A selection that holds nothing says what the journal holds.
+        let empty = try ExecutableRunner.run(
+            simulator,
+            ["replay", journal, "--from-time", "2030-01-01T00:00:00Z", "--dry-run"]
+        )
+        #expect(empty.status == 1)
+        #expect(
+            empty.standardError.hasPrefix(
+                "caffe-sim replay: nothing selected in \(journal): its 3 records were captured from "
+            )
+        )
     }
 
     @Test("caffe-sim load against a real worker: all received; a threshold it violates exits 2")

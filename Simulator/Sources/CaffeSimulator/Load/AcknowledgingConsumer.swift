@@ -61,6 +61,13 @@ public struct AcknowledgingConsumer {
         }
     }
 
+    /// Acknowledges everything processed that is not acknowledged yet, now: the last feedback of a
+    /// consumer about to go, so the worker is not left holding deliveries nobody will acknowledge.
+    public mutating func acknowledgeEverything() throws(ZMQError) {
+        guard processed > acknowledged else { return }
+        try sendFeedback()
+    }
+
     /// When ``acknowledgeIfDue(at:)`` next has something to do.
     public var nextDue: ContinuousClock.Instant {
         processed > acknowledged ? lastSent + Self.acknowledgementDelay : lastSent + .seconds(1)

@@ -142,7 +142,8 @@ public struct LoadRun {
         }
         defer {
             sender.close(linger: .milliseconds(0))
-            if !rpc { receiver.close(linger: .milliseconds(0)) }
+            // The acknowledged output's last feedback must leave before the socket goes.
+            if !rpc { receiver.close(linger: acknowledging == nil ? .milliseconds(0) : .seconds(1)) }
         }
         let server =
             try configuration.replayEndpoint.isEmpty || rpc
@@ -468,6 +469,9 @@ public struct LoadRun {
             }
             if wait > 0 { _ = try poller.poll(timeout: .milliseconds(Int32(min(100, max(1, wait * 1000))))) }
         }
+        // Everything processed is acknowledged before leaving: the worker would otherwise hold the
+        // last deliveries for a consumer that is gone (and a drain would wait for them).
+        try acknowledging?.acknowledgeEverything()
         return LoadReport(
             configuration: configuration,
             books: books,
