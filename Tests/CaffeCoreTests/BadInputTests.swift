@@ -68,6 +68,25 @@ struct BadInputTests {
         #expect(rendered.confirmation.text.plain.hasSuffix("Your order will be ready at 11:25\u{202F}AM"))
     }
 
+    @Test("IANA aliases ICU knows are time zones (Foundation's list on Linux lacks them); custom offsets are not")
+    func timeZoneAliases() throws {
+        for (zone, ready) in [
+            ("Asia/Kolkata", "4:55\u{202F}PM"), ("Etc/UTC", "11:25\u{202F}AM"), ("US/Hawaii", "1:25\u{202F}AM"),
+        ] {
+            var order = CoreFixture.order()
+            order.customer.locale = "en-US"
+            order.customer.timeZone = zone
+            let rendered = try CoreFixture.core.makeSession().render(order)
+            #expect(rendered.confirmation.notes.isEmpty, "\(zone): \(rendered.confirmation.notes)")
+            #expect(rendered.confirmation.text.plain.hasSuffix("Your order will be ready at \(ready)"), "\(zone)")
+        }
+        var custom = CoreFixture.order()
+        custom.customer.locale = "en-US"
+        custom.customer.timeZone = "GMT+5"
+        let rendered = try CoreFixture.core.makeSession().render(custom)
+        #expect(rendered.confirmation.notes.map(\.code) == ["time-zone-defaulted"])
+    }
+
     @Test("a locale without a localization falls back to the development language and says so")
     func fallback() throws {
         var order = CoreFixture.order()

@@ -2,6 +2,7 @@ import CaffeProtocol
 import Foundation
 import GrammarAgreement
 import Localization
+import Synchronization
 
 /// An order event checked against the menu and priced: every line found, every amount exact and
 /// rounded by the documented rule (``DecimalAmount``), the customer's locale and time zone
@@ -230,11 +231,20 @@ enum CustomerSettings {
     }
 }
 
-/// IANA zone identifiers, read once.
+/// IANA zone identifiers: Foundation's list (read once), and the aliases ICU knows (`Asia/Kolkata`,
+/// `US/Pacific`, `Etc/UTC` are not in Foundation's list on Linux), remembered once seen.
 enum KnownTimeZones {
     private static let identifiers = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT"])
+    private static let aliases = Mutex<Set<String>>([])
+    /// Aliases remembered, at most (names are the client's: a flood of distinct ones is not kept).
+    private static let maxAliases = 1024
 
-    static func contains(_ identifier: String) -> Bool { identifiers.contains(identifier) }
+    static func contains(_ identifier: String) -> Bool {
+        if identifiers.contains(identifier) || aliases.withLock({ $0.contains(identifier) }) { return true }
+        guard ICUInventory.isTimeZone(identifier) else { return false }
+        aliases.withLock { if $0.count < maxAliases { $0.insert(identifier) } }
+        return true
+    }
 }
 
 extension Caffe_V1_RenderNote {

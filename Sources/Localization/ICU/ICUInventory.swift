@@ -39,11 +39,36 @@ public enum ICUInventory {
         return String(decoding: country.prefix(2).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Whether ICU knows `identifier` as a system time zone, canonical or an alias
+    /// (`Asia/Kolkata`, `US/Pacific`, `Etc/UTC`), but not a custom one such as `GMT+5`.
+    public static func isTimeZone(_ identifier: String) -> Bool {
+        let units = Array(identifier.utf16)
+        guard !units.isEmpty, units.count < 128 else { return false }
+        var canonical = [UChar](repeating: 0, count: 128)
+        var isSystemID: UBool = 0
+        var status = U_ZERO_ERROR
+        let length = swift_ucal_getCanonicalTimeZoneID(
+            units,
+            Int32(units.count),
+            &canonical,
+            Int32(canonical.count),
+            &isSystemID,
+            &status
+        )
+        return status.rawValue <= U_ZERO_ERROR.rawValue && length > 0 && isSystemID != 0
+    }
+
     /// The canonical time zones of `region` ("Europe/Berlin", "Europe/Busingen" for DE), in ICU's
     /// order.
     public static func timeZones(inRegion region: String) -> [String] {
         var status = U_ZERO_ERROR
-        guard let enumeration = swift_ucal_openTimeZoneIDEnumeration(UCAL_ZONE_TYPE_CANONICAL_LOCATION, region, nil, &status)
+        guard
+            let enumeration = swift_ucal_openTimeZoneIDEnumeration(
+                UCAL_ZONE_TYPE_CANONICAL_LOCATION,
+                region,
+                nil,
+                &status
+            )
         else { return [] }
         defer { swift_uenum_close(enumeration) }
         var zones: [String] = []
