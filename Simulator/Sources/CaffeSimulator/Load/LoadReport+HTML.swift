@@ -26,6 +26,7 @@ extension LoadReport {
         // Per-second values sit in the middle of their second. The last second of a run is
         // partial: drawn as a rate, it is a cliff that did not happen.
         let whole = throughput.filter { Double($0.second + 1) <= seconds + 0.05 }
+        let wholeLatency = overTime.filter { Double($0.second + 1) <= seconds + 0.05 }
         let partialNote = whole.count < throughput.count ? " (the last, partial second left out)" : ""
         var charts: [String] = []
         charts.append(
@@ -41,12 +42,13 @@ extension LoadReport {
         )
         charts.append(
             Self.lineChart(
-                title: "Latency over time, from the intended send time",
+                title: "Latency over time, from the intended send time"
+                    + (wholeLatency.count < overTime.count ? " (the last, partial second left out)" : ""),
                 yUnit: "ms",
                 series: [
-                    .init("p50", "#2b8a3e", overTime.map { (Double($0.second) + 0.5, $0.p50Milliseconds) }),
-                    .init("p99", "#e8590c", overTime.map { (Double($0.second) + 0.5, $0.p99Milliseconds) }),
-                    .init("max", "#c92a2a", overTime.map { (Double($0.second) + 0.5, $0.maxMilliseconds) }),
+                    .init("p50", "#2b8a3e", wholeLatency.map { (Double($0.second) + 0.5, $0.p50Milliseconds) }),
+                    .init("p99", "#e8590c", wholeLatency.map { (Double($0.second) + 0.5, $0.p99Milliseconds) }),
+                    .init("max", "#c92a2a", wholeLatency.map { (Double($0.second) + 0.5, $0.maxMilliseconds) }),
                 ]
             )
         )

@@ -469,6 +469,17 @@ public struct LoadRun {
             }
             if wait > 0 { _ = try poller.poll(timeout: .milliseconds(Int32(min(100, max(1, wait * 1000))))) }
         }
+        // A last sample covers the run's end (a run shorter than a second would have none).
+        let end = elapsed()
+        if let pid = configuration.watchProcess, end - lastSample >= 0.5 {
+            resources.append(
+                LoadReport.ResourceSample(
+                    second: Int(end.rounded(.up)),
+                    cpuPercent: (ProcessCPU.seconds(ofTree: pid) - lastCPU) / max(0.001, end - lastSample) * 100,
+                    residentMegabytes: ProcessCPU.residentMegabytes(ofTree: pid)
+                )
+            )
+        }
         // Everything processed is acknowledged before leaving: the worker would otherwise hold the
         // last deliveries for a consumer that is gone (and a drain would wait for them).
         try acknowledging?.acknowledgeEverything()
