@@ -92,7 +92,12 @@ struct SourceBooksTests {
         #expect(marks(books.checkpointIfDue(at: start + .seconds(1))) == ["s": 3, "s\u{1F}7": 1])
         #expect(SourceStream.split("s\u{1F}7") == ("s", 7) && SourceStream.split("s") == ("s", 0))
         #expect(SourceStream.describe("s\u{1F}7") == "s (epoch 7)" && SourceStream.describe("s") == "s")
-        #expect(SourceStream.split("a\u{1F}b") == ("a\u{1F}b", 0))
+        #expect(SourceStream.split("a\u{1F}b") == ("a", 37))
+        #expect(SourceStream.split("a\u{1F}!") == ("a\u{1F}!", 0) && SourceStream.split("a\u{1F}") == ("a\u{1F}", 0))
+        // A short source id's key stays a small string (no allocation on the serial path).
+        let key = SourceStream.key(source: "pos-1", epoch: 1_795_000_000_000_000)
+        #expect(key.utf8.count <= 15 && SourceStream.split(key) == ("pos-1", 1_795_000_000_000_000))
+        #expect(SourceStream.split(SourceStream.key(source: "p", epoch: .max)) == ("p", .max))
     }
 
     @Test("lag: taken in and not yet delivered, per active source, the furthest first")

@@ -261,6 +261,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The caffe executable (default: the one next to caffe-sim).")
         var caffe: String?
 
+        @Option(help: "The source_epoch every order's header carries (0: none).")
+        var sourceEpoch: UInt64 = 0
+
         func run() throws {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             let executable =
@@ -271,17 +274,17 @@ struct Bench: AsyncParsableCommand {
                     "no caffe executable at \(executable.path); build it (swift build -c release) or pass --caffe"
                 )
             }
-            let benchmark = WorkerBenchmark(
-                configuration: .init(
-                    executable: executable,
-                    configurationDirectory: ConfigurationDirectory.resolve(config),
-                    orders: orders,
-                    seed: seed,
-                    renderThreads: renderThreads,
-                    rate: rate,
-                    simulatorExecutable: ownExecutable
-                )
+            var configuration = WorkerBenchmark.Configuration(
+                executable: executable,
+                configurationDirectory: ConfigurationDirectory.resolve(config),
+                orders: orders,
+                seed: seed,
+                renderThreads: renderThreads,
+                rate: rate,
+                simulatorExecutable: ownExecutable
             )
+            configuration.sourceEpoch = sourceEpoch
+            let benchmark = WorkerBenchmark(configuration: configuration)
             let report = try benchmark.run { line in
                 if !json { print(line) }
             }

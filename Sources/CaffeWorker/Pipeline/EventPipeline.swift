@@ -189,11 +189,8 @@ private struct PipelineState {
     /// When the lag gauges are next computed.
     var nextLagScan = ContinuousClock.now
     var duplicateLog = LogBudget(perSecond: 1, burst: 5)
-    /// The latest `source_epoch` each source sent (sources that send one), to tell a restart.
-    var epochs: [String: UInt64] = [:]
-    /// Sources whose epoch is remembered, at most; past it the memory starts again (only the
-    /// restart log line of a source can be missed).
-    static let maxRememberedEpochs = 100_000
+    /// Stream keys made once per run of a source, and each source's latest epoch.
+    var streamKeys = StreamKeys()
 
     init(pipeline: EventPipeline, sockets: EventPipeline.Sockets) {
         let parts = pipeline.parts
@@ -305,7 +302,8 @@ private struct PipelineState {
     mutating func take(_ frames: [ZMQMessage], at now: ContinuousClock.Instant) {
         // With CURVE, the ZAP handler names each client by its public key.
         let identity = security == nil ? "" : frames.first?.metadata("User-Id") ?? ""
-        switch ParsedInput(frames, limits: settings.limits) {
+        let limits = settings.limits
+        switch ParsedInput(frames, limits: limits, keys: &streamKeys) {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
         case .invalid(let detail, let header):
@@ -354,7 +352,7 @@ private struct PipelineState {
         identity: String = "",
         at now: ContinuousClock.Instant
     ) {
-        noteEpoch(of: event.header)
+        noteRestart()
         let (decision, actions) = books.admit(event.header, key: event.streamKey, identity: identity, at: now)
         carryOut(actions, at: now)
         carryOut(decision, for: event, frames: frames)
@@ -362,22 +360,15 @@ private struct PipelineState {
 
     /// Says when a source restarted: its events came under a new, larger `source_epoch`, so its
     /// numbering starts again in books of its own (docs/WIRE.md, "Sources and sequences").
-    mutating func noteEpoch(of header: Caffe_V1_EventHeader) {
-        let epoch = header.sourceEpoch
-        guard epoch != 0 else { return }
-        guard let previous = epochs[header.sourceID] else {
-            if epochs.count >= Self.maxRememberedEpochs { epochs.removeAll(keepingCapacity: true) }
-            epochs[header.sourceID] = epoch
-            return
-        }
-        if epoch > previous {
-            epochs[header.sourceID] = epoch
-            counts.count { $0.sourceRestarts += 1 }
-            logger.notice(
-                "source restarted: a new source_epoch, its numbering starts again",
-                metadata: ["source": "\(header.sourceID)", "epoch": "\(epoch)", "previous_epoch": "\(previous)"]
-            )
-        }
+    mutating func noteRestart() {
+        guard let restart = streamKeys.takeRestart() else { return }
+        counts.count { $0.sourceRestarts += 1 }
+        logger.notice(
+            "source restarted: a new source_epoch, its numbering starts again",
+            metadata: [
+                "source": "\(restart.source)", "epoch": "\(restart.epoch)", "previous_epoch": "\(restart.previous)",
+            ]
+        )
     }
 
     /// Carries out what intake decided for `event`.

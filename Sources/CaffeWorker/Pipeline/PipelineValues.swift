@@ -18,12 +18,19 @@ struct InputEvent: @unchecked Sendable {
     /// a source that sends an epoch.
     let streamKey: String
 
-    init(topic: ZMQMessage, headerFrame: ZMQMessage, body: ZMQMessage, header: Caffe_V1_EventHeader) {
+    /// `streamKey`: the header's, when the caller has it already (``StreamKeys``).
+    init(
+        topic: ZMQMessage,
+        headerFrame: ZMQMessage,
+        body: ZMQMessage,
+        header: Caffe_V1_EventHeader,
+        streamKey: String? = nil
+    ) {
         self.topic = topic
         self.headerFrame = headerFrame
         self.body = body
         self.header = header
-        streamKey = header.streamKey
+        self.streamKey = streamKey ?? header.streamKey
     }
 
     /// The event's place in its source's stream (intake has checked both parts).
@@ -43,6 +50,19 @@ enum ParsedInput {
 
     /// Splits and checks `frames`, decoding the header.
     init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
+        self.init(frames, limits: limits) { $0.streamKey }
+    }
+
+    /// Splits and checks `frames`, decoding the header; an event's stream key comes from `keys`.
+    init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits, keys: inout StreamKeys) {
+        self.init(frames, limits: limits) { keys.key(for: $0) }
+    }
+
+    private init(
+        _ frames: [ZMQMessage],
+        limits: CaffeProtocolLimits,
+        streamKey: (Caffe_V1_EventHeader) -> String
+    ) {
         let total = frames.reduce(0) { $0 + $1.count }
         if total > limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
             || (frames.count == 3 && frames[2].count > limits.maxBodyBytes)
@@ -57,7 +77,13 @@ enum ParsedInput {
         do {
             let event = try EventFrames(parsing: frames, limits: limits)
             self = .event(
-                InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: event.header)
+                InputEvent(
+                    topic: frames[0],
+                    headerFrame: frames[1],
+                    body: frames[2],
+                    header: event.header,
+                    streamKey: streamKey(event.header)
+                )
             )
         } catch  where error.code == .missingField || error.code == .invalidField {
             // The header decodes but lacks what it must carry: what it does carry identifies it.
@@ -68,6 +94,44 @@ enum ParsedInput {
         } catch {
             self = .malformed(error.description)
         }
+    }
+}
+
+/// The stream keys of the sources seen lately, made once per run of a source rather than once per
+/// event (a key of a source with an epoch is a new string each time it is made), and each source's
+/// latest epoch, to tell a restart.
+struct StreamKeys {
+    private var bySource: [String: (epoch: UInt64, key: String)] = [:]
+    /// Sources remembered, at most; past it the memory starts again (a restart of a forgotten
+    /// source is then not logged as one).
+    static let capacity = 100_000
+
+    /// A restart seen by ``key(for:)``: the source's previous epoch and the new one.
+    private(set) var restart: (source: String, previous: UInt64, epoch: UInt64)?
+
+    /// `header`'s stream key; notes a restart (a larger epoch than the source's last) in ``restart``.
+    mutating func key(for header: Caffe_V1_EventHeader) -> String {
+        let epoch = header.sourceEpoch
+        guard epoch != 0 else { return header.sourceID }
+        if let known = bySource[header.sourceID] {
+            if known.epoch == epoch { return known.key }
+            let key = header.streamKey
+            if epoch > known.epoch {
+                bySource[header.sourceID] = (epoch, key)
+                restart = (header.sourceID, known.epoch, epoch)
+            }
+            return key
+        }
+        if bySource.count >= Self.capacity { bySource.removeAll(keepingCapacity: true) }
+        let key = header.streamKey
+        bySource[header.sourceID] = (epoch, key)
+        return key
+    }
+
+    /// The restart noted since the last call, if any.
+    mutating func takeRestart() -> (source: String, previous: UInt64, epoch: UInt64)? {
+        defer { restart = nil }
+        return restart
     }
 }
 

@@ -17,11 +17,13 @@ from orders import small_order
 
 
 def stream_key(publisher: Publisher) -> str:
-    """The worker's checkpoint key for this publisher's run: its source id, and its epoch after a
-    unit separator (docs/WIRE.md, "Sources and sequences")."""
-    if not publisher.source_epoch:
-        return publisher.source_id
-    return f"{publisher.source_id}\x1f{publisher.source_epoch}"
+    """The worker's checkpoint key for this publisher's run: its source id, and its epoch in base
+    64 after a unit separator (docs/WIRE.md, "Sources and sequences")."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+    epoch, encoded = publisher.source_epoch, ""
+    while epoch:
+        encoded, epoch = digits[epoch & 63] + encoded, epoch >> 6
+    return f"{publisher.source_id}\x1f{encoded}" if encoded else publisher.source_id
 
 
 def wait_for(condition, timeout: float = 10.0, what: str = "condition"):

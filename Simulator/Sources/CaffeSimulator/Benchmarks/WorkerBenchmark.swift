@@ -29,6 +29,9 @@ public struct WorkerBenchmark {
         public var rate: Double?
         /// The `caffe-sim` executable, for the relay (`caffe-sim relay`); none: no relay figure.
         public var simulatorExecutable: URL?
+        /// The `source_epoch` every order's header carries (0: none), to time a source that
+        /// sends one (its books key is then a string of its own).
+        public var sourceEpoch: UInt64 = 0
 
         public init(
             executable: URL,
@@ -137,7 +140,8 @@ public struct WorkerBenchmark {
         let warmUp = 1000
         let orders = generator.next(warmUp + configuration.orders)
         let encoded: [[[UInt8]]] = try orders.map { order in
-            let header = EventFrames.header(for: order)
+            var header = EventFrames.header(for: order)
+            header.sourceEpoch = configuration.sourceEpoch
             return [
                 Array(CaffeTopic.order(store: order.storeID).utf8), try header.serializedBytes(),
                 try order.serializedBytes(),
