@@ -35,17 +35,20 @@ struct Plural: ParsableCommand {
     var numbers: [String]
 
     func validate() throws {
-        guard !numbers.isEmpty else { throw ValidationError("give at least one number") }
-        for number in numbers where !FormatArgument(parsing: number).isNumber {
+        if let option = EndOfOptions.unknownOption(in: numbers) { throw ValidationError("unknown option '\(option)'") }
+        let values = EndOfOptions.values(numbers)
+        guard !values.isEmpty else { throw ValidationError("give at least one number") }
+        let ended = numbers.contains("--")
+        for number in values where !FormatArgument(parsing: number).isNumber {
             throw ValidationError(
-                number.hasPrefix("-") ? "unknown option '\(number)'" : "'\(number)' is not a number"
+                number.hasPrefix("-") && !ended ? "unknown option '\(number)'" : "'\(number)' is not a number"
             )
         }
     }
 
     func run() throws {
         let rules = try PluralRules(locale: locale)
-        for number in numbers {
+        for number in EndOfOptions.values(numbers) {
             print(rules.category(for: FormatArgument(parsing: number)).rawValue)
         }
     }

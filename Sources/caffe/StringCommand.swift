@@ -65,16 +65,13 @@ struct StringCommand: ParsableCommand {
         }
         guard DeviceClass(rawValue: device) != nil else { throw ValidationError("unknown device '\(device)'") }
         if raw, format != .plain { throw ValidationError("--raw prints the value as written; it has no --format") }
-        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
-            throw ValidationError("unknown option '\(argument)' (put -- before arguments that start with --)")
+        if let option = EndOfOptions.unknownOption(in: arguments) {
+            throw ValidationError("unknown option '\(option)' (put -- before arguments that start with --)")
         }
     }
 
     /// The format arguments as given, without the first `--` (which only ends the options).
-    private var formatArguments: [String] {
-        guard let terminator = arguments.firstIndex(of: "--") else { return arguments }
-        return Array(arguments[..<terminator] + arguments[(terminator + 1)...])
-    }
+    private var formatArguments: [String] { EndOfOptions.values(arguments) }
 
     func run() throws {
         let loaded = try load()

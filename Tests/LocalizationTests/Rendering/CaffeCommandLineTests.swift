@@ -27,6 +27,21 @@ struct CaffeCommandLineTests {
         #expect(spanish.standardOutput == "one\none\nmany\n")
     }
 
+    /// `--` ends the options, as in every caffe command; negative numbers work with or without it.
+    @Test func pluralTakesEndOfOptions() throws {
+        for arguments in [["--", "-1", "2"], ["-1", "2"], ["-1", "--", "2"]] {
+            let result = try Support.runCaffe(["plural", "--locale", "ru"] + arguments)
+            #expect(
+                result.status == 0 && result.standardOutput == "one\nfew\n",
+                "\(arguments): \(result.standardError)"
+            )
+        }
+        let unknown = try Support.runCaffe(["plural", "--locale", "ru", "--bogus", "1"])
+        #expect(unknown.status == 64 && unknown.standardError.contains("unknown option '--bogus'"))
+        let afterEnd = try Support.runCaffe(["plural", "--locale", "ru", "--", "--3"])
+        #expect(afterEnd.status == 64 && afterEnd.standardError.contains("'--3' is not a number"))
+    }
+
     @Test func pluralRejectsText() throws {
         let result = try Support.runCaffe(["plural", "--locale", "ru", "two"])
         #expect(result.status != 0)
