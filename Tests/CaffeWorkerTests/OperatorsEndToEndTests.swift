@@ -146,4 +146,53 @@ struct OperatorsEndToEndTests {
         )
         #expect(changelog.contains("\n## \(CaffeVersion.current) "))
     }
+
+    @Test("caffe proxy --metrics-address: its counts per side and direction, build and process metrics, health")
+    func proxyOperations() throws {
+        let folder = try TemporaryFolder("proxy-ops")
+        let caffe = try #require(ExecutableRunner.locate("caffe"))
+        let proxy = Process()
+        proxy.executableURL = caffe
+        proxy.arguments = [
+            "proxy", "--kind", "queue", "--frontend", "@ipc://\(folder.url.path)/front",
+            "--backend", "@ipc://\(folder.url.path)/back", "--metrics-address", "127.0.0.1:0",
+        ]
+        let errors = Pipe()
+        proxy.standardError = errors
+        try proxy.run()
+        defer {
+            proxy.terminate()
+            proxy.waitUntilExit()
+        }
+        // "caffe proxy (queue): … -> …, metrics http://127.0.0.1:PORT/metrics"
+        var said = ""
+        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        let address = try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1
+
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let producer = try context.socket(.push)
+        defer { producer.close(linger: .zero) }
+        try producer.connect("ipc://\(folder.url.path)/front")
+        let consumer = try context.socket(.pull)
+        defer { consumer.close(linger: .zero) }
+        try consumer.connect("ipc://\(folder.url.path)/back")
+        for index in 0..<3 { try producer.send(Array("m\(index)".utf8), more: false) }
+        for _ in 0..<3 { _ = try #require(try consumer.receive(timeout: .seconds(5))) }
+
+        #expect(try httpGet(String(address), "/healthz") == (200, "SERVING\n"))
+        #expect(try httpGet(String(address), "/readyz") == (200, "SERVING\n"))
+        let metrics = try httpGet(String(address), "/metrics").body
+        #expect(sample(metrics, "caffe_proxy_up{kind=\"queue\"}") == 1)
+        #expect(sample(metrics, "caffe_proxy_messages_total{side=\"frontend\",direction=\"in\"}") == 3)
+        #expect(sample(metrics, "caffe_proxy_messages_total{side=\"backend\",direction=\"out\"}") == 3)
+        #expect(sample(metrics, "caffe_proxy_bytes_total{side=\"frontend\",direction=\"in\"}") == 6)
+        #expect(
+            sample(metrics, "caffe_build_info{version=\"\(CaffeVersion.current)\",swift=\"\(CaffeVersion.swift)\"}")
+                == 1
+        )
+        #expect((sample(metrics, "process_open_fds") ?? 0) > 3)
+    }
 }
