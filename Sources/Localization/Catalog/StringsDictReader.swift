@@ -106,7 +106,8 @@ enum StringsDictReader {
             return (item.key, text)
         }
         switch ruleType {
-        case "NSStringPluralRuleType": return .plural(cases.map { (category: $0.0, text: $0.1) })
+        case "NSStringPluralRuleType":
+            return .plural(cases.map { (category: $0.0, text: $0.1) }, valueType: rule[valueTypeKey]?.stringValue)
         case "NSStringDeviceSpecificRuleType": return .device(cases.map { (device: $0.0, text: $0.1) })
         case "NSStringVariableWidthRuleType": return .width(cases.map { (width: $0.0, text: $0.1) })
         default: return .unsupported(ruleType: ruleType, cases: cases.map { (name: $0.0, text: $0.1) })

@@ -19,6 +19,13 @@ extension CatalogDiagnostic.Code {
     public static let mangledSpecifier = Self("mangled-specifier")
     /// A `$2`-style placeholder from another format, shown as written.
     public static let strayPlaceholder = Self("stray-placeholder")
+    /// `%1@`: a number between `%` and the conversion without `$` is a field width, not an
+    /// argument position, so the specifier formats the next argument, padded.
+    public static let positionWithoutDollar = Self("position-without-dollar")
+    /// One argument formatted as `%@` and as a number (`%lld`, `%f`), in one string, in its plural
+    /// variable's declaration, or against the source: the number is shown as text or the text
+    /// read as a number, and a plural chosen from text falls to the wrong category.
+    public static let argumentTypeConflict = Self("argument-type-conflict")
     /// Keys a regional localization leaves to its parent language: one summary per table.
     public static let regionalFallback = Self("regional-fallback")
 }
@@ -105,6 +112,8 @@ public struct CatalogLinter {
                         findings += unusedCategories(entry, rules: rules)
                     }
                     findings += hiddenNumbers(entry)
+                    findings += positionsWithoutDollar(entry)
+                    findings += typeConflicts(entry)
                     findings += textFindings(
                         entry,
                         source: catalog.entry(entry.key, table: table, localization: catalog.developmentLanguage)
@@ -166,6 +175,7 @@ public struct CatalogLinter {
         let found = Self.argumentKinds(translation.value)
         let selectors = Set(translation.value.pluralSwitches.map(\.argument))
         var problems: [(CatalogDiagnostic.Severity, String)] = []
+        var conflicts: [String] = []
         for (index, kinds) in found.sorted(by: { $0.key < $1.key }) {
             guard let sourceKinds = expected[index] else {
                 problems.append(
@@ -180,6 +190,11 @@ public struct CatalogLinter {
                         "formats argument \(index + 1) as \(Self.describe(kinds)), the source as \(Self.describe(sourceKinds))"
                     )
                 )
+            } else if Self.objectAgainstNumber(kinds, sourceKinds) {
+                conflicts.append(
+                    "formats argument \(index + 1) as \(Self.describe(kinds)), the source as "
+                        + "\(Self.describe(sourceKinds)): an object where the source has a number, or the reverse"
+                )
             }
         }
         for index in expected.keys.sorted() where found[index] == nil && !selectors.contains(index) {
@@ -193,6 +208,17 @@ public struct CatalogLinter {
         return problems.map { severity, message in
             CatalogDiagnostic(severity, .specifierMismatch, entry: translation, message: message)
         }
+            + conflicts.map { CatalogDiagnostic(.error, .argumentTypeConflict, entry: translation, message: $0) }
+    }
+
+    /// `%@` on one side only and a number on the other (one side only: an argument formatted both
+    /// ways within one string is ``typeConflicts(_:)``'s finding).
+    private static func objectAgainstNumber(
+        _ found: Set<FormatSpecifier.ArgumentKind>,
+        _ expected: Set<FormatSpecifier.ArgumentKind>
+    ) -> Bool {
+        (found == [.object] && expected.contains(where: isNumeric) && !expected.contains(.object))
+            || (expected == [.object] && found.contains(where: isNumeric) && !found.contains(.object))
     }
 
     private func missingCategories(_ entry: CatalogEntry, rules: PluralRules) -> [CatalogDiagnostic] {
@@ -284,24 +310,58 @@ public struct CatalogLinter {
                         + "as written, not as the argument"
                 )
             }
-            guard argumentCount > 0 else { continue }
-            for placeholder in LookalikeSpecifiers.dollarPlaceholders(in: literal, argumentCount: argumentCount) {
+            let sourceLiterals = source.map { $0.localization == entry.localization ? [] : $0.value.literals } ?? []
+            for placeholder in LookalikeSpecifiers.dollarPlaceholders(in: literal) {
                 let specifier = source?.value.specifiers.first { $0.argument == placeholder.argument - 1 }?.specifier
-                let suggestion =
-                    specifier.map { specifier -> String in
-                        var positioned = specifier
-                        positioned.position = placeholder.argument
-                        return " (write \(positioned))"
-                    } ?? ""
-                add(
-                    .strayPlaceholder,
-                    "'\(placeholder.text)' looks like a placeholder from another format; it is shown as written"
-                        + suggestion
-                )
+                if placeholder.argument <= argumentCount {
+                    let suggestion =
+                        specifier.map { specifier -> String in
+                            var positioned = specifier
+                            positioned.position = placeholder.argument
+                            return " (write \(positioned))"
+                        } ?? ""
+                    add(
+                        .strayPlaceholder,
+                        "'\(placeholder.text)' looks like a placeholder from another format; it is shown as written"
+                            + suggestion
+                    )
+                } else if placeholder.argument <= 9, source != nil, entry.localization != source?.localization,
+                    !sourceLiterals.contains(where: { $0.contains(placeholder.text) })
+                {
+                    // Beyond the arguments, one digit (another format's `$1`…`$9`; "$12" is more
+                    // likely money), and not text the source has too ("Price: $5").
+                    add(
+                        .strayPlaceholder,
+                        "'\(placeholder.text)' looks like a placeholder from another format, but the string takes "
+                            + "\(argumentCount) argument\(argumentCount == 1 ? "" : "s"); it is shown as written"
+                    )
+                }
             }
         }
         return found.map { code, message in
             CatalogDiagnostic(.warning, code, entry: entry, message: message)
+        }
+    }
+
+    /// `%1@`, `%2@`: a width on `%@` that names one of the string's arguments was meant as its
+    /// position (`%1$@`); as written it pads the next argument to that width.
+    private func positionsWithoutDollar(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
+        var seen: Set<String> = []
+        return entry.value.specifiers.compactMap { _, specifier in
+            guard specifier.conversion == .object, specifier.position == nil, let width = specifier.width,
+                specifier.flags.isEmpty, specifier.precision == nil, width >= 1, width <= entry.value.argumentCount,
+                seen.insert(specifier.description).inserted
+            else { return nil }
+            var meant = specifier
+            meant.width = nil
+            meant.position = width
+            return CatalogDiagnostic(
+                .error,
+                .positionWithoutDollar,
+                entry: entry,
+                message: "'\(specifier)' is a field \(width) wide for the next argument, not argument \(width): "
+                    + "write \(meant)"
+            )
         }
     }
 
@@ -325,11 +385,36 @@ public struct CatalogLinter {
         return findings
     }
 
-    /// Argument index → the kinds of specifiers that format it.
+    /// Argument index → the kinds of specifiers that format it, a plural variable's declared
+    /// value type included.
     static func argumentKinds(_ value: CompiledString) -> [Int: Set<FormatSpecifier.ArgumentKind>] {
         var kinds: [Int: Set<FormatSpecifier.ArgumentKind>] = [:]
         for (index, specifier) in value.specifiers { kinds[index, default: []].insert(specifier.argumentKind) }
+        for (index, specifier) in value.pluralValueTypes { kinds[index, default: []].insert(specifier.argumentKind) }
         return kinds
+    }
+
+    /// An argument an entry formats both as `%@` and as a number (`%1$lld and %1$@`, or a
+    /// variable declared `d` whose variants show `%1$@`).
+    private func typeConflicts(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
+        Self.argumentKinds(entry.value).sorted { $0.key < $1.key }.compactMap { index, kinds in
+            guard kinds.contains(.object), kinds.contains(where: Self.isNumeric) else { return nil }
+            return CatalogDiagnostic(
+                .error,
+                .argumentTypeConflict,
+                entry: entry,
+                message: "formats argument \(index + 1) both as an object (%@) and as a number "
+                    + "(\(Self.describe(kinds.filter(Self.isNumeric)))): a plural chosen by it, or the number "
+                    + "shown, depends on which one the caller's value fits"
+            )
+        }
+    }
+
+    private static func isNumeric(_ kind: FormatSpecifier.ArgumentKind) -> Bool {
+        switch kind {
+        case .integer, .unsignedInteger, .floatingPoint: true
+        case .object, .string, .character: false
+        }
     }
 
     /// Integers fit unsigned specifiers and vice versa; `%@` takes anything.

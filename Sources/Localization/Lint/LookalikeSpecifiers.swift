@@ -60,10 +60,10 @@ enum LookalikeSpecifiers {
         return next
     }
 
-    /// `$1`…`$N` (N the number of arguments) not preceded by `%`, a letter or a digit, and not
-    /// followed by another digit: "hat $2 Fotos", but not "$5" in a string with one argument, and
-    /// not `%2$@` or "US$20".
-    static func dollarPlaceholders(in text: String, argumentCount: Int) -> [DollarPlaceholder] {
+    /// `$1`…`$99` not preceded by `%`, a letter or a digit, and not followed by another digit:
+    /// "hat $2 Fotos", but not `%2$@` or "US$20". The caller decides which are placeholders
+    /// (within the string's arguments, or not in the source's text either).
+    static func dollarPlaceholders(in text: String) -> [DollarPlaceholder] {
         let scalars = Array(text.unicodeScalars)
         var found: [DollarPlaceholder] = []
         var index = 0
@@ -79,8 +79,7 @@ enum LookalikeSpecifiers {
             var end = index + 1
             while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
             guard end > index + 1, end - index <= 3,
-                let number = Int(String(String.UnicodeScalarView(scalars[(index + 1)..<end]))),
-                (1...argumentCount).contains(number)
+                let number = Int(String(String.UnicodeScalarView(scalars[(index + 1)..<end]))), number >= 1
             else { continue }
             found.append(
                 DollarPlaceholder(text: String(String.UnicodeScalarView(scalars[index..<end])), argument: number)

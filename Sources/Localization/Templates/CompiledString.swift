@@ -67,6 +67,15 @@ public struct CompiledString: Hashable, Sendable {
         return texts
     }
 
+    /// The specifier each plural switch declares for its argument (for lint), in order of appearance.
+    var pluralValueTypes: [(argument: Int, specifier: FormatSpecifier)] {
+        var result: [(Int, FormatSpecifier)] = []
+        root.visitSwitches { node in
+            if case .plural(let plural) = node, let type = plural.valueType { result.append((plural.argument, type)) }
+        }
+        return result
+    }
+
     /// The plural categories each plural switch covers (for lint), in order of appearance.
     public var pluralSwitches: [(argument: Int, categories: Set<PluralCategory>)] {
         var result: [(Int, Set<PluralCategory>)] = []
@@ -173,6 +182,9 @@ struct PluralSwitch: Hashable, Sendable {
     /// The 0-based argument whose value selects.
     var argument: Int
     var cases: [PluralCategory: TemplateNode]
+    /// How the variable declares its argument (a stringsdict `NSStringFormatValueTypeKey`, a
+    /// String Catalog substitution's `formatSpecifier`), when it does: for lint.
+    var valueType: FormatSpecifier? = nil
 
     /// The variant for `category`: itself, else *other*, else the nearest category the entry has
     /// (Polish files sometimes lack *other*; a missing variant never renders nothing silently).

@@ -1,7 +1,8 @@
 /// How a `%#@name@` reference is defined: by a `.stringsdict` variable or a String Catalog substitution.
 enum VariableDefinition {
-    /// `NSStringPluralRuleType`: text per category name, in file order.
-    case plural([(category: String, text: String)])
+    /// `NSStringPluralRuleType`: text per category name, in file order, and the variable's
+    /// `NSStringFormatValueTypeKey` (`d`, `lld`, `@`…) when it has one.
+    case plural([(category: String, text: String)], valueType: String? = nil)
     /// `NSStringDeviceSpecificRuleType` or `variations.device`: text per device name.
     case device([(device: String, text: String)])
     /// `NSStringVariableWidthRuleType`: text per width.
@@ -197,10 +198,16 @@ struct TemplateCompiler {
             return compileSequence(text, next: &next, substitution: substitution, depth: depth)
         }
         switch definition {
-        case .plural(let cases):
+        case .plural(let cases, let valueType):
             var compiled: [PluralCategory: TemplateNode] = [:]
             for (category, text) in knownCategories(name, cases) { compiled[category] = variant(text) }
-            return .plural(PluralSwitch(argument: index, cases: compiled))
+            return .plural(
+                PluralSwitch(
+                    argument: index,
+                    cases: compiled,
+                    valueType: valueType.flatMap(Self.specifier(fromCatalog:))
+                )
+            )
         case .substitution(let number, let formatSpecifier, let plural):
             var argument = index
             if let number {
@@ -228,7 +235,7 @@ struct TemplateCompiler {
                     depth: depth
                 )
             }
-            return .plural(PluralSwitch(argument: argument, cases: compiled))
+            return .plural(PluralSwitch(argument: argument, cases: compiled, valueType: specifier))
         case .device(let cases):
             var devices: [DeviceClass: TemplateNode] = [:]
             for (deviceName, text) in cases {

@@ -88,7 +88,7 @@ struct CatalogLinterTests {
                 ("count", "%s artículos"),  // an integer shown as text
                 ("name", "%d pidió"),  // text shown as an integer
                 ("hello", "Hola %1$@ %2$@"),  // an argument the source does not have
-                ("object", "Total %d"),  // %@ takes anything: compatible
+                ("object", "Total %d"),  // a number where the source has %@: a type conflict (issue 31)
                 ("drop", "%1$d"),  // argument 2 never shown
                 ("unsigned", "%d tazas"),  // integers fit unsigned
             ]),
@@ -99,9 +99,10 @@ struct CatalogLinterTests {
                 Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "name", "es"),
                 Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "hello", "es"),
                 Finding(.warning, "specifier-mismatch", "es.lproj/T.strings", "drop", "es"),
+                Finding(.error, "argument-type-conflict", "es.lproj/T.strings", "object", "es"),
             ]
         )
-        #expect(report.findings.count == 4)
+        #expect(report.findings.count == 5)
         let count = try #require(report.findings.first { $0.key == "count" })
         #expect(count.location.line == 1)
         let hello = try #require(report.findings.first { $0.key == "hello" })

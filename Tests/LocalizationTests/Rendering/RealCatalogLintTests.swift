@@ -130,6 +130,65 @@ struct RealCatalogLintTests {
         #expect(found[1].4 == "'$1' looks like a placeholder from another format; it is shown as written (write %1$@)")
     }
 
+    /// Issue 31, items 2 and 3: `$N` beyond the string's arguments (another format's placeholders
+    /// in a translation: "$2 edits by $3"), and `%1@` (a width, not a position) beside a
+    /// positional variable.
+    @Test func placeholdersBeyondTheArgumentsAndPositionsWithoutDollar() throws {
+        let report = try Self.lint([
+            "en.lproj/Localizable.strings": Support.stringsFile([
+                ("%lld edits", "%lld edits"), ("Save", "Save"), ("Price: $5", "Price: $5"),
+            ]),
+            "ar.lproj/Localizable.strings": Support.stringsFile([
+                ("%lld edits", "%lld تعديلات بواسطة $2 و $3"), ("Save", "احفظ $1"), ("Price: $5", "السعر: $5"),
+            ]),
+            "lt.lproj/Localizable.stringsdict": Self.stringsdict([
+                (
+                    "%d new", "Turite %1@ %2$#@n@", "n",
+                    [("one", "%d naują"), ("few", "%d naujas"), ("other", "%d naujų")]
+                )
+            ]),
+        ])
+        let placeholders = Self.findings(report, [.strayPlaceholder]).map { "\($0.3 ?? "") \($0.4)" }
+        #expect(
+            placeholders == [
+                "ar '$2' looks like a placeholder from another format, but the string takes 1 argument; it is shown as written",
+                "ar '$3' looks like a placeholder from another format, but the string takes 1 argument; it is shown as written",
+                "ar '$1' looks like a placeholder from another format, but the string takes 0 arguments; it is shown as written",
+            ]
+        )
+        let positions = report.findings.filter { $0.code == .positionWithoutDollar }
+        #expect(positions.map(\.severity) == [.error])
+        #expect(positions.first?.message == "'%1@' is a field 1 wide for the next argument, not argument 1: write %1$@")
+    }
+
+    /// Issue 31, item 1: `%@` against an integer — in a variable declared `d` whose variants show
+    /// `%1$@`, in one string (`%1$lld and %1$@`), and against the source's `%lld`.
+    @Test func objectsAgainstNumbersAreErrors() throws {
+        let report = try Self.lint([
+            "en.lproj/Localizable.strings": Support.stringsFile([
+                ("%lld items", "%lld items"), ("%@ items", "%@ items"), ("%lld twice", "%1$lld and %1$lld"),
+            ]),
+            "he.lproj/Localizable.strings": Support.stringsFile([
+                ("%lld items", "%@ פריטים"), ("%@ items", "%@ פריטים"), ("%lld twice", "%1$lld ו־%1$@"),
+            ]),
+            "uk.lproj/Localizable.stringsdict": Self.stringsdict([
+                (
+                    "%d others", "%#@n@", "n",
+                    [("one", "%1$@ і ще один"), ("few", "%1$@ і ще %d"), ("other", "%1$@ і ще %d")]
+                )
+            ]),
+        ])
+        let found = Self.findings(report, [.argumentTypeConflict]).map { "\($0.3 ?? "") \($0.2 ?? ""): \($0.4)" }
+        #expect(
+            found == [
+                "he %lld items: formats argument 1 as object, the source as integer: an object where the source has a number, or the reverse",
+                "he %lld twice: formats argument 1 both as an object (%@) and as a number (integer): a plural chosen by it, or the number shown, depends on which one the caller's value fits",
+                "uk %d others: formats argument 1 both as an object (%@) and as a number (integer): a plural chosen by it, or the number shown, depends on which one the caller's value fits",
+            ]
+        )
+        #expect(Self.findings(report, [.argumentTypeConflict]).allSatisfy { $0.0 == .error })
+    }
+
     @Test func categoriesTheLanguageDoesNotHaveAreFound() throws {
         let report = try Self.lint([
             "en.lproj/Localizable.stringsdict": Self.stringsdict([
