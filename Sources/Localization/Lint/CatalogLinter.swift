@@ -197,7 +197,9 @@ public struct CatalogLinter {
                 )
             }
         }
-        for index in expected.keys.sorted() where found[index] == nil && !selectors.contains(index) {
+        // Shown: a plural variable's declared type chooses a variant, it shows nothing.
+        let shown = Self.argumentKinds(source.value, includingDeclarations: false)
+        for index in shown.keys.sorted() where found[index] == nil && !selectors.contains(index) {
             problems.append(
                 (
                     .warning,
@@ -387,9 +389,13 @@ public struct CatalogLinter {
 
     /// Argument index → the kinds of specifiers that format it, a plural variable's declared
     /// value type included.
-    static func argumentKinds(_ value: CompiledString) -> [Int: Set<FormatSpecifier.ArgumentKind>] {
+    static func argumentKinds(
+        _ value: CompiledString,
+        includingDeclarations: Bool = true
+    ) -> [Int: Set<FormatSpecifier.ArgumentKind>] {
         var kinds: [Int: Set<FormatSpecifier.ArgumentKind>] = [:]
         for (index, specifier) in value.specifiers { kinds[index, default: []].insert(specifier.argumentKind) }
+        guard includingDeclarations else { return kinds }
         for (index, specifier) in value.pluralValueTypes { kinds[index, default: []].insert(specifier.argumentKind) }
         return kinds
     }
