@@ -31,8 +31,23 @@ struct StringCommand: ParsableCommand {
     @Option(help: "BCP 47 locale identifier, such as es-MX.")
     var locale: String
 
-    @Option(help: "The table (file name without extension).")
-    var table: String = StringCatalog.defaultTable
+    @Option(
+        name: .customLong("table"),
+        help:
+            "The table (file name without extension). Default: the file's own name for one catalog file, else Localizable."
+    )
+    var tableName: String?
+
+    /// The table to look in: as given; for a single catalog file its own name, as Bundle names a
+    /// table after its file (`Positional.xcstrings` is table `Positional`); else `Localizable`.
+    private var table: String {
+        if let tableName { return tableName }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: catalog, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return StringCatalog.defaultTable
+        }
+        return URL(fileURLWithPath: catalog).deletingPathExtension().lastPathComponent
+    }
 
     @Option(help: "The device whose variants to use: iphone, ipad, mac, applewatch, appletv, applevision, other.")
     var device: String = "iphone"

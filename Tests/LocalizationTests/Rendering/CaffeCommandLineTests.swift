@@ -42,6 +42,28 @@ struct CaffeCommandLineTests {
         #expect(afterEnd.status == 64 && afterEnd.standardError.contains("'--3' is not a number"))
     }
 
+    /// Issue 31, item 6: one catalog file is its own table, as Bundle names a table after its file
+    /// (`Positional.xcstrings` is `Positional`); `--table` still chooses.
+    @Test func aSingleCatalogFileIsItsOwnTable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("table-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Positional.xcstrings")
+        try Data(
+            #"""
+            {"sourceLanguage":"en","version":"1.0","strings":{"greeting %@":{"localizations":{
+            "en":{"stringUnit":{"state":"translated","value":"Hello, %@!"}},
+            "fr":{"stringUnit":{"state":"translated","value":"Bonjour, %@ !"}}}}}}
+            """#.utf8
+        ).write(to: file)
+        let own = try Support.runCaffe(["string", "--catalog", file.path, "--locale", "fr", "greeting %@", "Ana"])
+        #expect(own.status == 0 && own.standardOutput == "Bonjour, Ana !\n", "\(own.standardError)")
+        let other = try Support.runCaffe([
+            "string", "--catalog", file.path, "--locale", "fr", "--table", "Localizable", "greeting %@", "Ana",
+        ])
+        #expect(other.status == 1 && other.standardError.contains("in table Localizable"))
+    }
+
     @Test func pluralRejectsText() throws {
         let result = try Support.runCaffe(["plural", "--locale", "ru", "two"])
         #expect(result.status != 0)
