@@ -27,6 +27,24 @@ struct LoadTests {
         return folder
     }
 
+    /// A `caffe worker` process on the test configuration, pulling from `ipc://<folder>/in`, its
+    /// checkpoint in `folder`, no metrics endpoint, with `settings` (output, RPC) added.
+    static func startWorker(_ caffe: URL, in folder: URL, _ settings: [String]) throws -> Process {
+        let configuration = CatalogBenchmarkTests.configuration
+        let worker = Process()
+        worker.executableURL = caffe
+        let common = [
+            "config_dir=\(configuration.path)", "input.kind=pull", "input.endpoints=>ipc://\(folder.path)/in",
+            "metrics.address=", "checkpoint.path=\(folder.path)/checkpoint",
+        ]
+        worker.arguments =
+            ["worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path]
+            + (common + settings).flatMap { ["--set", $0] }
+        worker.standardError = FileHandle.nullDevice
+        try worker.runWithSignalsUnblocked()
+        return worker
+    }
+
     /// A constant-rate order load binding PUSH `in` and PULL `out` in `folder`, without replay.
     static func ipcLoad(in folder: URL, rate: Double, count: Int, timeout: Double) -> LoadRun.Configuration {
         var configuration = LoadRun.Configuration()
@@ -405,18 +423,14 @@ struct LoadTests {
         let folder = try Self.temporaryFolder("load-acked")
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = CatalogBenchmarkTests.configuration
-        let worker = Process()
-        worker.executableURL = caffe
-        worker.arguments = [
-            "worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path,
-            "--set", "config_dir=\(configuration.path)", "--set", "input.kind=pull",
-            "--set", "input.endpoints=>ipc://\(folder.path)/in", "--set", "output.kind=acked",
-            "--set", "output.endpoints=@ipc://\(folder.path)/out", "--set", "rpc.endpoint=",
-            "--set", "metrics.address=", "--set", "checkpoint.path=\(folder.path)/checkpoint",
-            "--set", "shutdown.drain_timeout_ms=5000",
-        ]
-        worker.standardError = FileHandle.nullDevice
-        try worker.runWithSignalsUnblocked()
+        let worker = try Self.startWorker(
+            caffe,
+            in: folder,
+            [
+                "output.kind=acked", "output.endpoints=@ipc://\(folder.path)/out", "rpc.endpoint=",
+                "shutdown.drain_timeout_ms=5000",
+            ]
+        )
         // 301 orders, 602 deliveries: not a multiple of a quarter window (250).
         let load = try ExecutableRunner.run(
             simulator,
@@ -493,17 +507,14 @@ struct LoadTests {
         let folder = try Self.temporaryFolder("load-e2e")
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = CatalogBenchmarkTests.configuration
-        let worker = Process()
-        worker.executableURL = caffe
-        worker.arguments = [
-            "worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path,
-            "--set", "config_dir=\(configuration.path)", "--set", "input.kind=pull",
-            "--set", "input.endpoints=>ipc://\(folder.path)/in", "--set", "output.kind=push",
-            "--set", "output.endpoints=>ipc://\(folder.path)/out", "--set", "rpc.endpoint=@ipc://\(folder.path)/rpc",
-            "--set", "metrics.address=", "--set", "checkpoint.path=\(folder.path)/checkpoint",
-        ]
-        worker.standardError = FileHandle.nullDevice
-        try worker.run()
+        let worker = try Self.startWorker(
+            caffe,
+            in: folder,
+            [
+                "output.kind=push", "output.endpoints=>ipc://\(folder.path)/out",
+                "rpc.endpoint=@ipc://\(folder.path)/rpc",
+            ]
+        )
         defer {
             worker.terminate()
             worker.waitUntilExit()
