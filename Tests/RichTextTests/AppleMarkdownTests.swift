@@ -100,6 +100,40 @@ struct AppleMarkdownTests {
         #expect(try runs(#"^[x]( "rainbow" : "fun" , )"#) == #"[{"attributes":{"rainbow":"fun"},"text":"x"}]"#)
     }
 
+    /// Issue 31, item 8: `AttributedString(markdown:)` keeps an image's alt text, without `!`, and
+    /// gives it Foundation's `imageURL` (`ImageURLAttribute`, key `NSImageURL`), not a link.
+    @Test func anImageIsItsAltTextCarryingTheImageURL() throws {
+        let document = try RichTextParser.parse(#"Try ![our *new* cup](cup.png "The cup") today!"#)
+        #expect(document.plainText == "Try our new cup today!")
+        #expect(
+            JSONRunsRenderer().render(document)
+                == #"[{"attributes":{},"text":"Try "},{"attributes":{"imageURL":"cup.png"},"text":"our "},"#
+                + #"{"attributes":{"imageURL":"cup.png","inlinePresentationIntent":["emphasized"]},"text":"new"},"#
+                + #"{"attributes":{"imageURL":"cup.png"},"text":" cup"},{"attributes":{},"text":" today!"}]"#
+        )
+        let text = try document.attributedString()
+        let image = try #require(text.runs.first { $0.imageURL != nil })
+        #expect(String(text[image.range].characters) == "our ")
+        #expect(image.imageURL == URL(string: "cup.png"))
+        #expect(text.runs.allSatisfy { $0.link == nil })
+        #expect(
+            HTMLRenderer().render(document)
+                == #"Try <img src="cup.png" alt="our new cup" title="The cup" /> today!"#
+        )
+    }
+
+    /// The edges Foundation is observed to have: an empty alt text leaves nothing, a linked image
+    /// keeps only the outer link, and `!` not before `[`, or escaped, is text.
+    @Test func imageEdges() throws {
+        #expect(try runs("a![](x.png)b") == #"[{"attributes":{},"text":"ab"}]"#)
+        #expect(try runs("[![moon](moon.jpg)](/uri)") == #"[{"attributes":{"link":"/uri"},"text":"moon"}]"#)
+        #expect(
+            try runs(#"Wow! \![no](x.png) ![no]"#)
+                == #"[{"attributes":{},"text":"Wow! !"},{"attributes":{"link":"x.png"},"text":"no"},"#
+                + #"{"attributes":{},"text":" ![no]"}]"#
+        )
+    }
+
     @Test func strikethroughAndCode() throws {
         #expect(
             HTMLRenderer().render(try RichTextParser.parse("~~Sold out~~ `pizza`"))

@@ -29,14 +29,12 @@ struct SpecExample: Decodable, Sendable, CustomTestStringConvertible {
 
 @Suite("CommonMark 0.31.2 inline examples through the HTML renderer")
 struct CommonMarkSpecTests {
-    /// Examples that need what an inline-only parser without images deliberately lacks.
-    static let outOfScope: Set<Int> = [517, 520]
-
     @Test func fixtureIsThere() {
         #expect(SpecExample.inline.count == 245)
     }
 
-    @Test(arguments: SpecExample.inline.filter { !CommonMarkSpecTests.outOfScope.contains($0.example) })
+    /// Every kept example, images (517 `[![moon](moon.jpg)](/uri)`, 520) included.
+    @Test(arguments: SpecExample.inline)
     func example(_ example: SpecExample) throws {
         let document = try RichTextParser.parse(example.markdown, options: .init(trimsLikeParagraph: true))
         // The reference renderer links every scheme; the safe default is tested separately.

@@ -27,6 +27,25 @@ struct MarkdownCommandTests {
         )
     }
 
+    /// Issue 31, item 8, from the command line: the alt text with `imageURL`, no `!`, no link; HTML
+    /// output is CommonMark's `<img>`, and an image whose scheme HTML does not allow is its alt text.
+    @Test func anImageIsItsAltText() throws {
+        let input = "Our ![new cup](https://caffe.example.com/cup.png) is here\n"
+        #expect(try caffe(["--format", "plain"], input: input).standardOutput == "Our new cup is here\n")
+        #expect(
+            try caffe(["--format", "json"], input: input).standardOutput
+                == #"[{"attributes":{},"text":"Our "},{"attributes":{"imageURL":"https://caffe.example.com/cup.png"},"#
+                + #""text":"new cup"},{"attributes":{},"text":" is here"}]"# + "\n"
+        )
+        #expect(
+            try caffe(["--format", "html"], input: input).standardOutput
+                == #"Our <img src="https://caffe.example.com/cup.png" alt="new cup" /> is here"# + "\n"
+        )
+        #expect(
+            try caffe(["--format", "html"], input: "![cup](javascript:alert(1))\n").standardOutput == "cup\n"
+        )
+    }
+
     @Test func invalidAttributesExitOneWithThePosition() throws {
         let result = try caffe([], input: "^[x](inflect: nope)\n")
         #expect(result.status == 1)

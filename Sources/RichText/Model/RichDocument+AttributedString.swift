@@ -35,6 +35,9 @@ extension RichDocument {
             if let link = run.link, let url = URL(string: link) {
                 container[AttributeScopes.FoundationAttributes.LinkAttribute.self] = url
             }
+            if let source = run.imageURL, let url = URL(string: source) {
+                container[AttributeScopes.FoundationAttributes.ImageURLAttribute.self] = url
+            }
             for (name, value) in run.attributes.sorted(by: { $0.key < $1.key }) {
                 guard let key = keys[name] else { continue }
                 do {

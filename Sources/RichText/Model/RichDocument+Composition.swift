@@ -43,6 +43,8 @@ extension RichDocument {
                 case .strikethrough(let children): result.append(.strikethrough(splice(children)))
                 case .link(let destination, let title, let children):
                     result.append(.link(destination: destination, title: title, splice(children)))
+                case .image(let source, let title, let children):
+                    result.append(.image(source: source, title: title, splice(children)))
                 case .attributes(let attributes, let children): result.append(.attributes(attributes, splice(children)))
                 case .text, .code, .softBreak, .lineBreak: result.append(node)
                 }

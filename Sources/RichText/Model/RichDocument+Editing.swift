@@ -74,6 +74,9 @@ extension RichDocument {
             case .link(let destination, let title, let children):
                 let kept = pruned(children)
                 return kept.isEmpty ? nil : .link(destination: destination, title: title, kept)
+            case .image(let source, let title, let children):
+                let kept = pruned(children)
+                return kept.isEmpty ? nil : .image(source: source, title: title, kept)
             case .attributes(let attributes, let children):
                 let kept = pruned(children)
                 return kept.isEmpty ? nil : .attributes(attributes, kept)
@@ -106,6 +109,8 @@ extension RichDocument {
                     title: title,
                     splice(children, at: &offset, edits: edits, cursor: &cursor)
                 )
+            case .image(let source, let title, let children):
+                .image(source: source, title: title, splice(children, at: &offset, edits: edits, cursor: &cursor))
             case .attributes(let attributes, let children):
                 .attributes(attributes, splice(children, at: &offset, edits: edits, cursor: &cursor))
             }

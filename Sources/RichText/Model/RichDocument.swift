@@ -4,6 +4,8 @@ public struct RichRun: Hashable, Sendable {
     public var intents: InlinePresentationIntent
     /// The link destination, as written (not percent-encoded).
     public var link: String?
+    /// The source of the image whose alt text this is (Foundation's `imageURL`), as written.
+    public var imageURL: String?
     /// `^[…](…)` keys and their JSON values; inner spans override outer ones.
     public var attributes: [String: JSONValue]
 
@@ -11,17 +13,19 @@ public struct RichRun: Hashable, Sendable {
         text: String,
         intents: InlinePresentationIntent = [],
         link: String? = nil,
+        imageURL: String? = nil,
         attributes: [String: JSONValue] = [:]
     ) {
         self.text = text
         self.intents = intents
         self.link = link
+        self.imageURL = imageURL
         self.attributes = attributes
     }
 
     /// Whether two runs have the same attributes and may be merged.
     func hasSameAttributes(as other: RichRun) -> Bool {
-        intents == other.intents && link == other.link && attributes == other.attributes
+        intents == other.intents && link == other.link && imageURL == other.imageURL && attributes == other.attributes
     }
 }
 
@@ -80,6 +84,11 @@ public struct RichDocument: Hashable, Sendable {
                 flatten(children, into: &runs, context: inner)
             case .link(let destination, _, let children):
                 inner.link = destination
+                // Foundation keeps only the outer link on a linked image's alt text.
+                inner.imageURL = nil
+                flatten(children, into: &runs, context: inner)
+            case .image(let source, _, let children):
+                if inner.link == nil { inner.imageURL = source }
                 flatten(children, into: &runs, context: inner)
             case .attributes(let attributes, let children):
                 inner.attributes.merge(attributes) { _, new in new }

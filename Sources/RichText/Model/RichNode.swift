@@ -17,6 +17,9 @@ public indirect enum RichNode: Hashable, Sendable {
     case strikethrough([RichNode])
     /// `[text](destination "title")` or `<scheme:…>` / `<user@host>`.
     case link(destination: String, title: String?, [RichNode])
+    /// `![alt](source "title")`: the alt text, which carries the image's URL as Foundation's
+    /// `imageURL` attribute (no `!`, no link), as `AttributedString(markdown:)` gives it.
+    case image(source: String, title: String?, [RichNode])
     /// Apple's `^[text](key: value, …)`: the body's keys and JSON values, sorted by key.
     case attributes([String: JSONValue], [RichNode])
 
@@ -26,7 +29,7 @@ public indirect enum RichNode: Hashable, Sendable {
         case .text(let text), .code(let text): text
         case .softBreak, .lineBreak: "\n"
         case .emphasis(let children), .strong(let children), .strikethrough(let children),
-            .link(_, _, let children), .attributes(_, let children):
+            .link(_, _, let children), .image(_, _, let children), .attributes(_, let children):
             children.map(\.plainText).joined()
         }
     }

@@ -1,6 +1,7 @@
 /// CommonMark 0.31's inline algorithm (the delimiter stack and link brackets of the spec's
 /// appendix "An algorithm for parsing nested emphasis and links"), extended with GFM `~~` and
-/// Apple's `^[text](json5)`, which binds exactly where link brackets do.
+/// Apple's `^[text](json5)`, which binds exactly where link brackets do. Images (`![alt](src)`)
+/// close like links but, as the spec says, do not stop outer brackets from forming links.
 ///
 /// Nodes live in an arena linked as a doubly linked list, so closing a bracket or an emphasis
 /// pair moves a sublist under a new container without copying. Every construct is found with
@@ -24,6 +25,7 @@ struct InlineParser {
         case code(String)
         case emphasis, strong, strikethrough
         case link(destination: String, title: String?)
+        case image(source: String, title: String?)
         case attributes([String: JSONValue])
     }
 
@@ -49,6 +51,8 @@ struct InlineParser {
     private struct Bracket {
         var node: Int
         var isAttribute: Bool
+        /// `![`: closes into an image.
+        var isImage = false
         var isActive: Bool
         /// The top of the delimiter stack when the bracket opened.
         var delimiterBottom: Int?
@@ -118,6 +122,20 @@ struct InlineParser {
                     )
                 )
                 position += 1
+            case "!" where position + 1 < input.count && input[position + 1] == "[":
+                // An image opener is no link opener: forming a link does not deactivate it.
+                appendText("![")
+                brackets.append(
+                    Bracket(
+                        node: last ?? 0,
+                        isAttribute: false,
+                        isImage: true,
+                        isActive: true,
+                        delimiterBottom: topDelimiter,
+                        offset: position
+                    )
+                )
+                position += 2
             case "^" where position + 1 < input.count && input[position + 1] == "[":
                 appendText("^[")
                 brackets.append(
@@ -195,7 +213,7 @@ struct InlineParser {
 
     private static func isSpecial(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "\n", "\r", "\\", "`", "*", "_", "~", "[", "]", "^", "<", "&": true
+        case "\n", "\r", "\\", "`", "*", "_", "~", "[", "]", "^", "!", "<", "&": true
         default: false
         }
     }
@@ -468,6 +486,11 @@ struct InlineParser {
             position += 1
             return
         }
+        if opener.isImage {
+            closeContainer(opener: opener, kind: .image(source: destination, title: title))
+            position = end
+            return
+        }
         closeContainer(opener: opener, kind: .link(destination: destination, title: title))
         position = end
         // Links may not contain links: earlier link openers can no longer form one.
@@ -715,6 +738,11 @@ struct InlineParser {
                 flush()
                 result.append(
                     .link(destination: destination, title: title, try tree(from: node.firstChild, depth: depth + 1))
+                )
+            case .image(let source, let title):
+                flush()
+                result.append(
+                    .image(source: source, title: title, try tree(from: node.firstChild, depth: depth + 1))
                 )
             case .attributes(let attributes):
                 flush()

@@ -75,6 +75,16 @@ public struct HTMLRenderer: Sendable {
                 html += ">"
                 render(children, into: &html)
                 html += "</a>"
+            case .image(let source, let title, let children):
+                // CommonMark's reference rendering; alt is the text without markup.
+                guard isAllowed(source) else {
+                    render(children, into: &html)
+                    continue
+                }
+                html += "<img src=\"" + Self.escapeHref(source) + "\" alt=\""
+                html += Self.escape(children.map(\.plainText).joined()) + "\""
+                if let title { html += " title=\"" + Self.escape(title) + "\"" }
+                html += " />"
             case .attributes(let attributes, let children):
                 let shown = attributes.filter { attributeKeys?.contains($0.key) ?? true }.sorted { $0.key < $1.key }
                 guard !shown.isEmpty else {

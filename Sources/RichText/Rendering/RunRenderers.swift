@@ -1,7 +1,7 @@
 import Foundation
 
 /// The stable serialisation of a document (AttributedString is not Codable on Linux):
-/// `[{"text": "…", "attributes": {"inlinePresentationIntent": ["stronglyEmphasized"], "link": "…", "<key>": <json>}}]`.
+/// `[{"text": "…", "attributes": {"inlinePresentationIntent": ["stronglyEmphasized"], "link": "…", "imageURL": "…", "<key>": <json>}}]`.
 public struct JSONRunsRenderer: Sendable {
     /// Which `^[…](…)` keys to include; `nil` includes all (the tooling mode).
     public var attributeKeys: Set<String>?
@@ -28,6 +28,7 @@ public struct JSONRunsRenderer: Sendable {
                 attributes["inlinePresentationIntent"] = .array(run.intents.names.map(JSONValue.string))
             }
             if let link = run.link { attributes["link"] = .string(link) }
+            if let imageURL = run.imageURL { attributes["imageURL"] = .string(imageURL) }
             for (key, value) in run.attributes { attributes[key] = value }
             return .object(["text": .string(run.text), "attributes": .object(attributes)])
         }

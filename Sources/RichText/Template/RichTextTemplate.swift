@@ -115,7 +115,7 @@ public struct RichTextTemplate: Sendable {
                 if let key = attributes.first(where: { contains($0.value) })?.key { return key }
                 if let key = slotInAttributeBody(children) { return key }
             case .emphasis(let children), .strong(let children), .strikethrough(let children),
-                .link(_, _, let children):
+                .link(_, _, let children), .image(_, _, let children):
                 if let key = slotInAttributeBody(children) { return key }
             default:
                 continue
@@ -150,6 +150,7 @@ public struct RichTextTemplate: Sendable {
             }
             run.text = runText
             if let link = run.link { run.link = Self.fill(link, with: filled) }
+            if let imageURL = run.imageURL { run.imageURL = Self.fill(imageURL, with: filled) }
             outputRuns.append(run)
         }
         let nodes = document.nodes.map { Self.fill($0, with: filled) }
@@ -206,6 +207,12 @@ public struct RichTextTemplate: Sendable {
         case .link(let destination, let title, let children):
             .link(
                 destination: fill(destination, with: filled),
+                title: title.map { fill($0, with: filled) },
+                children.map { fill($0, with: filled) }
+            )
+        case .image(let source, let title, let children):
+            .image(
+                source: fill(source, with: filled),
                 title: title.map { fill($0, with: filled) },
                 children.map { fill($0, with: filled) }
             )
