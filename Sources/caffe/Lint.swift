@@ -15,7 +15,9 @@ struct Lint: ParsableCommand {
             """
     )
 
-    @Argument(help: "A catalog folder, or one .xcstrings, .strings or .stringsdict file (inside its .lproj folder).")
+    @Argument(
+        help: "A catalog folder, or one .xcstrings, .strings or .stringsdict file (outside .lproj: non-localized)."
+    )
     var path: String
 
     @Option(help: "The development language, when the catalog does not say (no String Catalog, several localizations).")

@@ -15,9 +15,9 @@ struct StringCommand: ParsableCommand {
             language of the text and the term of address. --raw prints the formatted value as \\
             written instead (markup untouched), as String(localized:) gives it. Arguments that parse \\
             as numbers are numbers, negative ones too; everything else is text (put -- before text \\
-            that starts with a dash). Exits 1 when the catalog cannot be read completely, when no \\
-            localization has the key (the key is printed, as Apple shows it), or when the arguments \\
-            do not fit.
+            that starts with a dash). Exits 1 when the key's entry or a file of its table is broken \\
+            (errors elsewhere in the catalog are counted, not fatal), when no localization has the \\
+            key (the key is printed, as Apple shows it), or when the arguments do not fit.
             """
     )
 
@@ -95,7 +95,7 @@ struct StringCommand: ParsableCommand {
             bidiIsolation: isolate ? .rightToLeftLocales : .never
         )
         let values = formatArguments.map(FormatArgument.init(parsing:))
-        var failed = loaded.diagnostics.contains { $0.severity == .error }
+        var failed = report(loaded.diagnostics)
         do {
             let localizer = try RichLocalizer(catalog: loaded, locale: locale, options: options, termTable: "Menu")
             if let note = localizer.localizer.fallbackNote { warn(note) }
@@ -126,11 +126,26 @@ struct StringCommand: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    /// The catalog, with every error it has reported on standard error.
     private func load() throws -> StringCatalog {
-        let loaded = try StringCatalog.load(catalog, developmentLanguage: developmentLanguage, command: "string")
-        for diagnostic in loaded.diagnostics where diagnostic.severity == .error { warn("\(diagnostic)") }
-        return loaded
+        try StringCatalog.load(catalog, developmentLanguage: developmentLanguage, command: "string")
+    }
+
+    /// Prints the catalog's errors that can affect this key — its own, and whole-file errors in
+    /// the table's files, which may have lost it — and counts the rest in one line: one broken
+    /// entry does not spoil the others (CFBundle stores a table's entries as they are and looks
+    /// each key up on its own). Whether an error affected the lookup.
+    private func report(_ diagnostics: [CatalogDiagnostic]) -> Bool {
+        let errors = diagnostics.filter { $0.severity == .error }
+        let affecting = errors.filter { $0.concerns(key: key, table: table) }
+        for diagnostic in affecting { warn("\(diagnostic)") }
+        let elsewhere = errors.count - affecting.count
+        if elsewhere > 0 {
+            warn(
+                "\(elsewhere) error\(elsewhere == 1 ? "" : "s") elsewhere in the catalog (other keys or tables) "
+                    + "\(elsewhere == 1 ? "does" : "do") not affect this key; caffe lint lists \(elsewhere == 1 ? "it" : "them")"
+            )
+        }
+        return !affecting.isEmpty
     }
 
     private func output(_ rendered: LocalizedRichText) -> String {

@@ -105,6 +105,23 @@ extension CatalogDiagnostic {
     }
 }
 
+extension CatalogDiagnostic {
+    /// Whether this finding can affect looking `key` up in `table`: it is about that key, or about
+    /// a whole file of that table (an unreadable or truncated file may have lost the key), or
+    /// about no file at all.
+    public func concerns(key: String, table: String) -> Bool {
+        if let own = self.key { return own == key && tableName == table }
+        return file.isEmpty || tableName == table
+    }
+
+    /// The table of ``file``: its name without folder and extension.
+    private var tableName: String {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        return String(name[..<dot])
+    }
+}
+
 extension CatalogDiagnostic.Code {
     /// The file could not be read or decoded at all.
     public static let unreadableFile = Self("unreadable-file")

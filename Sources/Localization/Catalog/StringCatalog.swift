@@ -4,12 +4,22 @@ import Foundation
 /// compiled once.
 ///
 /// The folder may mix formats freely: `<lang>.lproj/<Table>.strings`, `<lang>.lproj/<Table>.stringsdict`
-/// and `<Table>.xcstrings`, in subfolders too. Bad content never stops loading: it is reported in
+/// and `<Table>.xcstrings`, in subfolders too. A `.strings` or `.stringsdict` outside any `.lproj`
+/// folder is a non-localized table, searched before the localizations as Bundle searches global
+/// resources first (see ``nonLocalized``). Bad content never stops loading: it is reported in
 /// ``diagnostics`` (file, line, key) and everything else loads. The catalog is immutable and
 /// `Sendable`; bind it to a locale with ``Localizer``.
 public struct StringCatalog: Sendable {
     /// The table `String(localized:)` uses when none is named.
     public static let defaultTable = "Localizable"
+
+    /// The ``CatalogEntry/localization`` of entries from a table file outside any `.lproj` folder.
+    ///
+    /// Bundle searches global (non-localized) resources before any `.lproj` folder, and a global
+    /// file hides the `.lproj` copies of the same file (Bundle Programming Guide, "The Bundle
+    /// Search Pattern"; `_createQueryTableAtPath` in CFBundle_Resources.c). So a non-localized
+    /// table serves every locale, and its text is taken as written in the development language.
+    public static let nonLocalized = "non-localized"
 
     /// The language the app is developed in: the last fallback. See ``developmentLanguageOrigin``
     /// for where it came from.
@@ -23,6 +33,8 @@ public struct StringCatalog: Sendable {
 
     let matcher: LocalizationMatcher
     private let tables: [String: [String: [String: CatalogEntry]]]
+    /// Entries of non-localized table files, by table and key.
+    private let nonLocalizedTables: [String: [String: CatalogEntry]]
 
     /// Loads every catalog file under `directory`.
     ///
@@ -65,19 +77,18 @@ public struct StringCatalog: Sendable {
     }
 
     /// Loads one catalog file: an `.xcstrings`, or a `.strings` or `.stringsdict` inside a
-    /// `<lang>.lproj` folder, which names its localization.
+    /// `<lang>.lproj` folder, which names its localization, or outside one (a non-localized table,
+    /// see ``nonLocalized``).
     ///
-    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when the file is not a catalog file, or
-    ///   a `.strings` file has no `.lproj` folder to say its language. A file that is a catalog but
-    ///   cannot be read or parsed loads with ``diagnostics`` saying so.
+    /// - Throws: ``LocalizationError`` `.unreadableCatalog` when the file is not a catalog file. A
+    ///   file that is a catalog but cannot be read or parsed loads with ``diagnostics`` saying so.
     public init(file: URL, developmentLanguage: String? = nil) throws(LocalizationError) {
         let url = file.resolvingSymlinksInPath().standardizedFileURL
         guard let kind = CatalogSource.Kind(url) else {
-            let reason =
-                ["strings", "stringsdict"].contains(url.pathExtension)
-                ? "is not inside a <language>.lproj folder, so its localization is unknown"
-                : "is not a .strings, .stringsdict or .xcstrings file"
-            throw LocalizationError(.unreadableCatalog, "\(file.path) \(reason)")
+            throw LocalizationError(
+                .unreadableCatalog,
+                "\(file.path) is not a .strings, .stringsdict or .xcstrings file"
+            )
         }
         let parent = url.deletingLastPathComponent().lastPathComponent
         let relative = parent.hasSuffix(".lproj") ? parent + "/" + url.lastPathComponent : url.lastPathComponent
@@ -108,6 +119,8 @@ public struct StringCatalog: Sendable {
     init(sources: [CatalogSource], developmentLanguage: String?) {
         var diagnostics: [CatalogDiagnostic] = []
         var tables: [String: [String: [String: CatalogEntry]]] = [:]
+        var nonLocalizedTables: [String: [String: CatalogEntry]] = [:]
+        var nonLocalizedFiles: [String: [String: CatalogFormat]] = [:]
         var sourceLanguages: [String] = []
         for source in sources {
             let data: Data
@@ -132,14 +145,14 @@ public struct StringCatalog: Sendable {
                     data: data,
                     file: source.relativePath,
                     table: table,
-                    localization: localization
+                    localization: localization ?? Self.nonLocalized
                 )
             case .stringsdict(let localization):
                 read = StringsDictReader.entries(
                     data: data,
                     file: source.relativePath,
                     table: table,
-                    localization: localization
+                    localization: localization ?? Self.nonLocalized
                 )
             case .xcstrings:
                 let result = XCStringsReader.entries(data: data, file: source.relativePath, table: table)
@@ -147,6 +160,18 @@ public struct StringCatalog: Sendable {
                 read = (result.entries, result.diagnostics)
             }
             diagnostics += read.diagnostics
+            if source.kind.isNonLocalized {
+                nonLocalizedFiles[table, default: [:]][source.relativePath] = source.kind.format
+                for entry in read.entries {
+                    if let existing = nonLocalizedTables[table]?[entry.key],
+                        existing.format.precedence > entry.format.precedence
+                    {
+                        continue
+                    }
+                    nonLocalizedTables[table, default: [:]][entry.key] = entry
+                }
+                continue
+            }
             for entry in read.entries {
                 if let existing = tables[entry.table]?[entry.localization]?[entry.key] {
                     if existing.format.precedence > entry.format.precedence { continue }
@@ -167,6 +192,7 @@ public struct StringCatalog: Sendable {
                 tables[entry.table, default: [:]][entry.localization, default: [:]][entry.key] = entry
             }
         }
+        diagnostics += Self.hide(&tables, behind: nonLocalizedFiles)
         let available = Set(tables.values.flatMap(\.keys))
         let (development, origin) = Self.developmentLanguage(
             configured: developmentLanguage,
@@ -185,6 +211,19 @@ public struct StringCatalog: Sendable {
                 )
             )
         }
+        if !nonLocalizedFiles.isEmpty, origin == .unknown, available.isEmpty {
+            let files = nonLocalizedFiles.values.flatMap(\.keys).sorted()
+            diagnostics.append(
+                CatalogDiagnostic(
+                    .warning,
+                    .unknownDevelopmentLanguage,
+                    file: files[0],
+                    message: "\(files.joined(separator: ", ")) \(files.count == 1 ? "is" : "are") outside any .lproj "
+                        + "folder, so \(files.count == 1 ? "its" : "their") language is the development language, "
+                        + "which nothing names; taken as \(development) (configure --development-language)"
+                )
+            )
+        }
         if Set(sourceLanguages).count > 1 {
             diagnostics.append(
                 CatalogDiagnostic(
@@ -197,6 +236,7 @@ public struct StringCatalog: Sendable {
             )
         }
         self.tables = tables
+        self.nonLocalizedTables = nonLocalizedTables
         self.diagnostics = diagnostics
         self.developmentLanguage = development
         self.developmentLanguageOrigin = origin
@@ -220,6 +260,40 @@ public struct StringCatalog: Sendable {
         return ("en", .unknown)
     }
 
+    /// Removes the `.lproj` entries that non-localized files hide, as Bundle does: a global
+    /// `<Table>.strings` hides every `<lang>.lproj/<Table>.strings` and a global `.stringsdict` every
+    /// `.stringsdict` of the table (CFBundle looks each file type up on its own); a String Catalog is
+    /// compiled into both, and Xcode refuses it beside a same-named table, so any global file hides
+    /// it. One warning per hidden file.
+    private static func hide(
+        _ tables: inout [String: [String: [String: CatalogEntry]]],
+        behind nonLocalizedFiles: [String: [String: CatalogFormat]]
+    ) -> [CatalogDiagnostic] {
+        var hidden: [String: (global: String, keys: Int, locale: String)] = [:]
+        for (table, files) in nonLocalizedFiles {
+            for (localization, entries) in tables[table] ?? [:] {
+                for (key, entry) in entries {
+                    guard
+                        let global = files.first(where: { $0.value == entry.format || entry.format == .xcstrings })?
+                            .key
+                    else { continue }
+                    tables[table]?[localization]?[key] = nil
+                    hidden[entry.file, default: (global, 0, localization)].keys += 1
+                }
+            }
+        }
+        return hidden.sorted { $0.key < $1.key }.map { file, hiding in
+            CatalogDiagnostic(
+                .warning,
+                .hiddenByNonLocalizedTable,
+                file: file,
+                locale: hiding.locale,
+                message: "\(hiding.keys) key\(hiding.keys == 1 ? " is" : "s are") never used: the non-localized "
+                    + "\(hiding.global) serves every locale, as Bundle searches global resources before .lproj folders"
+            )
+        }
+    }
+
     /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.
     public static func empty(developmentLanguage: String = "en") -> StringCatalog {
         StringCatalog(sources: [], developmentLanguage: developmentLanguage)
@@ -229,16 +303,32 @@ public struct StringCatalog: Sendable {
     public var localizations: [String] { matcher.available }
 
     /// Every table name.
-    public var tableNames: [String] { tables.keys.sorted() }
+    public var tableNames: [String] { Set(tables.keys).union(nonLocalizedTables.keys).sorted() }
 
     /// The entry for `key` in exactly this localization (no fallback).
     public func entry(_ key: String, table: String = defaultTable, localization: String) -> CatalogEntry? {
         tables[table]?[localization]?[key]
     }
 
-    /// The compiled value for `key` in exactly this localization, without copying the entry.
-    func value(_ key: String, table: String, localization: String) -> CompiledString? {
-        tables[table]?[localization]?[key]?.value
+    /// The compiled value for `key` as `localization` sees it — its own entry or the table's
+    /// non-localized one, whichever Bundle would return — and the localization the text is in (the
+    /// development language for non-localized text), without copying the entry.
+    func value(_ key: String, table: String, localization: String) -> (value: CompiledString, localization: String)? {
+        let own = tables[table]?[localization]?[key]
+        if let global = nonLocalizedTables[table]?[key],
+            own.map({ $0.format.precedence < global.format.precedence }) ?? true
+        {
+            return (global.value, developmentLanguage)
+        }
+        return own.map { ($0.value, localization) }
+    }
+
+    /// Whether any table has a file outside the `.lproj` folders.
+    public var hasNonLocalizedTables: Bool { !nonLocalizedTables.isEmpty }
+
+    /// The entries of one table's non-localized files, sorted by key.
+    public func nonLocalizedEntries(table: String = defaultTable) -> [CatalogEntry] {
+        (nonLocalizedTables[table] ?? [:]).values.sorted { $0.key < $1.key }
     }
 
     /// The entries of one table in one localization, sorted by key.
@@ -274,13 +364,17 @@ public enum DevelopmentLanguageOrigin: String, Hashable, Sendable {
 extension CatalogDiagnostic.Code {
     /// Neither configuration nor the catalog says which language it is developed in.
     public static let unknownDevelopmentLanguage = Self("unknown-development-language")
+    /// A `.lproj` file that a same-named table file outside any `.lproj` folder hides.
+    public static let hiddenByNonLocalizedTable = Self("hidden-by-non-localized-table")
 }
 
 /// One file of a catalog folder.
 struct CatalogSource {
     enum Kind {
-        case strings(localization: String)
-        case stringsdict(localization: String)
+        /// A `.strings` file; `nil` localization outside any `.lproj` folder.
+        case strings(localization: String?)
+        /// A `.stringsdict` file; `nil` localization outside any `.lproj` folder.
+        case stringsdict(localization: String?)
         case xcstrings
 
         /// The kind of a file by extension and enclosing `.lproj` folder; `nil` for other files.
@@ -291,13 +385,25 @@ struct CatalogSource {
                 ? String(parent.dropLast(".lproj".count).map { $0 == "_" ? "-" : $0 }) : nil
             switch url.pathExtension {
             case "xcstrings": self = .xcstrings
-            case "strings":
-                guard let localization else { return nil }
-                self = .strings(localization: localization)
-            case "stringsdict":
-                guard let localization else { return nil }
-                self = .stringsdict(localization: localization)
+            case "strings": self = .strings(localization: localization)
+            case "stringsdict": self = .stringsdict(localization: localization)
             default: return nil
+            }
+        }
+
+        /// Whether the file is a table outside any `.lproj` folder.
+        var isNonLocalized: Bool {
+            switch self {
+            case .strings(nil), .stringsdict(nil): true
+            default: false
+            }
+        }
+
+        var format: CatalogFormat {
+            switch self {
+            case .strings: .strings
+            case .stringsdict: .stringsdict
+            case .xcstrings: .xcstrings
             }
         }
     }

@@ -102,27 +102,38 @@ public struct CatalogLinter {
                     findings += missingTranslations(source: sourceEntries, in: localization, table: table)
                 }
                 for entry in entries {
-                    if localization != sourceLocalization,
-                        let source = catalog.entry(entry.key, table: table, localization: catalog.developmentLanguage)
-                    {
+                    let source = catalog.entry(entry.key, table: table, localization: catalog.developmentLanguage)
+                    if localization != sourceLocalization, let source {
                         findings += specifierMismatches(source: source, translation: entry)
                     }
-                    if let rules {
-                        findings += missingCategories(entry, rules: rules)
-                        findings += unusedCategories(entry, rules: rules)
-                    }
-                    findings += hiddenNumbers(entry)
-                    findings += positionsWithoutDollar(entry)
-                    findings += typeConflicts(entry)
-                    findings += textFindings(
-                        entry,
-                        source: catalog.entry(entry.key, table: table, localization: catalog.developmentLanguage)
-                    )
+                    findings += entryFindings(entry, rules: rules, source: source)
                     findings += stateFindings(entry)
                 }
             }
+            // A non-localized table has no source to compare with; its text is in the development language.
+            let developmentRules = try? PluralRules(locale: catalog.developmentLanguage)
+            for entry in catalog.nonLocalizedEntries(table: table) {
+                findings += entryFindings(entry, rules: developmentRules, source: nil)
+            }
         }
         return LintReport(findings: findings)
+    }
+
+    /// What one entry says on its own: plural categories (with the rules of its text's language),
+    /// numbers never shown, positions without `$`, conflicting types, and its literal text.
+    private func entryFindings(_ entry: CatalogEntry, rules: PluralRules?, source: CatalogEntry?)
+        -> [CatalogDiagnostic]
+    {
+        var findings: [CatalogDiagnostic] = []
+        if let rules {
+            findings += missingCategories(entry, rules: rules)
+            findings += unusedCategories(entry, rules: rules)
+        }
+        findings += hiddenNumbers(entry)
+        findings += positionsWithoutDollar(entry)
+        findings += typeConflicts(entry)
+        findings += textFindings(entry, source: source)
+        return findings
     }
 
     /// Source keys that neither `localization` nor any localization it falls back to (before the
@@ -171,6 +182,7 @@ public struct CatalogLinter {
 
     /// Compares which arguments each side uses and of what kind.
     private func specifierMismatches(source: CatalogEntry, translation: CatalogEntry) -> [CatalogDiagnostic] {
+        if Self.takesNoArguments(source.value), Self.takesNoArguments(translation.value) { return [] }
         let expected = Self.argumentKinds(source.value)
         let found = Self.argumentKinds(translation.value)
         let selectors = Set(translation.value.pluralSwitches.map(\.argument))
@@ -178,8 +190,18 @@ public struct CatalogLinter {
         var conflicts: [String] = []
         for (index, kinds) in found.sorted(by: { $0.key < $1.key }) {
             guard let sourceKinds = expected[index] else {
+                let percentSign = translation.value.specifiers.first {
+                    $0.argument == index && $0.specifier.flags.contains(.spaceSign)
+                }
+                let hint =
+                    percentSign.map {
+                        "; '\($0.specifier)' is a percent sign read as a specifier with the space flag (write %%)"
+                    } ?? ""
                 problems.append(
-                    (.error, "uses argument \(index + 1) (\(Self.describe(kinds))), which the source does not have")
+                    (
+                        .error,
+                        "uses argument \(index + 1) (\(Self.describe(kinds))), which the source does not have" + hint
+                    )
                 )
                 continue
             }
@@ -211,6 +233,15 @@ public struct CatalogLinter {
             CatalogDiagnostic(severity, .specifierMismatch, entry: translation, message: message)
         }
             + conflicts.map { CatalogDiagnostic(.error, .argumentTypeConflict, entry: translation, message: $0) }
+    }
+
+    /// Whether a value reads as text that takes no arguments: no variants, and every specifier it
+    /// seems to have is a percent sign followed by a space ("100% accurate", "100 % des ventes").
+    /// CFString would parse `% a` as a conversion with the space flag, but a string called without
+    /// arguments is not formatted at all (`String(localized:)` returns it as written), and Xcode
+    /// writes `%%` next to an interpolation, so such a string is one its code calls without any.
+    static func takesNoArguments(_ value: CompiledString) -> Bool {
+        value.isPlain && value.specifiers.allSatisfy { $0.specifier.flags.contains(.spaceSign) }
     }
 
     /// `%@` on one side only and a number on the other (one side only: an argument formatted both

@@ -63,6 +63,8 @@ public final class Localizer: Sendable {
     /// What to tell the caller when no localization serves `locale`: which text it gets instead.
     private static func fallbackNote(locale: String, catalog: StringCatalog) -> String? {
         guard !catalog.matcher.isSupported(locale) else { return nil }
+        // Non-localized tables serve every locale; with nothing else there is nothing to fall back from.
+        if catalog.localizations.isEmpty, catalog.hasNonLocalizedTables { return nil }
         let development = catalog.developmentLanguage
         guard catalog.localizations.contains(development) else {
             return "no localization serves '\(locale)', and the catalog has no text in a development language; "
@@ -118,14 +120,14 @@ public final class Localizer: Sendable {
         arguments: [FormatArgument] = []
     ) throws(LocalizationError) -> LocalizedString {
         for localization in localizations {
-            if let value = catalog.value(key, table: table, localization: localization) {
+            if let (value, written) = catalog.value(key, table: table, localization: localization) {
                 var rendered = try render(
                     value,
                     arguments: arguments,
                     key: key,
-                    rules: pluralRules(forLocalization: localization)
+                    rules: pluralRules(forLocalization: written)
                 )
-                rendered.localization = localization
+                rendered.localization = written
                 return rendered
             }
         }
@@ -146,9 +148,7 @@ public final class Localizer: Sendable {
         -> (value: CompiledString, localization: String)?
     {
         for localization in localizations {
-            if let value = catalog.value(key, table: table, localization: localization) {
-                return (value, localization)
-            }
+            if let found = catalog.value(key, table: table, localization: localization) { return found }
         }
         return nil
     }
@@ -168,8 +168,10 @@ public final class Localizer: Sendable {
         table: String = StringCatalog.defaultTable,
         arguments: [FormatArgument]
     ) throws(LocalizationError) -> (format: String, localization: String)? {
-        for localization in localizations {
-            guard let value = catalog.value(key, table: table, localization: localization) else { continue }
+        for candidate in localizations {
+            guard let (value, localization) = catalog.value(key, table: table, localization: candidate) else {
+                continue
+            }
             if arguments.isEmpty, value.isPlain {
                 return (CompiledString.escapingPercent(value.source), localization)
             }

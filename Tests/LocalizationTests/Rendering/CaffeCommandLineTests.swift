@@ -64,6 +64,86 @@ struct CaffeCommandLineTests {
         #expect(other.status == 1 && other.standardError.contains("in table Localizable"))
     }
 
+    /// Issue 31, item 4: one broken entry does not fail lookups of the others. CFBundle stores a
+    /// table's entries as they are and looks each key up on its own (`_copyStringFromTable`,
+    /// CFBundle_Strings.c); only the broken key, or a broken file of the key's table, exits 1.
+    @Test func oneBrokenEntryFailsOnlyItsOwnLookup() throws {
+        let stringsdict = Support.pluralStringsdict(
+            "%d cups",
+            ["one": "%d cup", "other": "%d cups"],
+            before: "<key>broken</key><dict><key>NSStringLocalizedFormatKey</key><string></string></dict>"
+        )
+        let files = [
+            "en.lproj/Localizable.stringsdict": stringsdict,
+            "en.lproj/Other.strings": "\"a\" = \"b\";\n\"c\" = ",
+        ]
+        try Support.withFolder(files) { folder in
+            func string(_ arguments: [String]) throws -> Support.ProcessResult {
+                try Support.runCaffe(["string", "--catalog", folder.path, "--locale", "en"] + arguments)
+            }
+            let cups = try string(["%d cups", "3"])
+            #expect(cups.status == 0 && cups.standardOutput == "3 cups\n")
+            #expect(
+                cups.standardError
+                    == "caffe string: 2 errors elsewhere in the catalog (other keys or tables) do not affect this key; "
+                    + "caffe lint lists them\n"
+            )
+            let broken = try string(["broken"])
+            #expect(broken.status == 1 && broken.standardOutput == "\n")
+            #expect(
+                broken.standardError
+                    == "caffe string: en.lproj/Localizable.stringsdict:5:1: error: [invalid-entry] 'broken' (en): "
+                    + "NSStringLocalizedFormatKey is empty, so the entry is shown as an empty string\n"
+                    + "caffe string: 1 error elsewhere in the catalog (other keys or tables) does not affect this "
+                    + "key; caffe lint lists it\n",
+                "\(broken.standardError)"
+            )
+            // A file cut short may have lost any key of its table.
+            let other = try string(["--table", "Other", "a"])
+            #expect(other.status == 1 && other.standardOutput == "b\n")
+            #expect(other.standardError.contains("en.lproj/Other.strings:2:"), "\(other.standardError)")
+        }
+    }
+
+    /// Issue 31, item 5: a table outside any `.lproj` folder serves every locale, from a folder or
+    /// as one file, as Bundle searches global resources first.
+    @Test func aNonLocalizedTableServesEveryLocale() throws {
+        let files = ["Localizable.strings": Support.stringsFile([("Welcome", "Welcome to the café")])]
+        try Support.withFolder(files) { folder in
+            for catalog in [folder.path, folder.appendingPathComponent("Localizable.strings").path] {
+                let result = try Support.runCaffe([
+                    "string", "--catalog", catalog, "--locale", "fr", "--development-language", "en", "Welcome",
+                ])
+                #expect(
+                    result.status == 0 && result.standardOutput == "Welcome to the café\n",
+                    "\(result.standardError)"
+                )
+                #expect(result.standardError.isEmpty)
+            }
+        }
+    }
+
+    /// Issue 31, item 7, from the command line: a catalog whose "100% accurate" takes no arguments
+    /// lints clean and renders as written.
+    @Test func aPercentSignInAStringWithoutArgumentsLintsClean() throws {
+        let catalog = try Support.xcstrings([
+            "100% accurate": [
+                "localizations": [
+                    "en": Support.unit("100% accurate"), "es": Support.unit("100 % de precisión"),
+                ]
+            ]
+        ])
+        try Support.withFolder(["Localizable.xcstrings": catalog]) { folder throws in
+            let lint = try Support.runCaffe(["lint", folder.path])
+            #expect(
+                lint.status == 0 && lint.standardOutput == "0 errors, 0 warnings, 0 notes\n",
+                "\(lint.standardOutput)"
+            )
+            let string = try Support.runCaffe(["string", "--catalog", folder.path, "--locale", "es", "100% accurate"])
+            #expect(string.status == 0 && string.standardOutput == "100 % de precisión\n")
+        }
+    }
+
     @Test func pluralRejectsText() throws {
         let result = try Support.runCaffe(["plural", "--locale", "ru", "two"])
         #expect(result.status != 0)

@@ -101,6 +101,34 @@ enum RenderingSupport {
         PropertyListTestSupport.xml(body)
     }
 
+    /// A `.stringsdict` whose entry `key` is one plural variable (`%#@value@`, declared `valueType`)
+    /// with `forms` by category, after the raw XML entries `before` (for broken neighbours).
+    static func pluralStringsdict(
+        _ key: String,
+        valueType: String = "d",
+        _ forms: KeyValuePairs<String, String>,
+        before: String = ""
+    ) -> String {
+        let cases = forms.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined(separator: "\n")
+        return plist(
+            """
+            <dict>
+            \(before)
+            <key>\(key)</key>
+            <dict>
+                <key>NSStringLocalizedFormatKey</key><string>%#@value@</string>
+                <key>value</key>
+                <dict>
+                    <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                    <key>NSStringFormatValueTypeKey</key><string>\(valueType)</string>
+                    \(cases)
+                </dict>
+            </dict>
+            </dict>
+            """
+        )
+    }
+
     /// A String Catalog (JSON) with source language `en` and the given `strings` object.
     static func xcstrings(_ strings: [String: Any], sourceLanguage: String = "en") throws -> String {
         let root: [String: Any] = ["sourceLanguage": sourceLanguage, "strings": strings, "version": "1.0"]
