@@ -1,15 +1,15 @@
 /// What rendered output must never contain, whatever the input: checked on every input, so a
 /// fuzzer fails on an escaping bug as it does on a crash.
 public enum OutputChecks {
-    /// Elements `HTMLRenderer` writes: CommonMark's inline tags, `<del>` and `<span data-…>`.
-    static let htmlElements: Set<String> = ["em", "strong", "code", "a", "br", "del", "span"]
+    /// Elements `HTMLRenderer` writes: CommonMark's inline tags (`<img />` too), `<del>` and `<span data-…>`.
+    static let htmlElements: Set<String> = ["em", "strong", "code", "a", "br", "del", "span", "img"]
 
     /// Schemes that run code or carry a document of their own; never a link under the default
     /// allow-list.
     static let dangerousSchemes = ["javascript:", "vbscript:", "data:", "file:"]
 
     /// Checks an HTML fragment from `HTMLRenderer`: every `<` opens one of its elements, every
-    /// attribute is `name="value"` with the value escaped, and, when `safeLinks`, no `href`
+    /// attribute is `name="value"` with the value escaped, and, when `safeLinks`, no `href` or `src`
     /// starts with a dangerous scheme. Returns what is wrong, or `nil`.
     public static func htmlProblem(_ html: String, safeLinks: Bool) -> String? {
         let scalars = Array(html.unicodeScalars)
@@ -48,7 +48,7 @@ public enum OutputChecks {
                 }
                 guard index < scalars.count else { return "an unterminated value of '\(attribute)'" }
                 index += 1
-                if safeLinks, attribute == "href" {
+                if safeLinks, attribute == "href" || attribute == "src" {
                     let href = String(value).lowercased()
                     if let scheme = dangerousSchemes.first(where: href.hasPrefix) {
                         return "a '\(scheme)' link under the safe allow-list: \(href)"
