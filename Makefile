@@ -15,7 +15,7 @@ CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
 .PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot lexicons \
-	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test
+	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
 # more libFuzzer flags for the long run.
@@ -28,6 +28,7 @@ help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
 	@echo "make test    run every test (Swift, then the Python client's against a real worker)"
 	@echo "make readme-test  run every shell command in README.md as written (release build, ~5 min)"
+	@echo "make deploy-check  validate deploy/: dashboards (schema, metric names), alert rules (promtool check and test)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
@@ -38,15 +39,28 @@ help:
 	@echo "make fuzz-smoke   build the libFuzzer targets (Fuzz/) and run each for $(FUZZ_SMOKE_SECONDS) s (CI)"
 	@echo "make fuzz FUZZ_SECONDS=3600 [FUZZERS=fuzz-markdown]   the long run, one fuzzer at a time"
 
-deps:
+# Installs the Debian packages in $(1) that the machine is missing.
+define install_missing
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 		dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "caffe: installing missing system packages:$$missing (apt-get)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(APT_PACKAGES))
+
+# promtool (Debian's prometheus package) and the Python modules Scripts/check-deploy.py uses.
+DEPLOY_APT_PACKAGES := prometheus python3-jsonschema python3-yaml
+
+# The dashboards, alert rules and their unit tests in deploy/, checked offline.
+deploy-check:
+	$(call install_missing,$(DEPLOY_APT_PACKAGES))
+	/usr/bin/python3 Scripts/check-deploy.py --promtool /usr/bin/promtool
 
 build: deps
 	$(SWIFT) build

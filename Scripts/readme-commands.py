@@ -46,6 +46,7 @@ COVERED_ELSEWHERE = {
     r"^make demo\b": "make readme-test runs it first (it builds the release products used here)",
     r"^make test\b": "CI itself (.ci/run); here it would run this test again",
     r"^make multihost\b": ".ci/run runs it (five hosts in network namespaces, ~2 min)",
+    r"^make deploy-check\b": ".ci/run runs it",
     r"^make bench\b": "its benchmarks run below one by one, with --json",
     r"\bcaffe-sim chaos\b": "~3 min; make chaos runs it",
     r"\bcaffe-sim bench pipeline\b": "~20 min; run by hand before quoting its figures",

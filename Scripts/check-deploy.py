@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Checks what deploy/ gives operators, offline (make deploy-check, in CI).
+
+- Grafana dashboards (deploy/grafana/*.json) against deploy/grafana/dashboard.schema.json, with
+  panels inside the 24-column grid and not overlapping, ids unique.
+- Every metric a dashboard or an alert rule queries is one the worker or proxy exports: the
+  families docs/OPERATIONS.md lists (a test compares that list with a real worker's /metrics).
+- Prometheus alert rules with `promtool check rules` and their unit tests with
+  `promtool test rules` (Debian's prometheus package).
+
+Prints one line per check and exits 1 on the first file that fails.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+import jsonschema
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+METRIC = re.compile(r"\b((?:caffe|process)_[a-z0-9_]+)\b")
+HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
+
+
+def fail(message):
+    print(f"check-deploy: FAILED: {message}")
+    sys.exit(1)
+
+
+def documented_metrics():
+    """The metric families docs/OPERATIONS.md names (its table, and the proxy's in backticks)."""
+    with open(os.path.join(ROOT, "docs", "OPERATIONS.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    names = set(re.findall(r"`((?:caffe|process)_[a-z0-9_]*[a-z0-9])(?:\{[^`]*\})?`", text))
+    if len(names) < 20:
+        fail(f"docs/OPERATIONS.md lists only {len(names)} metrics; the table was not found")
+    return names
+
+
+def unknown_metrics(expressions, known):
+    """Metric names in PromQL expressions that no family exports."""
+    unknown = set()
+    for expression in expressions:
+        for name in METRIC.findall(expression):
+            family = name
+            for suffix in HISTOGRAM_SUFFIXES:
+                if name.endswith(suffix) and name[: -len(suffix)] in known:
+                    family = name[: -len(suffix)]
+            if family not in known:
+                unknown.add(name)
+    return unknown
+
+
+def check_dashboard(path, schema, known):
+    with open(path, encoding="utf-8") as handle:
+        dashboard = json.load(handle)
+    try:
+        jsonschema.validate(dashboard, schema)
+    except jsonschema.ValidationError as error:
+        where = "/".join(str(part) for part in error.absolute_path)
+        fail(f"{path}: {where}: {error.message}")
+    ids = [panel["id"] for panel in dashboard["panels"]]
+    if len(ids) != len(set(ids)):
+        fail(f"{path}: panel ids repeat")
+    cells = {}
+    for panel in dashboard["panels"]:
+        grid = panel["gridPos"]
+        if grid["x"] + grid["w"] > 24:
+            fail(f"{path}: panel '{panel['title']}' runs past the 24 columns")
+        for row in range(grid["y"], grid["y"] + grid["h"]):
+            for column in range(grid["x"], grid["x"] + grid["w"]):
+                if (row, column) in cells:
+                    fail(f"{path}: panels '{cells[(row, column)]}' and '{panel['title']}' overlap")
+                cells[(row, column)] = panel["title"]
+    expressions = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", [])]
+    expressions += [item.get("query", "") for item in dashboard["templating"]["list"] if item["type"] == "query"]
+    unknown = unknown_metrics(expressions, known)
+    if unknown:
+        fail(f"{path}: queries metrics no worker or proxy exports: {', '.join(sorted(unknown))}")
+    print(f"check-deploy: {os.path.relpath(path, ROOT)}: {len(dashboard['panels'])} panels, "
+          f"{len(expressions)} queries, every metric exported")
+
+
+def check_rules(path, known, promtool):
+    with open(path, encoding="utf-8") as handle:
+        rules = yaml.safe_load(handle)
+    expressions = [rule["expr"] for group in rules["groups"] for rule in group["rules"]]
+    unknown = unknown_metrics(expressions, known)
+    if unknown:
+        fail(f"{path}: alerts on metrics no worker or proxy exports: {', '.join(sorted(unknown))}")
+    for arguments in (["check", "rules", path], ["test", "rules", path.replace(".yaml", ".test.yaml")]):
+        if arguments[0] == "test" and not os.path.exists(arguments[2]):
+            fail(f"{path}: no unit tests ({os.path.basename(arguments[2])})")
+        result = subprocess.run([promtool] + arguments, capture_output=True, text=True)
+        if result.returncode != 0:
+            fail(f"promtool {' '.join(arguments)}:\n{result.stdout}{result.stderr}")
+    print(f"check-deploy: {os.path.relpath(path, ROOT)}: {len(expressions)} alerts, promtool check and test pass")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--promtool", default="promtool")
+    arguments = parser.parse_args()
+    known = documented_metrics() | {"up"}
+    with open(os.path.join(ROOT, "deploy", "grafana", "dashboard.schema.json"), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    dashboards = sorted(glob.glob(os.path.join(ROOT, "deploy", "grafana", "*.json")))
+    dashboards = [path for path in dashboards if not path.endswith(".schema.json")]
+    if not dashboards:
+        fail("no dashboards in deploy/grafana")
+    for path in dashboards:
+        check_dashboard(path, schema, known)
+    rule_files = sorted(glob.glob(os.path.join(ROOT, "deploy", "prometheus", "*.yaml")))
+    rule_files = [path for path in rule_files if not path.endswith(".test.yaml")]
+    if not rule_files:
+        fail("no alert rules in deploy/prometheus")
+    for path in rule_files:
+        check_rules(path, known, arguments.promtool)
+
+
+if __name__ == "__main__":
+    main()
