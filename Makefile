@@ -15,7 +15,7 @@ CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
 .PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot lexicons \
-	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check
+	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check dist dist-test image image-test
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
 # more libFuzzer flags for the long run.
@@ -28,6 +28,8 @@ help:
 	@echo "make demo    run caffe-sim demo (installs libzmq3-dev if missing)"
 	@echo "make test    run every test (Swift, then the Python client's against a real worker)"
 	@echo "make readme-test  run every shell command in README.md as written (release build, ~5 min)"
+	@echo "make dist    a tarball that runs without the Swift toolchain (.build/dist/); make dist-test runs it in a bare Debian root"
+	@echo "make image   an OCI image of the release (.build/image/*.oci.tar); make image-test inspects and runs it"
 	@echo "make deploy-check  validate deploy/: dashboards (schema, metric names), alert rules (promtool check and test)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
@@ -56,6 +58,31 @@ deps:
 
 # promtool (Debian's prometheus package) and the Python modules Scripts/check-deploy.py uses.
 DEPLOY_APT_PACKAGES := prometheus python3-jsonschema python3-yaml
+
+# A release that runs without the Swift toolchain (Scripts/dist.sh), and its test in a minimal
+# Debian root made with debootstrap (Scripts/dist-test.sh; root).
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/CaffeCore/CaffeVersion.swift)
+DIST_TARBALL := .build/dist/caffe-$(VERSION)-linux-$(shell uname -m).tar.gz
+DIST_APT_PACKAGES := binutils debootstrap
+
+dist: deps
+	$(call install_missing,$(DIST_APT_PACKAGES))
+	SWIFT=$(SWIFT) Scripts/dist.sh
+
+dist-test: dist
+	Scripts/dist-test.sh $(DIST_TARBALL)
+
+# An OCI image of the release (Scripts/image.sh: podman import of the minimal root, no registry)
+# and its test: config and layer read back with skopeo, then run with podman (root).
+IMAGE_APT_PACKAGES := podman skopeo runc uidmap
+IMAGE_ARCHIVE := .build/image/caffe-$(VERSION).oci.tar
+
+image: dist
+	$(call install_missing,$(IMAGE_APT_PACKAGES))
+	Scripts/image.sh $(DIST_TARBALL)
+
+image-test: image
+	Scripts/image-test.sh $(IMAGE_ARCHIVE) $(DIST_TARBALL)
 
 # The dashboards, alert rules and their unit tests in deploy/, checked offline.
 deploy-check:

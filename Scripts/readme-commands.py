@@ -47,6 +47,8 @@ COVERED_ELSEWHERE = {
     r"^make test\b": "CI itself (.ci/run); here it would run this test again",
     r"^make multihost\b": ".ci/run runs it (five hosts in network namespaces, ~2 min)",
     r"^make deploy-check\b": ".ci/run runs it",
+    r"^podman (load|run)\b": "make image-test loads and runs the image (.ci/run)",
+    r"^docker run\b": "no docker on the CI machine; make image-test runs the same image with podman",
     r"^make bench\b": "its benchmarks run below one by one, with --json",
     r"\bcaffe-sim chaos\b": "~3 min; make chaos runs it",
     r"\bcaffe-sim bench pipeline\b": "~20 min; run by hand before quoting its figures",
