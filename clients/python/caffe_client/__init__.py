@@ -6,7 +6,8 @@
 - :class:`AckedConsumer` — the acknowledged output, at least once across worker crashes;
 - :class:`RpcClient` — render, health and stats calls with deadlines and Lazy Pirate retries;
 - :mod:`caffe_client.messages` — every message class; :mod:`caffe_client.frames` — the frames;
-  :mod:`caffe_client.topics`; :mod:`caffe_client.text` — the characters outputs contain.
+  :mod:`caffe_client.topics`; :mod:`caffe_client.text` — the characters outputs contain;
+- :func:`shard_of` — which shard of a fleet (``input.shard``) owns a source.
 """
 
 from .acked import AckedConsumer, Delivery
@@ -14,6 +15,7 @@ from .frames import Event, ProtocolError, encode_event, parse_event
 from .publisher import Publisher
 from .replay import History, ReplayServer
 from .rpc import RpcClient
+from .shards import shard_of
 from .status import RpcError, StatusCode
 from .subscriber import Deduplicator, Subscriber, output_key
 
@@ -35,4 +37,5 @@ __all__ = [
     "encode_event",
     "output_key",
     "parse_event",
+    "shard_of",
 ]

@@ -1,0 +1,65 @@
+// Caffe — protocol tests.
+
+import Testing
+
+@testable import CaffeProtocol
+
+/// Which shard owns a source: FNV-1a 64 of the id, then jump consistent hash.
+@Suite("Shard assignment")
+struct ShardAssignmentTests {
+    /// FNV-1a 64's published test vectors.
+    @Test func fnv1aMatchesItsReferenceVectors() {
+        #expect(ShardAssignment.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+        #expect(ShardAssignment.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(ShardAssignment.fnv1a("foobar") == 0x8594_4171_f739_67e8)
+    }
+
+    /// Values other implementations of the paper's algorithm publish (jump(256, 1024) = 520;
+    /// jump(0, 60) = 0, jump(1, 60) = 55, jump(2, 60) = 46).
+    @Test func jumpMatchesPublishedValues() {
+        #expect(ShardAssignment.jump(256, buckets: 1024) == 520)
+        #expect(ShardAssignment.jump(0, buckets: 60) == 0)
+        #expect(ShardAssignment.jump(1, buckets: 60) == 55)
+        #expect(ShardAssignment.jump(2, buckets: 60) == 46)
+    }
+
+    /// The shards the Python client's `shard_of` computes for the same ids (clients/python/tests).
+    @Test func knownSourcesLandWhereThePythonClientPutsThem() {
+        let expected: [(String, Int, Int)] = ShardAssignmentTests.crossLanguage
+        for (source, count, shard) in expected {
+            #expect(ShardAssignment.shard(of: source, among: count) == shard, "\(source) among \(count)")
+        }
+    }
+
+    static let crossLanguage: [(String, Int, Int)] = [
+        ("pos-1", 3, 1), ("pos-1", 4, 1), ("store-mx-cdmx", 3, 2),
+        ("store-mx-cdmx", 4, 2), ("kiosk-ñ-7", 5, 0), ("", 2, 1),
+    ]
+
+    @Test func parsesIndexOverCount() {
+        #expect(ShardAssignment("2/4") == ShardAssignment(index: 2, count: 4))
+        #expect(ShardAssignment("2/4")?.description == "2/4")
+        for bad in ["4/4", "-1/2", "a/b", "1/0", "0/4097", "1", "1/2/3", "", " 1/2"] {
+            #expect(ShardAssignment(bad) == nil, "\(bad)")
+        }
+        #expect(ShardAssignment("0/1")?.owns("anything") == true)
+    }
+
+    /// Sources spread evenly, and going from three shards to four moves only what the fourth takes.
+    @Test func spreadsEvenlyAndMovesOnlyWhatTheNewShardTakes() {
+        let sources = (0..<12_000).map { "pos-\($0)" }
+        var perShard = [Int](repeating: 0, count: 4)
+        var moved = 0
+        for source in sources {
+            let before = ShardAssignment.shard(of: source, among: 3)
+            let after = ShardAssignment.shard(of: source, among: 4)
+            perShard[after] += 1
+            if after != before {
+                #expect(after == 3, "\(source) moved from \(before) to \(after), not to the new shard")
+                moved += 1
+            }
+        }
+        for count in perShard { #expect((2_700...3_300).contains(count), "\(perShard)") }
+        #expect((2_700...3_300).contains(moved), "\(moved) of 12,000 moved")
+    }
+}
