@@ -291,7 +291,8 @@ public final class Worker: Service {
             maxParked: configuration.render.maxParked,
             localeCacheBytes: configuration.render.localeCacheBytes,
             prepareLocales: configuration.render.prepareLocales,
-            warmUp: configuration.render.warmUp
+            warmUp: configuration.render.warmUp,
+            shard: configuration.input.shard
         )
     }
 

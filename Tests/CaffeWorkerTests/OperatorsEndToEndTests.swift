@@ -41,14 +41,7 @@ struct OperatorsEndToEndTests {
         let context = try ZMQContext()
         defer { context.shutdown() }
         let collector = try WorkerRecoveryTests.Collector(context: context)
-        let input = "ipc://\(folder.url.path)/in"
-        let worker = try WorkerProcess(
-            folder: folder.url,
-            settings: [
-                "input.kind=pull", "input.endpoints=>\(input)", "output.kind=push",
-                "output.endpoints=>\(collector.endpoint)",
-            ]
-        )
+        let (worker, input) = try WorkerProcess.pullPush(folder: folder.url, collector: collector)
         let address = try worker.waitUntilServing()
 
         // Nothing listens where the input connects: alive, not ready.

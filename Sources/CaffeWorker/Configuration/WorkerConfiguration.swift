@@ -1,4 +1,5 @@
 import CaffeBooks
+import CaffeProtocol
 import Foundation
 
 /// Everything `caffe worker` can be told, with the defaults `config/worker.yaml` documents. Made by
@@ -33,6 +34,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// How long a source whose events are all done stays in memory in full without sending;
         /// then only its mark is kept (it comes back in full with its next event).
         public var sourceIdleMilliseconds: Int = 15_000
+        /// This worker's shard of a fleet (`i/N`): it renders only the sources ``ShardAssignment``
+        /// gives it and counts and drops the others; `nil`: every source.
+        public var shard: ShardAssignment?
     }
 
     /// Where confirmations, receipts, complication payloads and dead letters go.

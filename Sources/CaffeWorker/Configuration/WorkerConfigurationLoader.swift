@@ -1,4 +1,5 @@
 import CaffeBooks
+import CaffeProtocol
 import Foundation
 import Localization
 import Yams
@@ -225,6 +226,20 @@ public enum WorkerConfigurationLoader {
             },
             Setter(key: "input.source_idle_ms") { raw, configuration throws(Message) in
                 configuration.input.sourceIdleMilliseconds = try integer(raw, 100...86_400_000)
+            },
+            Setter(key: "input.shard") { raw, configuration throws(Message) in
+                let text = try scalar(raw)
+                guard !text.isEmpty else {
+                    configuration.input.shard = nil
+                    return
+                }
+                guard let shard = ShardAssignment(text) else {
+                    throw Message(
+                        "'\(text)' is not a shard: write i/N with 0 ≤ i < N ≤ \(ShardAssignment.maximumCount) "
+                            + "(2/4 is the third of four)"
+                    )
+                }
+                configuration.input.shard = shard
             },
             Setter(key: "output.kind") { raw, configuration throws(Message) in
                 configuration.output.kind = try choice(raw)

@@ -31,6 +31,8 @@ public struct WorkerCounts: Sendable {
     public var sourcesRevived: UInt64 = 0
     /// Sources seen under a new, larger `source_epoch`: restarted, numbering from 1 again.
     public var sourceRestarts: UInt64 = 0
+    /// Events of sources another shard owns (`input.shard`), dropped.
+    public var notOwned: UInt64 = 0
 
     // MARK: Rendering
 
@@ -152,6 +154,7 @@ public struct WorkerCounts: Sendable {
         sourcesExpired += other.sourcesExpired
         sourcesRevived += other.sourcesRevived
         sourceRestarts += other.sourceRestarts
+        notOwned += other.notOwned
         rendered += other.rendered
         deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
         outputs.merge(other.outputs, uniquingKeysWith: +)
@@ -289,6 +292,11 @@ public struct WorkerCounts: Sendable {
         (
             "source_restarts", "Sources seen under a new source_epoch: restarted, their numbering from 1 again.",
             \.sourceRestarts
+        ),
+        (
+            "events_not_owned",
+            "Events of sources another shard owns (input.shard), dropped: their owner renders them.",
+            \.notOwned
         ),
         (
             "undecodable_feedback", "Messages on the acknowledged output's socket that are not consumer feedback.",

@@ -76,6 +76,8 @@ final class EventPipeline: Service {
         /// Customer locales compiled before work is taken, besides the catalog's localizations.
         var prepareLocales: [String] = []
         var warmUp = true
+        /// Render only the sources this shard owns (`input.shard`).
+        var shard: ShardAssignment?
     }
 
     init(
@@ -189,6 +191,7 @@ private struct PipelineState {
     /// When the lag gauges are next computed.
     var nextLagScan = ContinuousClock.now
     var duplicateLog = LogBudget(perSecond: 1, burst: 5)
+    var notOwnedLog = LogBudget(perSecond: 1, burst: 5)
     /// Stream keys made once per run of a source, and each source's latest epoch.
     var streamKeys = StreamKeys()
 
@@ -303,7 +306,13 @@ private struct PipelineState {
         // With CURVE, the ZAP handler names each client by its public key.
         let identity = security == nil ? "" : frames.first?.metadata("User-Id") ?? ""
         let limits = settings.limits
-        switch ParsedInput(frames, limits: limits, keys: &streamKeys) {
+        let parsed = ParsedInput(frames, limits: limits, keys: &streamKeys)
+        if let shard = settings.shard, let source = parsed.sourceID, !shard.owns(source) {
+            _ = streamKeys.takeRestart()  // not this shard's to say
+            notOwned(source, shard: shard)
+            return
+        }
+        switch parsed {
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
         case .invalid(let detail, let header):
@@ -334,6 +343,19 @@ private struct PipelineState {
                 admit(event, frames: frames, identity: identity, at: now)
             }
         }
+    }
+
+    /// An event of a source another shard owns: counted and logged (with a budget), not rendered,
+    /// not dead-lettered — its owner renders it.
+    mutating func notOwned(_ source: String, shard: ShardAssignment) {
+        counts.count { $0.notOwned += 1 }
+        guard let heldBack = notOwnedLog.admit(at: .now) else { return }
+        var metadata: Logger.Metadata = [
+            "source": "\(source)", "shard": "\(shard)",
+            "owner": "\(ShardAssignment.shard(of: source, among: shard.count))/\(shard.count)",
+        ]
+        if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
+        logger.warning("event of another shard's source dropped", metadata: metadata)
     }
 
     /// What becomes of an input refused for its content whose header could still be read: it is
@@ -621,6 +643,12 @@ private struct PipelineState {
         }
         if let count = duplicateLog.flush(at: now) {
             logger.notice("duplicates not logged one by one (log rate limit)", metadata: ["count": "\(count)"])
+        }
+        if let count = notOwnedLog.flush(at: now) {
+            logger.warning(
+                "events of other shards' sources not logged one by one (log rate limit)",
+                metadata: ["count": "\(count)"]
+            )
         }
     }
 

@@ -48,6 +48,15 @@ enum ParsedInput {
     /// Decodable, but missing what every event must carry (`body_type`).
     case invalid(String, header: Caffe_V1_EventHeader?)
 
+    /// The source id of its header, when one could be read.
+    var sourceID: String? {
+        switch self {
+        case .event(let event): event.header.sourceID
+        case .oversized(let header, _, _), .invalid(_, let header): header?.sourceID
+        case .malformed: nil
+        }
+    }
+
     /// Splits and checks `frames`, decoding the header.
     init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
         self.init(frames, limits: limits) { $0.streamKey }

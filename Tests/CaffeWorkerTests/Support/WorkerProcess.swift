@@ -39,6 +39,24 @@ final class WorkerProcess {
         try launch()
     }
 
+    /// A worker that PULLs from `ipc://<folder>/in` (which the test binds) and PUSHes its outputs to
+    /// `collector`, with `settings` added; and that input endpoint.
+    static func pullPush(
+        folder: URL,
+        collector: WorkerRecoveryTests.Collector,
+        settings: [String] = []
+    ) throws -> (worker: WorkerProcess, input: String) {
+        let input = "ipc://\(folder.path)/in"
+        let worker = try WorkerProcess(
+            folder: folder,
+            settings: [
+                "input.kind=pull", "input.endpoints=>\(input)", "output.kind=push",
+                "output.endpoints=>\(collector.endpoint)",
+            ] + settings
+        )
+        return (worker, input)
+    }
+
     /// Starts the process (again, after it ended), logging to a fresh file.
     func launch() throws {
         let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")

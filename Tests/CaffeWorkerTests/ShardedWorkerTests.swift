@@ -1,0 +1,73 @@
+// Caffe — CaffeWorker tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeTestKit
+import CaffeTransport
+import Foundation
+import Testing
+import ZeroMQ
+
+@testable import CaffeWorker
+
+/// A worker given `input.shard` renders its own sources only and says what it dropped.
+@Suite("Sharded worker", .serialized)
+struct ShardedWorkerTests {
+    @Test("input.shard reads i/N and names the key when it is not")
+    func configuration() throws {
+        let sharded = try WorkerConfigurationLoader.load(file: nil, environment: [:], overrides: ["input.shard=2/4"])
+        #expect(sharded.input.shard == ShardAssignment(index: 2, count: 4))
+        let fromEnvironment = try WorkerConfigurationLoader.load(file: nil, environment: ["CAFFE_INPUT_SHARD": "0/3"])
+        #expect(fromEnvironment.input.shard?.description == "0/3")
+        #expect(try WorkerConfigurationLoader.load(file: nil, environment: [:]).input.shard == nil)
+        #expect(throws: WorkerConfigurationError.self) {
+            try WorkerConfigurationLoader.load(file: nil, environment: [:], overrides: ["input.shard=4/4"])
+        }
+        do {
+            _ = try WorkerConfigurationLoader.load(file: nil, environment: [:], overrides: ["input.shard=two"])
+        } catch {
+            #expect(
+                error.description
+                    == "input.shard (from --set): 'two' is not a shard: write i/N with 0 ≤ i < N ≤ 4096 (2/4 is the third of four)"
+            )
+        }
+    }
+
+    @Test("shard 1/2 renders the sources it owns, counts the others and drops them")
+    func rendersOnlyItsOwnSources() throws {
+        let folder = try TemporaryFolder("sharded")
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let collector = try WorkerRecoveryTests.Collector(context: context)
+        let (worker, input) = try WorkerProcess.pullPush(
+            folder: folder.url,
+            collector: collector,
+            settings: ["input.shard=1/2"]
+        )
+        let address = try worker.waitUntilServing()
+        let push = try context.socket(.push)
+        defer { push.close(linger: .zero) }
+        _ = try push.bind(input)
+        let sources = (0..<12).map { "pos-\($0)" }
+        let owned = sources.filter { ShardAssignment.shard(of: $0, among: 2) == 1 }
+        #expect(!owned.isEmpty && owned.count < sources.count)
+        for source in sources {
+            let order = TestOrders.order(1, source: source)
+            try push.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: EventFrames.header(for: order),
+                    body: order
+                )
+            )
+        }
+        // A confirmation and a receipt for each owned source's order, nothing for the others.
+        let outputs = try collector.collect { $0.count >= 2 * owned.count }
+        #expect(try collector.collect(quiet: .milliseconds(500)) { _ in false }.isEmpty)
+        #expect(Set(outputs.map(\.header.sourceID)) == Set(owned))
+        let metrics = try httpGet(address, "/metrics").body
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("caffe_worker_events_not_owned_total ") }
+        #expect(line.map(String.init) == "caffe_worker_events_not_owned_total \(sources.count - owned.count)")
+        #expect(outputs.count == 2 * owned.count)
+        #expect(worker.terminate() == 0)
+    }
+}
