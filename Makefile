@@ -30,7 +30,7 @@ help:
 	@echo "make readme-test  run every shell command in README.md as written (release build, ~5 min)"
 	@echo "make dist    a tarball that runs without the Swift toolchain (.build/dist/); make dist-test runs it in a bare Debian root"
 	@echo "make image   an OCI image of the release (.build/image/*.oci.tar); make image-test inspects and runs it"
-	@echo "make deploy-check  validate deploy/: dashboards (schema, metric names), alert rules (promtool check and test)"
+	@echo "make deploy-check  validate deploy/: dashboards, alert rules (promtool), Kubernetes manifests (offline)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
@@ -56,7 +56,8 @@ endef
 deps:
 	$(call install_missing,$(APT_PACKAGES))
 
-# promtool (Debian's prometheus package) and the Python modules Scripts/check-deploy.py uses.
+# promtool (Debian's prometheus package) and the Python modules Scripts/check-deploy.py uses;
+# kubernetes-validate (PyPI) in its own virtual environment. kubectl must be installed.
 DEPLOY_APT_PACKAGES := prometheus python3-jsonschema python3-yaml
 
 # A release that runs without the Swift toolchain (Scripts/dist.sh), and its test in a minimal
@@ -85,9 +86,14 @@ image-test: image
 	Scripts/image-test.sh $(IMAGE_ARCHIVE) $(DIST_TARBALL)
 
 # The dashboards, alert rules and their unit tests in deploy/, checked offline.
+DEPLOY_VENV := .build/deploy-venv
+
 deploy-check:
 	$(call install_missing,$(DEPLOY_APT_PACKAGES))
-	/usr/bin/python3 Scripts/check-deploy.py --promtool /usr/bin/promtool
+	@[ -x $(DEPLOY_VENV)/bin/kubernetes-validate ] || { /usr/bin/python3 -m venv $(DEPLOY_VENV) && \
+		$(DEPLOY_VENV)/bin/pip install --quiet kubernetes-validate; }
+	/usr/bin/python3 Scripts/check-deploy.py --promtool /usr/bin/promtool \
+		--kubernetes-validate $(DEPLOY_VENV)/bin/kubernetes-validate
 
 build: deps
 	$(SWIFT) build

@@ -7,6 +7,11 @@
   families docs/OPERATIONS.md lists (a test compares that list with a real worker's /metrics).
 - Prometheus alert rules with `promtool check rules` and their unit tests with
   `promtool test rules` (Debian's prometheus package).
+- Kubernetes manifests (deploy/kubernetes/base): rendered with `kubectl kustomize`, validated
+  with `kubernetes-validate --strict` against the API's schemas (offline; the ServiceMonitor is a
+  CRD it has no schema for, checked here instead), and Caffe's own rules: replicas equal SHARDS
+  and the shard flag uses the pod index, the grace period exceeds the drain timeout, probes on
+  /readyz and /healthz, the checkpoint on the claimed volume, scrape jobs the alerts expect.
 
 Prints one line per check and exits 1 on the first file that fails.
 """
@@ -16,6 +21,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -102,9 +108,70 @@ def check_rules(path, known, promtool):
     print(f"check-deploy: {os.path.relpath(path, ROOT)}: {len(expressions)} alerts, promtool check and test pass")
 
 
+def check_kubernetes(folder, validator):
+    if shutil.which("kubectl") is None:
+        fail("kubectl is not installed (it renders the Kustomize manifests)")
+    rendered = subprocess.run(["kubectl", "kustomize", folder], capture_output=True, text=True)
+    if rendered.returncode != 0:
+        fail(f"kubectl kustomize {folder}:\n{rendered.stderr}")
+    objects = [item for item in yaml.safe_load_all(rendered.stdout) if item]
+    manifest = os.path.join(ROOT, ".build", "deploy-check-kubernetes.yaml")
+    os.makedirs(os.path.dirname(manifest), exist_ok=True)
+    with open(manifest, "w", encoding="utf-8") as handle:
+        handle.write(rendered.stdout)
+    result = subprocess.run([validator, "--strict", "--quiet", manifest], capture_output=True, text=True)
+    problems = [line for line in (result.stdout + result.stderr).splitlines()
+                if line.strip() and "Couldn't find schema for kind ServiceMonitor" not in line]
+    if result.returncode != 0 or problems:
+        fail("kubernetes-validate:\n" + "\n".join(problems))
+
+    def one(kind, name):
+        found = [item for item in objects if item["kind"] == kind and item["metadata"]["name"] == name]
+        if len(found) != 1:
+            fail(f"{folder}: expected one {kind} {name}, found {len(found)}")
+        return found[0]
+
+    workers = one("StatefulSet", "caffe-worker")
+    pod = workers["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    env = {item["name"]: item for item in container.get("env", [])}
+    shards = int(env["SHARDS"]["value"])
+    if workers["spec"]["replicas"] != shards:
+        fail(f"StatefulSet replicas {workers['spec']['replicas']} but SHARDS {shards}: a shard would be missing")
+    if env["POD_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"] != "metadata.labels['apps.kubernetes.io/pod-index']":
+        fail("POD_INDEX does not come from the pod-index label")
+    if "--set=input.shard=$(POD_INDEX)/$(SHARDS)" not in container["args"]:
+        fail("the worker is not given input.shard=$(POD_INDEX)/$(SHARDS)")
+    config_maps = [item for item in objects if item["kind"] == "ConfigMap"
+                   and item["metadata"]["name"].startswith("caffe-worker-config")]
+    config = yaml.safe_load(config_maps[0]["data"]["worker.yaml"])
+    drain = config["shutdown"]["drain_timeout_ms"] / 1000
+    if pod["terminationGracePeriodSeconds"] <= drain:
+        fail(f"terminationGracePeriodSeconds {pod['terminationGracePeriodSeconds']} is not above the drain timeout {drain:g} s")
+    probes = (container["readinessProbe"]["httpGet"]["path"], container["livenessProbe"]["httpGet"]["path"])
+    if probes != ("/readyz", "/healthz"):
+        fail(f"probes are {probes}, not /readyz and /healthz")
+    state = os.path.dirname(config["checkpoint"]["path"])
+    claims = {claim["metadata"]["name"] for claim in workers["spec"]["volumeClaimTemplates"]}
+    if not any(mount["mountPath"] == state and mount["name"] in claims for mount in container["volumeMounts"]):
+        fail(f"the checkpoint folder {state} is not a claimed volume")
+    budget = one("PodDisruptionBudget", "caffe-worker")
+    if budget["spec"]["selector"]["matchLabels"] != workers["spec"]["selector"]["matchLabels"]:
+        fail("the PodDisruptionBudget does not select the workers")
+    jobs = set()
+    for monitor in (item for item in objects if item["kind"] == "ServiceMonitor"):
+        label = monitor["spec"]["jobLabel"]
+        jobs.add(monitor["spec"]["selector"]["matchLabels"][label])
+    if jobs != {"caffe-worker", "caffe-proxy"}:
+        fail(f"ServiceMonitors make the jobs {sorted(jobs)}, not the caffe-worker and caffe-proxy the alerts use")
+    print(f"check-deploy: {os.path.relpath(folder, ROOT)}: {len(objects)} objects valid, {shards} shards, "
+          f"grace {pod['terminationGracePeriodSeconds']} s > drain {drain:g} s")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--promtool", default="promtool")
+    parser.add_argument("--kubernetes-validate", default="kubernetes-validate")
     arguments = parser.parse_args()
     known = documented_metrics() | {"up"}
     with open(os.path.join(ROOT, "deploy", "grafana", "dashboard.schema.json"), encoding="utf-8") as handle:
@@ -121,6 +188,7 @@ def main():
         fail("no alert rules in deploy/prometheus")
     for path in rule_files:
         check_rules(path, known, arguments.promtool)
+    check_kubernetes(os.path.join(ROOT, "deploy", "kubernetes", "base"), arguments.kubernetes_validate)
 
 
 if __name__ == "__main__":
