@@ -85,7 +85,7 @@ struct CheckpointCommand: ParsableCommand {
             do {
                 result = try CheckpointReshard.reshard(inputs, into: to)
             } catch {
-                CheckpointCommand.fail("\(error)")
+                throw CheckpointCommand.failure("\(error)")
             }
             let folder = URL(fileURLWithPath: output, isDirectory: true)
             do {
@@ -96,7 +96,7 @@ struct CheckpointCommand: ParsableCommand {
                     try Data().write(to: Checkpoint.journalURL(for: file))
                 }
             } catch {
-                CheckpointCommand.fail("cannot write to \(output): \(error)")
+                throw CheckpointCommand.failure("cannot write to \(output): \(error)")
             }
             let total = result.checkpoints.reduce(0) { $0 + $1.sources.count }
             print("\(total) sources from \(files.count) shard\(files.count == 1 ? "" : "s") into \(to):")
@@ -115,12 +115,13 @@ struct CheckpointCommand: ParsableCommand {
         do {
             return try Checkpoint.read(URL(fileURLWithPath: path))
         } catch {
-            fail("\(error)")
+            throw failure("\(error)")
         }
     }
 
-    static func fail(_ message: String) -> Never {
+    /// Says `message` on standard error; the exit status to throw (1, without the usage text).
+    static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("caffe checkpoint: \(message)\n".utf8))
-        Foundation.exit(1)
+        return ExitCode(1)
     }
 }

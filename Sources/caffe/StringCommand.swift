@@ -40,13 +40,14 @@ struct StringCommand: ParsableCommand {
 
     /// The table to look in: as given; for a single catalog file its own name, as Bundle names a
     /// table after its file (`Positional.xcstrings` is table `Positional`); else `Localizable`.
+    /// Asks the file system: read it once.
     private var table: String {
         if let tableName { return tableName }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: catalog, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return StringCatalog.defaultTable
         }
-        return URL(fileURLWithPath: catalog).deletingPathExtension().lastPathComponent
+        return StringCatalog.table(ofFile: catalog)
     }
 
     @Option(help: "The device whose variants to use: iphone, ipad, mac, applewatch, appletv, applevision, other.")
@@ -89,13 +90,14 @@ struct StringCommand: ParsableCommand {
     private var formatArguments: [String] { EndOfOptions.values(arguments) }
 
     func run() throws {
-        let loaded = try load()
+        let loaded = try StringCatalog.load(catalog, developmentLanguage: developmentLanguage, command: "string")
+        let table = self.table
         let options = RenderOptions(
             device: DeviceClass(rawValue: device) ?? .iphone,
             bidiIsolation: isolate ? .rightToLeftLocales : .never
         )
         let values = formatArguments.map(FormatArgument.init(parsing:))
-        var failed = report(loaded.diagnostics)
+        var failed = report(loaded.diagnostics, table: table)
         do {
             let localizer = try RichLocalizer(catalog: loaded, locale: locale, options: options, termTable: "Menu")
             if let note = localizer.localizer.fallbackNote { warn(note) }
@@ -126,15 +128,11 @@ struct StringCommand: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    private func load() throws -> StringCatalog {
-        try StringCatalog.load(catalog, developmentLanguage: developmentLanguage, command: "string")
-    }
-
     /// Prints the catalog's errors that can affect this key — its own, and whole-file errors in
     /// the table's files, which may have lost it — and counts the rest in one line: one broken
     /// entry does not spoil the others (CFBundle stores a table's entries as they are and looks
     /// each key up on its own). Whether an error affected the lookup.
-    private func report(_ diagnostics: [CatalogDiagnostic]) -> Bool {
+    private func report(_ diagnostics: [CatalogDiagnostic], table: String) -> Bool {
         let errors = diagnostics.filter { $0.severity == .error }
         let affecting = errors.filter { $0.concerns(key: key, table: table) }
         for diagnostic in affecting { warn("\(diagnostic)") }

@@ -4,6 +4,7 @@ import CaffeProtocol
 import CaffeTestKit
 import CaffeTransport
 import Foundation
+import SwiftProtobuf
 import Testing
 import ZeroMQ
 
@@ -30,6 +31,58 @@ struct ShardedWorkerTests {
                     == "input.shard (from --set): 'two' is not a shard: write i/N with 0 ≤ i < N ≤ 4096 (2/4 is the third of four)"
             )
         }
+    }
+
+    /// Ownership is decided while parsing, once: a foreign source's event — well-formed, invalid
+    /// or oversized — makes no stream key and notes no restart; its owner refuses it if need be.
+    @Test("parsing tells another shard's input apart before any books see it")
+    func parsingDecidesOwnership() throws {
+        let shard = try #require(ShardAssignment("1/2"))
+        let mine = try #require((0..<20).map { "pos-\($0)" }.first { shard.owns($0) })
+        let theirs = try #require((0..<20).map { "pos-\($0)" }.first { !shard.owns($0) })
+        func frames(_ source: String, epoch: UInt64, bodyType: Bool = true) throws -> [ZMQMessage] {
+            let order = TestOrders.order(1, source: source)
+            var header = EventFrames.header(for: order)
+            header.sourceEpoch = epoch
+            if !bodyType { header.bodyType = "" }
+            return [
+                try ZMQMessage("order.\(order.storeID)"), try ZMQMessage(header.serializedBytes() as [UInt8]),
+                try ZMQMessage(order.serializedBytes() as [UInt8]),
+            ]
+        }
+        let limits = CaffeProtocolLimits()
+        var keys = StreamKeys()
+        for epoch: UInt64 in [5, 9] {
+            guard
+                case .notOwned(theirs) = ParsedInput(
+                    try frames(theirs, epoch: epoch),
+                    limits: limits,
+                    keys: &keys,
+                    shard: shard
+                )
+            else { Issue.record("\(theirs)'s event was not refused as another shard's"); return }
+        }
+        #expect(keys.takeRestart() == nil)
+        guard
+            case .event(let event) = ParsedInput(try frames(mine, epoch: 5), limits: limits, keys: &keys, shard: shard)
+        else { Issue.record("\(mine)'s event was not parsed as an event"); return }
+        #expect(event.streamKey == SourceStream.key(source: mine, epoch: 5))
+        guard
+            case .notOwned(theirs) = ParsedInput(
+                try frames(theirs, epoch: 0, bodyType: false),
+                limits: limits,
+                keys: &keys,
+                shard: shard
+            )
+        else { Issue.record("\(theirs)'s invalid event was not left to its owner"); return }
+        guard
+            case .invalid = ParsedInput(
+                try frames(mine, epoch: 0, bodyType: false),
+                limits: limits,
+                keys: &keys,
+                shard: shard
+            )
+        else { Issue.record("\(mine)'s invalid event was not refused as invalid"); return }
     }
 
     @Test("shard 1/2 renders the sources it owns, counts the others and drops them")

@@ -306,13 +306,9 @@ private struct PipelineState {
         // With CURVE, the ZAP handler names each client by its public key.
         let identity = security == nil ? "" : frames.first?.metadata("User-Id") ?? ""
         let limits = settings.limits
-        let parsed = ParsedInput(frames, limits: limits, keys: &streamKeys)
-        if let shard = settings.shard, let source = parsed.sourceID, !shard.owns(source) {
-            _ = streamKeys.takeRestart()  // not this shard's to say
-            notOwned(source, shard: shard)
-            return
-        }
-        switch parsed {
+        switch ParsedInput(frames, limits: limits, keys: &streamKeys, shard: settings.shard) {
+        case .notOwned(let source):
+            notOwned(source)
         case .malformed(let detail):
             enqueue(EventRenderer.deadLetter(.malformed, detail, frames: frames, header: nil))
         case .invalid(let detail, let header):
@@ -347,9 +343,9 @@ private struct PipelineState {
 
     /// An event of a source another shard owns: counted and logged (with a budget), not rendered,
     /// not dead-lettered — its owner renders it.
-    mutating func notOwned(_ source: String, shard: ShardAssignment) {
+    mutating func notOwned(_ source: String) {
         counts.count { $0.notOwned += 1 }
-        guard let heldBack = notOwnedLog.admit(at: .now) else { return }
+        guard let shard = settings.shard, let heldBack = notOwnedLog.admit(at: .now) else { return }
         var metadata: Logger.Metadata = [
             "source": "\(source)", "shard": "\(shard)",
             "owner": "\(ShardAssignment.shard(of: source, among: shard.count))/\(shard.count)",

@@ -47,15 +47,8 @@ enum ParsedInput {
     case malformed(String)
     /// Decodable, but missing what every event must carry (`body_type`).
     case invalid(String, header: Caffe_V1_EventHeader?)
-
-    /// The source id of its header, when one could be read.
-    var sourceID: String? {
-        switch self {
-        case .event(let event): event.header.sourceID
-        case .oversized(let header, _, _), .invalid(_, let header): header?.sourceID
-        case .malformed: nil
-        }
-    }
+    /// Its header names a source another shard owns (`input.shard`): no stream key was made.
+    case notOwned(source: String)
 
     /// Splits and checks `frames`, decoding the header.
     init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits) {
@@ -63,14 +56,28 @@ enum ParsedInput {
     }
 
     /// Splits and checks `frames`, decoding the header; an event's stream key comes from `keys`.
-    init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits, keys: inout StreamKeys) {
-        self.init(frames, limits: limits) { keys.key(for: $0) }
+    /// With `shard`, any input whose header names a source another shard owns is ``notOwned(source:)``,
+    /// decided once, before a stream key is made or a restart noted for it.
+    init(_ frames: [ZMQMessage], limits: CaffeProtocolLimits, keys: inout StreamKeys, shard: ShardAssignment?) {
+        self.init(frames, limits: limits) { header in
+            if let shard, !shard.owns(header.sourceID) { return nil }
+            return keys.key(for: header)
+        }
+        // Refused inputs whose header could be read are the owner's to refuse too.
+        guard let shard else { return }
+        switch self {
+        case .oversized(let header?, _, _), .invalid(_, let header?):
+            if !shard.owns(header.sourceID) { self = .notOwned(source: header.sourceID) }
+        default: break
+        }
     }
 
+    /// `streamKey` gives a well-formed event's stream key, or `nil` when its source is not this
+    /// shard's.
     private init(
         _ frames: [ZMQMessage],
         limits: CaffeProtocolLimits,
-        streamKey: (Caffe_V1_EventHeader) -> String
+        streamKey: (Caffe_V1_EventHeader) -> String?
     ) {
         let total = frames.reduce(0) { $0 + $1.count }
         if total > limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
@@ -85,13 +92,17 @@ enum ParsedInput {
         }
         do {
             let event = try EventFrames(parsing: frames, limits: limits)
+            guard let key = streamKey(event.header) else {
+                self = .notOwned(source: event.header.sourceID)
+                return
+            }
             self = .event(
                 InputEvent(
                     topic: frames[0],
                     headerFrame: frames[1],
                     body: frames[2],
                     header: event.header,
-                    streamKey: streamKey(event.header)
+                    streamKey: key
                 )
             )
         } catch  where error.code == .missingField || error.code == .invalidField {

@@ -110,15 +110,9 @@ extension CatalogDiagnostic {
     /// a whole file of that table (an unreadable or truncated file may have lost the key), or
     /// about no file at all.
     public func concerns(key: String, table: String) -> Bool {
-        if let own = self.key { return own == key && tableName == table }
-        return file.isEmpty || tableName == table
-    }
-
-    /// The table of ``file``: its name without folder and extension.
-    private var tableName: String {
-        let name = file.split(separator: "/").last.map(String.init) ?? file
-        guard let dot = name.lastIndex(of: ".") else { return name }
-        return String(name[..<dot])
+        let sameTable = StringCatalog.table(ofFile: file) == table
+        if let own = self.key { return own == key && sameTable }
+        return file.isEmpty || sameTable
     }
 }
 

@@ -137,7 +137,7 @@ public struct StringCatalog: Sendable {
                 )
                 continue
             }
-            let table = source.url.deletingPathExtension().lastPathComponent
+            let table = Self.table(ofFile: source.url.lastPathComponent)
             let read: (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic])
             switch source.kind {
             case .strings(let localization):
@@ -273,10 +273,8 @@ public struct StringCatalog: Sendable {
         for (table, files) in nonLocalizedFiles {
             for (localization, entries) in tables[table] ?? [:] {
                 for (key, entry) in entries {
-                    guard
-                        let global = files.first(where: { $0.value == entry.format || entry.format == .xcstrings })?
-                            .key
-                    else { continue }
+                    let hiding = files.filter { entry.format == .xcstrings || $0.value == entry.format }.keys
+                    guard let global = hiding.min() else { continue }
                     tables[table]?[localization]?[key] = nil
                     hidden[entry.file, default: (global, 0, localization)].keys += 1
                 }
@@ -292,6 +290,14 @@ public struct StringCatalog: Sendable {
                     + "\(hiding.global) serves every locale, as Bundle searches global resources before .lproj folders"
             )
         }
+    }
+
+    /// The table a catalog file belongs to: its name without folder and extension, as Bundle names
+    /// a table after its file (`fr.lproj/Menu.strings` and `Menu.xcstrings` are table `Menu`).
+    public static func table(ofFile path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 
     /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.

@@ -335,6 +335,8 @@ public struct CatalogLinter {
         func add(_ code: CatalogDiagnostic.Code, _ message: String) {
             if !found.contains(where: { $0.message == message }) { found.append((code, message)) }
         }
+        // The source in another localization: text it has too ("Price: $5") is no placeholder.
+        let otherSource = source.flatMap { $0.localization == entry.localization ? nil : $0 }
         for literal in entry.value.literals {
             for lookalike in LookalikeSpecifiers.percentSigns(in: literal) {
                 add(
@@ -343,10 +345,10 @@ public struct CatalogLinter {
                         + "as written, not as the argument"
                 )
             }
-            let sourceLiterals = source.map { $0.localization == entry.localization ? [] : $0.value.literals } ?? []
             for placeholder in LookalikeSpecifiers.dollarPlaceholders(in: literal) {
-                let specifier = source?.value.specifiers.first { $0.argument == placeholder.argument - 1 }?.specifier
                 if placeholder.argument <= argumentCount {
+                    let specifier = source?.value.specifiers.first { $0.argument == placeholder.argument - 1 }?
+                        .specifier
                     let suggestion =
                         specifier.map { specifier -> String in
                             var positioned = specifier
@@ -358,11 +360,11 @@ public struct CatalogLinter {
                         "'\(placeholder.text)' looks like a placeholder from another format; it is shown as written"
                             + suggestion
                     )
-                } else if placeholder.argument <= 9, source != nil, entry.localization != source?.localization,
-                    !sourceLiterals.contains(where: { $0.contains(placeholder.text) })
+                } else if placeholder.argument <= 9, let otherSource,
+                    !otherSource.value.literals.contains(where: { $0.contains(placeholder.text) })
                 {
                     // Beyond the arguments, one digit (another format's `$1`…`$9`; "$12" is more
-                    // likely money), and not text the source has too ("Price: $5").
+                    // likely money).
                     add(
                         .strayPlaceholder,
                         "'\(placeholder.text)' looks like a placeholder from another format, but the string takes "

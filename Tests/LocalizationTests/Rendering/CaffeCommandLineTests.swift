@@ -68,10 +68,9 @@ struct CaffeCommandLineTests {
     /// table's entries as they are and looks each key up on its own (`_copyStringFromTable`,
     /// CFBundle_Strings.c); only the broken key, or a broken file of the key's table, exits 1.
     @Test func oneBrokenEntryFailsOnlyItsOwnLookup() throws {
-        let stringsdict = Support.pluralStringsdict(
-            "%d cups",
-            ["one": "%d cup", "other": "%d cups"],
-            before: "<key>broken</key><dict><key>NSStringLocalizedFormatKey</key><string></string></dict>"
+        let stringsdict = Support.stringsdict(
+            [("%d cups", "%#@cups@", "cups", [("one", "%d cup"), ("other", "%d cups")])],
+            before: "<key>broken</key><dict><key>NSStringLocalizedFormatKey</key><string></string></dict>\n"
         )
         let files = [
             "en.lproj/Localizable.stringsdict": stringsdict,

@@ -8,20 +8,6 @@ import Testing
 struct RealCatalogLintTests {
     typealias Support = RenderingSupport
 
-    /// A `.stringsdict` with one plural variable per key: (key, format, variable, [category: text]).
-    static func stringsdict(_ entries: [(String, String, String, [(String, String)])]) -> String {
-        var body = "<dict>\n"
-        for (key, format, variable, cases) in entries {
-            body += "<key>\(key)</key><dict><key>NSStringLocalizedFormatKey</key><string>\(format)</string>"
-            body += "<key>\(variable)</key><dict>"
-            body += "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
-            body += "<key>NSStringFormatValueTypeKey</key><string>d</string>"
-            for (category, text) in cases { body += "<key>\(category)</key><string>\(text)</string>" }
-            body += "</dict></dict>\n"
-        }
-        return Support.plist(body + "</dict>")
-    }
-
     static func lint(_ files: [String: String]) throws -> LintReport {
         try Support.withCatalog(files) { CatalogLinter(catalog: $0).lint() }
     }
@@ -37,10 +23,10 @@ struct RealCatalogLintTests {
 
     @Test func aSpecifierTypedWithTheArabicPercentSignIsFound() throws {
         let report = try Self.lint([
-            "en.lproj/Localizable.stringsdict": Self.stringsdict([
+            "en.lproj/Localizable.stringsdict": Support.stringsdict([
                 ("%d files", "%#@files@", "files", [("one", "%d file"), ("other", "%d files")])
             ]),
-            "ar.lproj/Localizable.stringsdict": Self.stringsdict([
+            "ar.lproj/Localizable.stringsdict": Support.stringsdict([
                 (
                     "%d files", "%#@files@", "files",
                     [
@@ -141,7 +127,7 @@ struct RealCatalogLintTests {
             "ar.lproj/Localizable.strings": Support.stringsFile([
                 ("%lld edits", "%lld تعديلات بواسطة $2 و $3"), ("Save", "احفظ $1"), ("Price: $5", "السعر: $5"),
             ]),
-            "lt.lproj/Localizable.stringsdict": Self.stringsdict([
+            "lt.lproj/Localizable.stringsdict": Support.stringsdict([
                 (
                     "%d new", "Turite %1@ %2$#@n@", "n",
                     [("one", "%d naują"), ("few", "%d naujas"), ("other", "%d naujų")]
@@ -171,7 +157,7 @@ struct RealCatalogLintTests {
             "he.lproj/Localizable.strings": Support.stringsFile([
                 ("%lld items", "%@ פריטים"), ("%@ items", "%@ פריטים"), ("%lld twice", "%1$lld ו־%1$@"),
             ]),
-            "uk.lproj/Localizable.stringsdict": Self.stringsdict([
+            "uk.lproj/Localizable.stringsdict": Support.stringsdict([
                 (
                     "%d others", "%#@n@", "n",
                     [("one", "%1$@ і ще один"), ("few", "%1$@ і ще %d"), ("other", "%1$@ і ще %d")]
@@ -191,10 +177,10 @@ struct RealCatalogLintTests {
 
     @Test func categoriesTheLanguageDoesNotHaveAreFound() throws {
         let report = try Self.lint([
-            "en.lproj/Localizable.stringsdict": Self.stringsdict([
+            "en.lproj/Localizable.stringsdict": Support.stringsdict([
                 ("%d days", "%#@days@", "days", [("zero", "No days"), ("one", "%d day"), ("other", "%d days")])
             ]),
-            "ru.lproj/Localizable.stringsdict": Self.stringsdict([
+            "ru.lproj/Localizable.stringsdict": Support.stringsdict([
                 (
                     "%d days", "%#@days@", "days",
                     [
@@ -203,7 +189,7 @@ struct RealCatalogLintTests {
                     ]
                 )
             ]),
-            "he.lproj/Localizable.stringsdict": Self.stringsdict([
+            "he.lproj/Localizable.stringsdict": Support.stringsdict([
                 (
                     "%d days", "%#@days@", "days",
                     [("one", "יום אחד"), ("two", "יומיים"), ("many", "%d ימים"), ("other", "%d ימים")]

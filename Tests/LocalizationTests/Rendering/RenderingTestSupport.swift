@@ -101,32 +101,19 @@ enum RenderingSupport {
         PropertyListTestSupport.xml(body)
     }
 
-    /// A `.stringsdict` whose entry `key` is one plural variable (`%#@value@`, declared `valueType`)
-    /// with `forms` by category, after the raw XML entries `before` (for broken neighbours).
-    static func pluralStringsdict(
-        _ key: String,
-        valueType: String = "d",
-        _ forms: KeyValuePairs<String, String>,
-        before: String = ""
-    ) -> String {
-        let cases = forms.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined(separator: "\n")
-        return plist(
-            """
-            <dict>
-            \(before)
-            <key>\(key)</key>
-            <dict>
-                <key>NSStringLocalizedFormatKey</key><string>%#@value@</string>
-                <key>value</key>
-                <dict>
-                    <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
-                    <key>NSStringFormatValueTypeKey</key><string>\(valueType)</string>
-                    \(cases)
-                </dict>
-            </dict>
-            </dict>
-            """
-        )
+    /// A `.stringsdict` of plural entries — (key, format, variable, [(category, text)]), each
+    /// variable declared `d` — after the raw XML entries `before` (for broken neighbours).
+    static func stringsdict(_ entries: [(String, String, String, [(String, String)])], before: String = "") -> String {
+        var body = "<dict>\n" + before
+        for (key, format, variable, cases) in entries {
+            body += "<key>\(key)</key><dict><key>NSStringLocalizedFormatKey</key><string>\(format)</string>"
+            body += "<key>\(variable)</key><dict>"
+            body += "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+            body += "<key>NSStringFormatValueTypeKey</key><string>d</string>"
+            for (category, text) in cases { body += "<key>\(category)</key><string>\(text)</string>" }
+            body += "</dict></dict>\n"
+        }
+        return plist(body + "</dict>")
     }
 
     /// A String Catalog (JSON) with source language `en` and the given `strings` object.

@@ -47,10 +47,9 @@ struct ShippedCatalogShapesTests {
     /// picks one URL per file type and looks the key up there only); a `.stringsdict` of the
     /// table in an `.lproj` is another file type and still serves. Caffe says what is hidden.
     @Test func aNonLocalizedTableHidesItsLprojCopies() throws {
-        let frenchPlural = Support.pluralStringsdict(
-            "%d cups",
-            ["one": "%d tasse", "many": "%d de tasses", "other": "%d tasses"]
-        )
+        let frenchPlural = Support.stringsdict([
+            ("%d cups", "%#@cups@", "cups", [("one", "%d tasse"), ("many", "%d de tasses"), ("other", "%d tasses")])
+        ])
         let files = [
             "Localizable.strings": Support.stringsFile([("Welcome", "Welcome")]),
             "fr.lproj/Localizable.strings": Support.stringsFile([("Welcome", "Bienvenue"), ("Only", "Seulement")]),
