@@ -14,7 +14,7 @@ CLIENT_VENV := .build/python-client
 CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
-.PHONY: demo test build bench deps release protos lint clean help python-test multihost chaos report-screenshot lexicons \
+.PHONY: demo test build bench deps release protos lint clean help python-test multihost reshard-test chaos report-screenshot lexicons \
 	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check dist dist-test image image-test
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
@@ -32,6 +32,7 @@ help:
 	@echo "make image   an OCI image of the release (.build/image/*.oci.tar); make image-test inspects and runs it"
 	@echo "make deploy-check  validate deploy/: dashboards, alert rules (promtool), Kubernetes manifests (offline)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
+	@echo "make reshard-test  three shards become four while orders flow, behind a partitioning proxy (root)"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
 	@echo "make lexicons  recompile the grammar lexicons from their dictionaries (Scripts/lexicons)"
@@ -155,6 +156,11 @@ multihost: deps $(CLIENT_STAMP)
 	$(SWIFT) build --product caffe
 	$(SWIFT) build --product caffe-sim
 	$(CLIENT_VENV)/bin/python deploy/multihost/multihost.py --bin .build/debug
+
+reshard-test: deps $(CLIENT_STAMP)
+	$(SWIFT) build --product caffe
+	$(SWIFT) build --product caffe-sim
+	$(CLIENT_VENV)/bin/python deploy/multihost/reshard.py --bin .build/debug
 
 protos: deps
 	Scripts/generate-protos.sh

@@ -10,7 +10,7 @@
 - Kubernetes manifests (deploy/kubernetes/base): rendered with `kubectl kustomize`, validated
   with `kubernetes-validate --strict` against the API's schemas (offline; the ServiceMonitor is a
   CRD it has no schema for, checked here instead), and Caffe's own rules: replicas equal SHARDS
-  and the shard flag uses the pod index, the grace period exceeds the drain timeout, probes on
+  and the partitioning proxy's SHARDS, the shard flag uses the pod index, the grace period exceeds the drain timeout, probes on
   /readyz and /healthz, the checkpoint on the claimed volume, scrape jobs the alerts expect.
 
 Prints one line per check and exits 1 on the first file that fails.
@@ -142,6 +142,12 @@ def check_kubernetes(folder, validator):
         fail("POD_INDEX does not come from the pod-index label")
     if "--set=input.shard=$(POD_INDEX)/$(SHARDS)" not in container["args"]:
         fail("the worker is not given input.shard=$(POD_INDEX)/$(SHARDS)")
+    proxy = one("Deployment", "caffe-proxy")["spec"]["template"]["spec"]["containers"][0]
+    proxy_env = {item["name"]: item for item in proxy.get("env", [])}
+    if "--kind=partition" not in proxy["args"] or "--shards=$(SHARDS)" not in proxy["args"]:
+        fail("the proxy is not caffe proxy --kind=partition --shards=$(SHARDS)")
+    if int(proxy_env.get("SHARDS", {}).get("value", -1)) != shards:
+        fail(f"the proxy routes among SHARDS {proxy_env.get('SHARDS', {}).get('value')}, the workers are {shards}")
     config_maps = [item for item in objects if item["kind"] == "ConfigMap"
                    and item["metadata"]["name"].startswith("caffe-worker-config")]
     config = yaml.safe_load(config_maps[0]["data"]["worker.yaml"])

@@ -46,6 +46,7 @@ COVERED_ELSEWHERE = {
     r"^make demo\b": "make readme-test runs it first (it builds the release products used here)",
     r"^make test\b": "CI itself (.ci/run); here it would run this test again",
     r"^make multihost\b": ".ci/run runs it (five hosts in network namespaces, ~2 min)",
+    r"^make reshard-test\b": ".ci/run runs it (seven hosts in network namespaces, under a minute)",
     r"^make deploy-check\b": ".ci/run runs it",
     r"^podman (load|run)\b": "make image-test loads and runs the image (.ci/run)",
     r"^docker run\b": "no docker on the CI machine; make image-test runs the same image with podman",

@@ -73,6 +73,15 @@ public struct EventMessage<Frame: WireFrame> {
         return header
     }
 
+    /// The `source_id` of a header frame, no other field checked (empty when the header has
+    /// none); `nil` when the frame is over the header limit or is not a `caffe.v1.EventHeader`.
+    /// What a forwarder routes on: the worker decides ownership from the same field.
+    @inlinable
+    public static func sourceID(inHeaderFrame frame: Frame, limits: CaffeProtocolLimits = .standard) -> String? {
+        guard frame.count <= limits.maxHeaderBytes else { return nil }
+        return try? decodeHeader(frame, limits: limits).sourceID
+    }
+
     /// Decodes a header frame in place: the plain shape by ``EventHeaderReader``, anything else
     /// by SwiftProtobuf (the same message either way).
     @inlinable

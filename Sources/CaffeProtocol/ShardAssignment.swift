@@ -32,6 +32,29 @@ public struct ShardAssignment: Hashable, Sendable, CustomStringConvertible {
     /// `i/N`.
     public var description: String { "\(index)/\(count)" }
 
+    /// The topic prefix a partitioning forwarder (`caffe proxy --kind partition`) puts before
+    /// every event of this shard's sources: `shard/2-of-4/`, so `order.sf-1` travels as
+    /// `shard/2-of-4/order.sf-1` and shard 2 of 4 subscribes to its topics under it.
+    public var topicPrefix: String { Self.topicPrefix(index: index, count: count) }
+
+    /// ``topicPrefix`` of shard `index` of `count`.
+    public static func topicPrefix(index: Int, count: Int) -> String { "shard/\(index)-of-\(count)/" }
+
+    /// The shard a partitioned topic (or subscription prefix) names and what follows its prefix;
+    /// `nil` unless the text starts with a well-formed `shard/i-of-N/`.
+    public static func split(partitionedTopic text: Substring) -> (shard: ShardAssignment, topic: Substring)? {
+        guard text.hasPrefix("shard/") else { return nil }
+        let rest = text.dropFirst("shard/".count)
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let name = rest[..<slash]
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        // Only the canonical spelling (no signs, no leading zeros): one shard, one prefix.
+        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]),
+            let shard = ShardAssignment(index: index, count: count), shard.topicPrefix.dropFirst(6).dropLast() == name
+        else { return nil }
+        return (shard, rest[rest.index(after: slash)...])
+    }
+
     /// Whether this shard owns `sourceID`.
     public func owns(_ sourceID: String) -> Bool {
         Self.shard(of: sourceID, among: count) == index

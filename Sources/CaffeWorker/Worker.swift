@@ -312,6 +312,11 @@ public final class Worker: Service {
         try socket.set(.maxMessageSize, to: Int64(max(input.maxMessageBytes, 256 << 20)))
         if input.kind == .sub {
             for topic in input.topics { try socket.subscribe(topic) }
+            // A shard takes its topics as a broadcasting forwarder sends them (foreign sources are
+            // dropped and counted) and as a partitioning one routes them (only its own).
+            if let shard = input.shard {
+                for topic in input.topics { try socket.subscribe(shard.topicPrefix + topic) }
+            }
         }
         try attach(socket, input.endpoints, role: "input")
         return (socket, watch)

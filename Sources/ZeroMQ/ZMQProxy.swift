@@ -13,12 +13,24 @@ public struct ZMQProxyStatistics: Hashable, Sendable {
         public var messagesOut: UInt64
         /// Bytes sent out of this side.
         public var bytesOut: UInt64
+
+        public init(messagesIn: UInt64, bytesIn: UInt64, messagesOut: UInt64, bytesOut: UInt64) {
+            self.messagesIn = messagesIn
+            self.bytesIn = bytesIn
+            self.messagesOut = messagesOut
+            self.bytesOut = bytesOut
+        }
     }
 
     /// The frontend socket's traffic.
     public var frontend: Side
     /// The backend socket's traffic.
     public var backend: Side
+
+    public init(frontend: Side, backend: Side) {
+        self.frontend = frontend
+        self.backend = backend
+    }
 }
 
 /// libzmq's built-in proxy (`zmq_proxy_steerable`) on a thread of its own, steerable from any thread.

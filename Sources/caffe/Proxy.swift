@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeProtocol
 import CaffeWorker
 import Foundation
 import ZeroMQ
@@ -13,7 +14,10 @@ struct ProxyCommand: ParsableCommand {
         discussion: """
             Endpoints: @tcp://… binds, >tcp://… connects (default: bind).
             Kinds: queue (PULL frontend → PUSH backend), forwarder (XSUB frontend → XPUB backend),
-            rpc (ROUTER frontend → DEALER backend, for worker RPC endpoints that connect).
+            rpc (ROUTER frontend → DEALER backend, for worker RPC endpoints that connect),
+            partition (SUB frontend → XPUB backend: each event goes only to the shard that owns its \
+            source, under the topic prefix shard/<i>-of-<N>/; give --shards N, the count every \
+            worker's input.shard names).
             --capture sends a copy of every message to a PUB socket there (for caffe-sim record).
             --metrics-address host:port serves /metrics (messages and bytes per side and \
             direction, process metrics), /healthz and /readyz (200 while the proxy answers).
@@ -21,7 +25,7 @@ struct ProxyCommand: ParsableCommand {
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case queue, forwarder, rpc
+        case queue, forwarder, rpc, partition
     }
 
     @Option(help: "Where producers (or clients) connect: @tcp://*:5560.")
@@ -30,14 +34,30 @@ struct ProxyCommand: ParsableCommand {
     @Option(help: "Where workers (or subscribers) connect: @tcp://*:5570.")
     var backend: String
 
-    @Option(help: "queue, forwarder or rpc.")
+    @Option(help: "queue, forwarder, rpc or partition.")
     var kind: Kind = .queue
+
+    @Option(help: "partition: how many shards events are routed among (1–4096).")
+    var shards: Int?
 
     @Option(help: "A PUB endpoint receiving a copy of every message.")
     var capture: String?
 
     @Option(help: "host:port for /metrics, /healthz and /readyz (port 0 picks one; empty: none).")
     var metricsAddress = ""
+
+    func validate() throws {
+        switch (kind, shards) {
+        case (.partition, nil):
+            throw ValidationError("--kind partition needs --shards N: the count every worker's input.shard names")
+        case (.partition, let count?) where ShardAssignment(index: 0, count: count) == nil:
+            throw ValidationError("--shards \(count) is not between 1 and \(ShardAssignment.maximumCount)")
+        case (.partition, _), (_, nil):
+            break
+        case (_, .some):
+            throw ValidationError("--shards applies to --kind partition only")
+        }
+    }
 
     func run() throws {
         let context = try ZMQContext()
@@ -46,6 +66,7 @@ struct ProxyCommand: ParsableCommand {
             case .queue: (.pull, .push)
             case .forwarder: (.xsub, .xpub)
             case .rpc: (.router, .dealer)
+            case .partition: (.sub, .xpub)
             }
         let front = try context.socket(types.0)
         let back = try context.socket(types.1)
@@ -66,21 +87,16 @@ struct ProxyCommand: ParsableCommand {
             source.resume()
             return source
         }
-        let proxy = try ZMQProxy(frontend: front, backend: back, capture: captureSocket)
-        let operations =
-            metricsAddress.isEmpty
-            ? nil
-            : try ProxyOperations(address: metricsAddress, kind: kind.rawValue) {
-                try? proxy.statistics(timeout: .seconds(1))
-            }
+        let running = try Running(kind: kind, shards: shards, front, back, captureSocket)
+        let operations = metricsAddress.isEmpty ? nil : try running.operations(address: metricsAddress, kind: kind)
         let served = operations.map { ", metrics http://\($0.address)/metrics" } ?? ""
+        let among = shards.map { " among \($0) shards" } ?? ""
         FileHandle.standardError.write(
-            Data("caffe proxy (\(kind.rawValue)): \(frontend) -> \(backend)\(served)\n".utf8)
+            Data("caffe proxy (\(kind.rawValue)): \(frontend) -> \(backend)\(among)\(served)\n".utf8)
         )
         stop.wait()
         operations?.stop()
-        let statistics = try? proxy.statistics(timeout: .seconds(1))
-        _ = proxy.terminate()
+        let statistics = running.stop()
         sources.forEach { $0.cancel() }
         if let statistics {
             FileHandle.standardError.write(
@@ -91,6 +107,55 @@ struct ProxyCommand: ParsableCommand {
             )
         }
         context.shutdown()
+    }
+
+    /// libzmq's proxy, or the partitioning router, running.
+    private enum Running {
+        case proxy(ZMQProxy)
+        case router(ShardRouter)
+
+        init(
+            kind: Kind,
+            shards: Int?,
+            _ front: sending ZMQSocket,
+            _ back: sending ZMQSocket,
+            _ capture: sending ZMQSocket?
+        ) throws {
+            if kind == .partition, let shards {
+                self = .router(
+                    try ShardRouter(frontend: front, backend: back, capture: capture, shards: shards) { line in
+                        FileHandle.standardError.write(Data((line + "\n").utf8))
+                    }
+                )
+            } else {
+                self = .proxy(try ZMQProxy(frontend: front, backend: back, capture: capture))
+            }
+        }
+
+        func operations(address: String, kind: Kind) throws -> ProxyOperations {
+            switch self {
+            case .proxy(let proxy):
+                try ProxyOperations(address: address, kind: kind.rawValue) {
+                    try? proxy.statistics(timeout: .seconds(1))
+                }
+            case .router(let router):
+                try ProxyOperations(address: address, router: router)
+            }
+        }
+
+        /// Stops forwarding; the last counts.
+        func stop() -> ZMQProxyStatistics? {
+            switch self {
+            case .proxy(let proxy):
+                let statistics = try? proxy.statistics(timeout: .seconds(1))
+                _ = proxy.terminate()
+                return statistics
+            case .router(let router):
+                let counts = router.counts()
+                router.stop()
+                return counts?.proxyStatistics
+            }
+        }
     }
 
     static func attach(_ socket: ZMQSocket, _ text: String) throws {

@@ -45,6 +45,22 @@ struct ShardAssignmentTests {
         #expect(ShardAssignment("0/1")?.owns("anything") == true)
     }
 
+    /// A partitioning forwarder's topic prefix, and reading it back (canonical spelling only).
+    @Test func topicPrefixesNameTheShardAndItsFleet() throws {
+        let shard = try #require(ShardAssignment("2/4"))
+        #expect(shard.topicPrefix == "shard/2-of-4/")
+        let split = try #require(ShardAssignment.split(partitionedTopic: "shard/2-of-4/order.sf-1"))
+        #expect(split.shard == shard)
+        #expect(split.topic == "order.sf-1")
+        #expect(ShardAssignment.split(partitionedTopic: "shard/0-of-1/")?.topic == "")
+        for bad in [
+            "order.sf-1", "shard/2-of-4", "shard/4-of-4/x", "shard/02-of-4/x", "shard/2-of-04/x", "shard/+2-of-4/x",
+            "shard/2of4/x", "shard/2-to-4/x", "shard//x", "shard/2-of-4097/x", "Shard/2-of-4/x",
+        ] {
+            #expect(ShardAssignment.split(partitionedTopic: bad[...]) == nil, "\(bad)")
+        }
+    }
+
     /// Sources spread evenly, and going from three shards to four moves only what the fourth takes.
     @Test func spreadsEvenlyAndMovesOnlyWhatTheNewShardTakes() {
         let sources = (0..<12_000).map { "pos-\($0)" }

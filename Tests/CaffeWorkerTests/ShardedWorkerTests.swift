@@ -123,4 +123,92 @@ struct ShardedWorkerTests {
         #expect(outputs.count == 2 * owned.count)
         #expect(worker.terminate() == 0)
     }
+
+    @Test("behind caffe proxy --kind partition, shard 1/2 is sent only its own sources")
+    func behindThePartitioningProxy() throws {
+        let folder = try TemporaryFolder("partitioned")
+        let caffe = try #require(ExecutableRunner.locate("caffe"))
+        let refused = try ExecutableRunner.run(
+            caffe,
+            ["proxy", "--kind", "partition", "--frontend", "@tcp://127.0.0.1:0", "--backend", "@tcp://127.0.0.1:0"]
+        )
+        #expect(refused.status == 64)
+        #expect(
+            refused.standardError.contains(
+                "--kind partition needs --shards N: the count every worker's input.shard names"
+            )
+        )
+
+        let proxy = Process()
+        proxy.executableURL = caffe
+        proxy.arguments = [
+            "proxy", "--kind", "partition", "--shards", "2", "--frontend", "@ipc://\(folder.url.path)/front",
+            "--backend", "@ipc://\(folder.url.path)/back", "--metrics-address", "127.0.0.1:0",
+        ]
+        let errors = Pipe()
+        proxy.standardError = errors
+        try proxy.run()
+        defer {
+            proxy.terminate()
+            proxy.waitUntilExit()
+        }
+        var said = ""
+        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(
+            said.hasPrefix(
+                "caffe proxy (partition): @ipc://\(folder.url.path)/front -> @ipc://\(folder.url.path)/back among 2 shards"
+            )
+        )
+        let proxyAddress = String(try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1)
+
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        let collector = try WorkerRecoveryTests.Collector(context: context)
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: [
+                "input.kind=sub", "input.endpoints=>ipc://\(folder.url.path)/back", "input.shard=1/2",
+                "output.kind=push", "output.endpoints=>\(collector.endpoint)",
+            ]
+        )
+        let address = try worker.waitUntilServing()
+        // The publisher sees the worker's subscriptions arrive through the proxy, prefix taken off.
+        let publisher = try context.socket(.xpub)
+        defer { publisher.close(linger: .zero) }
+        try publisher.connect("ipc://\(folder.url.path)/front")
+        var upstream: Set<String> = []
+        while !upstream.contains("order."), let frame = try publisher.receive(timeout: .seconds(10)) {
+            upstream.insert(String(decoding: frame.bytes.dropFirst(), as: UTF8.self))
+        }
+        #expect(upstream.contains("order."))
+
+        let sources = (0..<12).map { "pos-\($0)" }
+        let owned = sources.filter { ShardAssignment.shard(of: $0, among: 2) == 1 }
+        for source in sources {
+            let order = TestOrders.order(1, source: source)
+            try publisher.send(
+                multipart: try EventFrames.encode(
+                    topic: CaffeTopic.order(store: order.storeID),
+                    header: EventFrames.header(for: order),
+                    body: order
+                )
+            )
+        }
+        let outputs = try collector.collect { $0.count >= 2 * owned.count }
+        #expect(try collector.collect(quiet: .milliseconds(500)) { _ in false }.isEmpty)
+        #expect(Set(outputs.map(\.header.sourceID)) == Set(owned))
+        #expect(outputs.count == 2 * owned.count)
+        let metrics = try httpGet(address, "/metrics").body
+        #expect(metrics.split(separator: "\n").contains("caffe_worker_events_not_owned_total 0"))
+        let routed = try httpGet(proxyAddress, "/metrics").body.split(separator: "\n")
+        #expect(routed.contains("caffe_proxy_routed_total{shard=\"1\"} \(owned.count)"))
+        #expect(routed.contains("caffe_proxy_routed_total{shard=\"0\"} \(sources.count - owned.count)"))
+        // Nobody runs shard 0 here: what went to it is counted as sent without a subscriber.
+        #expect(routed.contains("caffe_proxy_routed_unsubscribed_total{shard=\"0\"} \(sources.count - owned.count)"))
+        #expect(routed.contains("caffe_proxy_routed_unsubscribed_total{shard=\"1\"} 0"))
+        #expect(routed.contains("caffe_proxy_subscribed_topics{shard=\"1\"} 3"))
+        #expect(worker.terminate() == 0)
+    }
 }

@@ -21,7 +21,7 @@ from caffe_client import AckedConsumer, RpcClient, RpcError, output_key
 
 STATS = (
     "events_rendered", "gaps", "replay_requests", "replayed_events", "unrecoverable_gaps", "outputs_redelivered",
-    "duplicates",
+    "duplicates", "events_not_owned",
 )
 
 

@@ -12,11 +12,29 @@ public final class ProxyOperations: Sendable {
 
     /// Listens on `address` (`host:port`); `statistics` asks the proxy for its counts (nil when it
     /// does not answer, which makes it unhealthy).
-    public init(
+    public convenience init(
         address text: String,
         kind: String,
         statistics: @escaping @Sendable () -> ZMQProxyStatistics?
     ) throws(WorkerError) {
+        try self.init(address: text, kind: kind) { Report(statistics: statistics(), routing: nil) }
+    }
+
+    /// Serves a partitioning router's counts: its traffic as a proxy's, and where events went.
+    public convenience init(address text: String, router: ShardRouter) throws(WorkerError) {
+        try self.init(address: text, kind: "partition") {
+            guard let counts = router.counts() else { return Report(statistics: nil, routing: nil) }
+            return Report(statistics: counts.proxyStatistics, routing: counts)
+        }
+    }
+
+    /// What one scrape shows: `statistics` nil when the proxy does not answer.
+    struct Report {
+        var statistics: ZMQProxyStatistics?
+        var routing: ShardRouter.Counts?
+    }
+
+    private init(address text: String, kind: String, report: @escaping @Sendable () -> Report) throws(WorkerError) {
         guard let address = HostAndPort(text) else { throw WorkerError("--metrics-address '\(text)' is not host:port") }
         endpoint = try HTTPEndpoint(address: address) { path in
             switch path {
@@ -24,10 +42,11 @@ public final class ProxyOperations: Sendable {
                 HTTPEndpoint.Response(
                     status: 200,
                     contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: Self.exposition(kind: kind, statistics: statistics())
+                    body: Self.exposition(kind: kind, report: report())
                 )
             case "/healthz", "/readyz":
-                statistics() == nil ? .text(503, "NOT_SERVING: the proxy does not answer\n") : .text(200, "SERVING\n")
+                report().statistics == nil
+                    ? .text(503, "NOT_SERVING: the proxy does not answer\n") : .text(200, "SERVING\n")
             default:
                 .text(404, "not found; try /metrics, /healthz or /readyz\n")
             }
@@ -50,7 +69,8 @@ public final class ProxyOperations: Sendable {
     }
 
     /// The proxy's metrics in the Prometheus text format.
-    static func exposition(kind: String, statistics: ZMQProxyStatistics?) -> [UInt8] {
+    static func exposition(kind: String, report: Report) -> [UInt8] {
+        let statistics = report.statistics
         var text = PrometheusText()
         text.family("caffe_proxy_up", type: "gauge", help: "1 while the proxy answers; its kind as a label.")
         text.sample("caffe_proxy_up", [("kind", kind)], value: statistics == nil ? 0.0 : 1.0)
@@ -75,8 +95,50 @@ public final class ProxyOperations: Sendable {
                 text.sample("caffe_proxy_bytes_total", [("side", name), ("direction", "out")], value: side.bytesOut)
             }
         }
+        if let routing = report.routing {
+            writeRouting(routing, to: &text)
+        }
         ProcessMetrics.writeBuildInfo("caffe", to: &text)
         ProcessMetrics.current()?.write(to: &text)
         return text.bytes
+    }
+
+    /// A partitioning router's families: events per shard, those sent while the shard had no
+    /// subscription, unroutable ones, and the subscriptions it knows.
+    private static func writeRouting(_ routing: ShardRouter.Counts, to text: inout PrometheusText) {
+        let shards = routing.routed.indices.map { ("shard", "\($0)") }
+        text.family("caffe_proxy_routed_total", type: "counter", help: "Events sent to each shard.")
+        for (index, label) in shards.enumerated() {
+            text.sample("caffe_proxy_routed_total", [label], value: routing.routed[index])
+        }
+        text.family(
+            "caffe_proxy_routed_unsubscribed_total",
+            type: "counter",
+            help: "Events sent to a shard that had no subscription (dropped; its owner asks the source later)."
+        )
+        for (index, label) in shards.enumerated() {
+            text.sample("caffe_proxy_routed_unsubscribed_total", [label], value: routing.unsubscribed[index])
+        }
+        text.family(
+            "caffe_proxy_unroutable_total",
+            type: "counter",
+            help: "Messages whose event header could not be read, sent to shard 0 (which dead-letters them)."
+        )
+        text.sample("caffe_proxy_unroutable_total", [], value: routing.unroutable)
+        text.family(
+            "caffe_proxy_foreign_subscriptions_total",
+            type: "counter",
+            help: "Subscriptions naming another number of shards than this proxy routes among."
+        )
+        text.sample("caffe_proxy_foreign_subscriptions_total", [], value: routing.foreignSubscriptions)
+        text.family(
+            "caffe_proxy_subscribed_topics",
+            type: "gauge",
+            help: "Topics subscribed to now, by shard; shard=\"none\": without a shard prefix (they receive nothing)."
+        )
+        for (index, label) in shards.enumerated() {
+            text.sample("caffe_proxy_subscribed_topics", [label], value: Double(routing.subscribedTopics[index]))
+        }
+        text.sample("caffe_proxy_subscribed_topics", [("shard", "none")], value: Double(routing.unprefixedTopics))
     }
 }

@@ -1,0 +1,276 @@
+import CZeroMQ
+import CaffeProtocol
+import CaffeTransport
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// The forwarder of a sharded fleet (`caffe proxy --kind partition`): publishers on one side,
+/// the shards' workers on the other, and every event sent only to the shard that owns its source.
+///
+/// An event's owner is ``ShardAssignment/shard(of:among:)`` of its header's `source_id` (read
+/// without checking anything else, as the worker reads it); the event leaves under the owner's
+/// ``ShardAssignment/topicPrefix`` (`order.sf-1` → `shard/2-of-4/order.sf-1`), frames otherwise
+/// untouched. An event whose header cannot be read goes to shard 0, which dead-letters it: one
+/// dead letter, not one per shard.
+///
+/// Subscriptions flow upstream with their prefix taken off: a worker's `shard/2-of-4/order.`
+/// subscribes the publishers to `order.`. A subscription that names another number of shards is
+/// counted and reported (its worker was given a different `input.shard` count than this proxy);
+/// one without a prefix gets nothing here and is only counted.
+///
+/// The loop runs on a thread of its own until ``stop()``; the sockets are closed there.
+public final class ShardRouter: Sendable {
+    /// What the router has done since it started.
+    public struct Counts: Hashable, Sendable {
+        /// Messages read from the publishers, and their bytes.
+        public var received: UInt64 = 0
+        public var receivedBytes: UInt64 = 0
+        /// Bytes sent to the shards (topics with their prefix).
+        public var sentBytes: UInt64 = 0
+        /// Events sent to each shard.
+        public var routed: [UInt64]
+        /// Events sent to a shard while no subscription of it was known (the publisher side
+        /// drops them; the owner finds the gap when it comes back and asks the source).
+        public var unsubscribed: [UInt64]
+        /// Messages whose header could not be read, sent to shard 0.
+        public var unroutable: UInt64 = 0
+        /// Subscription messages received from the shards' side.
+        public var subscriptionMessages: UInt64 = 0
+        /// Subscriptions naming a shard of another fleet size than this router's.
+        public var foreignSubscriptions: UInt64 = 0
+        /// Topics each shard is subscribed to now.
+        public var subscribedTopics: [Int]
+        /// Topics subscribed to without a shard prefix now (they receive nothing here).
+        public var unprefixedTopics: Int = 0
+
+        /// The same traffic in the shape libzmq's proxy reports: frontend in, backend out, and the
+        /// subscription messages in on the backend.
+        public var proxyStatistics: ZMQProxyStatistics {
+            ZMQProxyStatistics(
+                frontend: .init(messagesIn: received, bytesIn: receivedBytes, messagesOut: 0, bytesOut: 0),
+                backend: .init(
+                    messagesIn: subscriptionMessages,
+                    bytesIn: 0,
+                    messagesOut: routed.reduce(0, +),
+                    bytesOut: sentBytes
+                )
+            )
+        }
+
+        init(shards: Int) {
+            routed = Array(repeating: 0, count: shards)
+            unsubscribed = Array(repeating: 0, count: shards)
+            subscribedTopics = Array(repeating: 0, count: shards)
+        }
+    }
+
+    /// How many shards events are partitioned among.
+    public let shards: Int
+    private let state: Mutex<Counts>
+    private let stopRequested = Atomic<Bool>(false)
+    private let wakeup: ZMQWakeup
+    private let finished = DispatchSemaphore(value: 0)
+    private let failure = Mutex<ZMQError?>(nil)
+
+    /// Starts routing between `frontend` (a SUB socket, bound or connected to the publishers) and
+    /// `backend` (an XPUB socket for the shards); `capture`, if given, receives a copy of every
+    /// message as it came in. `report` receives a line for each change worth an operator's eye.
+    public init(
+        frontend: sending ZMQSocket,
+        backend: sending ZMQSocket,
+        capture: sending ZMQSocket? = nil,
+        shards: Int,
+        report: @escaping @Sendable (String) -> Void
+    ) throws(ZMQError) {
+        guard frontend.type == .sub, backend.type == .xpub, shards >= 1, shards <= ShardAssignment.maximumCount else {
+            throw ZMQError(
+                code: EINVAL,
+                operation: "ShardRouter",
+                message: "a SUB frontend, an XPUB backend and 1 to \(ShardAssignment.maximumCount) shards"
+            )
+        }
+        self.shards = shards
+        state = Mutex(Counts(shards: shards))
+        wakeup = try ZMQWakeup()
+        let sockets = Handoff((frontend, backend, capture))
+        let loop = Loop(router: self, report: report)
+        let thread = Thread {
+            caffe_zmq_name_thread("caffe-router")
+            let (frontend, backend, capture) = sockets.value
+            var failure: ZMQError?
+            do throws(ZMQError) {
+                try loop.run(frontend: frontend, backend: backend, capture: capture)
+            } catch {
+                failure = error
+                report("caffe proxy: routing stopped: \(error)")
+            }
+            for socket in [frontend, backend, capture] { socket?.close(linger: .zero) }
+            loop.router.finish(failure)
+        }
+        thread.name = "caffe-router"
+        thread.start()
+    }
+
+    /// The counts so far; `nil` once the loop has ended on an error.
+    public func counts() -> Counts? {
+        failure.withLock { $0 } == nil ? state.withLock { $0 } : nil
+    }
+
+    /// Stops the loop and waits for it; returns the error that ended it early, if any.
+    @discardableResult
+    public func stop() -> ZMQError? {
+        if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) {
+            wakeup.signal()
+            finished.wait()
+        }
+        return failure.withLock { $0 }
+    }
+
+    fileprivate func finish(_ error: ZMQError?) {
+        failure.withLock { $0 = error }
+        finished.signal()
+    }
+
+    fileprivate var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// Adds what the loop did since its last call, and the subscriptions it knows now.
+    fileprivate func add(_ pending: Counts, subscribed: [Int], unprefixed: Int) {
+        state.withLock { counts in
+            counts.received += pending.received
+            counts.receivedBytes += pending.receivedBytes
+            counts.sentBytes += pending.sentBytes
+            counts.unroutable += pending.unroutable
+            counts.subscriptionMessages += pending.subscriptionMessages
+            counts.foreignSubscriptions += pending.foreignSubscriptions
+            for shard in counts.routed.indices {
+                counts.routed[shard] += pending.routed[shard]
+                counts.unsubscribed[shard] += pending.unsubscribed[shard]
+            }
+            counts.subscribedTopics = subscribed
+            counts.unprefixedTopics = unprefixed
+        }
+    }
+
+    fileprivate var wakeupDescriptor: Int32 { wakeup.fileDescriptor }
+
+    /// The router's thread: owns the sockets and what it knows of the subscriptions.
+    private final class Loop: @unchecked Sendable {
+        let router: ShardRouter
+        let report: @Sendable (String) -> Void
+        /// The prefix bytes of each shard, made once.
+        let prefixes: [[UInt8]]
+        /// Subscribed topics (prefix included) by shard; XPUB passes each topic's first
+        /// subscription and last unsubscription, so a set is the truth.
+        var topics: [Set<[UInt8]>]
+        var unprefixed: Set<[UInt8]> = []
+        var pending: Counts
+
+        init(router: ShardRouter, report: @escaping @Sendable (String) -> Void) {
+            self.router = router
+            self.report = report
+            let count = router.shards
+            prefixes = (0..<count).map { Array(ShardAssignment.topicPrefix(index: $0, count: count).utf8) }
+            topics = Array(repeating: [], count: count)
+            pending = Counts(shards: count)
+        }
+
+        /// Messages handled per wake-up before the counts are published and the stop flag read.
+        static let batch = 512
+
+        func run(frontend: ZMQSocket, backend: ZMQSocket, capture: ZMQSocket?) throws(ZMQError) {
+            var poller = ZMQPoller()
+            let incoming = poller.register(frontend, for: .readable)
+            let subscriptions = poller.register(backend, for: .readable)
+            poller.register(fileDescriptor: router.wakeupDescriptor, for: .readable)
+            while !router.isStopping {
+                try poller.poll(timeout: .infinite)
+                if poller.isReadable(subscriptions) {
+                    while let frames = try backend.tryReceiveMultipart() {
+                        subscriptionChanged(frames, frontend: frontend)
+                    }
+                }
+                if poller.isReadable(incoming) {
+                    var handled = 0
+                    while handled < Self.batch, let frames = try frontend.tryReceiveMultipart() {
+                        try route(frames, backend: backend, capture: capture)
+                        handled += 1
+                    }
+                }
+                router.add(pending, subscribed: topics.map(\.count), unprefixed: unprefixed.count)
+                pending = Counts(shards: router.shards)
+            }
+        }
+
+        func route(_ frames: [ZMQMessage], backend: ZMQSocket, capture: ZMQSocket?) throws(ZMQError) {
+            let bytes = frames.reduce(0) { $0 + $1.count }
+            pending.received += 1
+            pending.receivedBytes += UInt64(bytes)
+            if let capture {
+                let copies = try frames.map { frame throws(ZMQError) in try frame.copy() }
+                _ = try capture.send(multipart: copies, timeout: .zero)
+            }
+            let owner: Int
+            if frames.count >= 2, let source = EventFrames.sourceID(inHeaderFrame: frames[1]) {
+                owner = ShardAssignment.shard(of: source, among: router.shards)
+            } else {
+                owner = 0
+                pending.unroutable += 1
+            }
+            let prefix = prefixes[owner]
+            let topic = try ZMQMessage(count: prefix.count + frames[0].count)
+            topic.withUnsafeMutableBytes { destination in
+                destination.copyBytes(from: prefix)
+                frames[0].withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: destination[prefix.count...]).copyMemory(from: source)
+                }
+            }
+            pending.routed[owner] += 1
+            if topics[owner].isEmpty { pending.unsubscribed[owner] += 1 }
+            pending.sentBytes += UInt64(bytes + prefix.count)
+            // XPUB never blocks: past the high-water mark of a slow shard it drops, as a forwarder
+            // does, and the shard recovers the gap from the source.
+            try backend.send(multipart: [topic] + frames.dropFirst())
+        }
+
+        func subscriptionChanged(_ frames: [ZMQMessage], frontend: ZMQSocket) {
+            pending.subscriptionMessages += 1
+            guard frames.count == 1, let kind = frames[0].withUnsafeBytes({ $0.first }), kind <= 1 else { return }
+            let subscribing = kind == 1
+            let topic = Array(frames[0].bytes.dropFirst())
+            let text = String(decoding: topic, as: UTF8.self)
+            guard let (shard, upstream) = ShardAssignment.split(partitionedTopic: text[...]) else {
+                if subscribing {
+                    if unprefixed.insert(topic).inserted {
+                        report("caffe proxy: a subscription without a shard prefix ('\(text)') receives nothing here")
+                    }
+                } else {
+                    unprefixed.remove(topic)
+                }
+                return
+            }
+            guard shard.count == router.shards else {
+                if subscribing {
+                    pending.foreignSubscriptions += 1
+                    report(
+                        "caffe proxy: a worker subscribes as shard \(shard) but this proxy routes among "
+                            + "\(router.shards) shards; give the proxy and every worker the same count"
+                    )
+                }
+                return
+            }
+            let wasEmpty = topics[shard.index].isEmpty
+            if subscribing {
+                guard topics[shard.index].insert(topic).inserted else { return }
+                try? frontend.subscribe(Array(upstream.utf8))
+                if wasEmpty { report("caffe proxy: shard \(shard) subscribed") }
+            } else {
+                guard topics[shard.index].remove(topic) != nil else { return }
+                try? frontend.unsubscribe(Array(upstream.utf8))
+                if topics[shard.index].isEmpty {
+                    report("caffe proxy: shard \(shard) has no subscriber; its events are dropped until one comes back")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+// Caffe — CaffeWorker tests.
+import CaffeCore
+import CaffeProtocol
+import CaffeTestKit
+import CaffeTransport
+import Foundation
+import Synchronization
+import Testing
+import ZeroMQ
+
+@testable import CaffeWorker
+
+/// `caffe proxy --kind partition`: each event reaches only the shard that owns its source.
+@Suite("Shard router", .serialized)
+struct ShardRouterTests {
+    /// Publisher (XPUB, to see what subscriptions reach it) → router → one SUB per shard, plus a
+    /// worker of another fleet size and a subscriber without a prefix.
+    final class Rig {
+        let context: ZMQContext
+        let publisher: ZMQSocket
+        let router: ShardRouter
+        let shards: [ZMQSocket]
+        let said = Said()
+
+        /// The lines the router reported.
+        final class Said: Sendable {
+            let lines = Mutex<[String]>([])
+            var all: [String] { lines.withLock { $0 } }
+        }
+
+        init(shards count: Int, folder: TemporaryFolder) throws {
+            context = try ZMQContext()
+            publisher = try context.socket(.xpub)
+            _ = try publisher.bind("ipc://\(folder.url.path)/front")
+            let frontend = try context.socket(.sub)
+            try frontend.connect("ipc://\(folder.url.path)/front")
+            let backend = try context.socket(.xpub)
+            _ = try backend.bind("ipc://\(folder.url.path)/back")
+            let said = said
+            router = try ShardRouter(frontend: frontend, backend: backend, shards: count) { line in
+                said.lines.withLock { $0.append(line) }
+            }
+            let context = context
+            shards = try (0..<count).map { index in
+                try Rig.subscriber(context, folder, ShardAssignment.topicPrefix(index: index, count: count))
+            }
+        }
+
+        static func subscriber(_ context: ZMQContext, _ folder: TemporaryFolder, _ prefix: String) throws -> ZMQSocket {
+            let socket = try context.socket(.sub)
+            for topic in ["order.", "heartbeat."] { try socket.subscribe(prefix + topic) }
+            try socket.connect("ipc://\(folder.url.path)/back")
+            return socket
+        }
+
+        /// The subscriptions that reached the publisher, until `expected` have.
+        func upstreamSubscriptions(_ expected: Set<String>) throws -> Set<String> {
+            var seen: Set<String> = []
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !expected.isSubset(of: seen), ContinuousClock.now < deadline {
+                if let frame = try publisher.receive(timeout: .milliseconds(50)), frame.count > 0 {
+                    let bytes = frame.bytes
+                    if bytes[0] == 1 { seen.insert(String(decoding: bytes.dropFirst(), as: UTF8.self)) }
+                }
+            }
+            return seen
+        }
+
+        func close() {
+            for socket in shards { socket.close(linger: .zero) }
+            router.stop()
+            publisher.close(linger: .zero)
+            context.shutdown()
+        }
+    }
+
+    static func event(_ source: String, sequence: UInt64) throws -> [ZMQMessage] {
+        let order = TestOrders.order(sequence, source: source)
+        return try EventFrames.encode(
+            topic: CaffeTopic.order(store: order.storeID),
+            header: EventFrames.header(for: order),
+            body: order
+        )
+    }
+
+    /// What `socket` receives until it has been quiet for `quiet`.
+    static func drain(_ socket: ZMQSocket, quiet: ZMQTimeout = .milliseconds(300)) throws -> [[ZMQMessage]] {
+        var received: [[ZMQMessage]] = []
+        while let frames = try socket.receiveMultipart(timeout: quiet) {
+            received.append(frames)
+        }
+        return received
+    }
+
+    @Test("every event reaches only its owner, under its prefix, frames otherwise as sent")
+    func routesEachSourceToItsOwner() throws {
+        let folder = try TemporaryFolder("router")
+        let rig = try Rig(shards: 3, folder: folder)
+        defer { rig.close() }
+        // The shards' subscriptions reach the publisher without their prefix, once per topic.
+        #expect(try rig.upstreamSubscriptions(["order.", "heartbeat."]) == ["order.", "heartbeat."])
+
+        let sources = (0..<24).map { "pos-\($0)" }
+        var sent: [String: [UInt8]] = [:]
+        for source in sources {
+            let frames = try Self.event(source, sequence: 1)
+            sent[source] = frames[2].bytes
+            try rig.publisher.send(multipart: frames)
+        }
+        for (index, shard) in rig.shards.enumerated() {
+            let received = try Self.drain(shard)
+            let owned = sources.filter { ShardAssignment.shard(of: $0, among: 3) == index }
+            #expect(!owned.isEmpty)
+            let sourcesSeen = try received.map { frames in
+                try EventFrames(parsing: Array(frames)).header.sourceID
+            }
+            #expect(sourcesSeen.sorted() == owned.sorted(), "shard \(index)")
+            for frames in received {
+                let event = try EventFrames(parsing: frames)
+                let order = TestOrders.order(1, source: event.header.sourceID)
+                #expect(frames[0].string == "shard/\(index)-of-3/order.\(order.storeID)")
+                #expect(frames[2].bytes == sent[event.header.sourceID])
+            }
+        }
+        let counts = try #require(rig.router.counts())
+        #expect(counts.received == 24)
+        #expect(counts.routed.reduce(0, +) == 24)
+        #expect(
+            counts.routed
+                == (0..<3).map { index in
+                    UInt64(sources.filter { ShardAssignment.shard(of: $0, among: 3) == index }.count)
+                }
+        )
+        #expect(counts.unroutable == 0)
+        #expect(counts.unsubscribed == [0, 0, 0])
+        #expect(counts.subscribedTopics == [2, 2, 2])
+    }
+
+    @Test("an unreadable header goes to shard 0 alone; foreign and unprefixed subscriptions are counted and said")
+    func unroutableAndMisconfigured() throws {
+        let folder = try TemporaryFolder("router-bad")
+        let rig = try Rig(shards: 2, folder: folder)
+        defer { rig.close() }
+        let foreign = try Rig.subscriber(rig.context, folder, "shard/1-of-3/")
+        defer { foreign.close(linger: .zero) }
+        let plain = try Rig.subscriber(rig.context, folder, "")
+        defer { plain.close(linger: .zero) }
+        _ = try rig.upstreamSubscriptions(["order.", "heartbeat."])
+        // Wait until the router has seen all four subscribers' topics.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let counts = try #require(rig.router.counts())
+            if counts.foreignSubscriptions == 2, counts.unprefixedTopics == 2, counts.subscribedTopics == [2, 2] {
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+
+        try rig.publisher.send(
+            multipart: [try ZMQMessage("order.sf-1"), try ZMQMessage([0xff, 0xff, 0xff]), try ZMQMessage("body")]
+        )
+        let first = try Self.drain(rig.shards[0])
+        #expect(
+            first.map { $0.map(\.bytes) } == [
+                [Array("shard/0-of-2/order.sf-1".utf8), [0xff, 0xff, 0xff], Array("body".utf8)]
+            ]
+        )
+        #expect(try Self.drain(rig.shards[1], quiet: .milliseconds(100)).isEmpty)
+        #expect(try Self.drain(foreign, quiet: .milliseconds(100)).isEmpty)
+        #expect(try Self.drain(plain, quiet: .milliseconds(100)).isEmpty)
+
+        let counts = try #require(rig.router.counts())
+        #expect(counts.unroutable == 1)
+        #expect(counts.foreignSubscriptions == 2)
+        #expect(counts.unprefixedTopics == 2)
+        let reports = rig.said.all
+        #expect(reports.contains("caffe proxy: shard 0/2 subscribed"))
+        #expect(
+            reports.contains(
+                "caffe proxy: a worker subscribes as shard 1/3 but this proxy routes among 2 shards; give the proxy and every worker the same count"
+            )
+        )
+        #expect(reports.contains("caffe proxy: a subscription without a shard prefix ('order.') receives nothing here"))
+    }
+
+    @Test("a shard that leaves is said, and what is routed to it meanwhile is counted")
+    func shardWithoutSubscriber() throws {
+        let folder = try TemporaryFolder("router-gone")
+        let rig = try Rig(shards: 2, folder: folder)
+        defer { rig.close() }
+        _ = try rig.upstreamSubscriptions(["order."])
+        let source = try #require((0..<50).map { "pos-\($0)" }.first { ShardAssignment.shard(of: $0, among: 2) == 1 })
+        rig.shards[1].close(linger: .zero)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try #require(rig.router.counts()).subscribedTopics[1] != 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let before = try #require(rig.router.counts())
+        for sequence in 1...3 { try rig.publisher.send(multipart: try Self.event(source, sequence: UInt64(sequence))) }
+        let routedDeadline = ContinuousClock.now + .seconds(5)
+        while try #require(rig.router.counts()).routed[1] < before.routed[1] + 3, ContinuousClock.now < routedDeadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let after = try #require(rig.router.counts())
+        #expect(after.unsubscribed[1] - before.unsubscribed[1] == 3)
+        #expect(
+            rig.said.all.contains(
+                "caffe proxy: shard 1/2 has no subscriber; its events are dropped until one comes back"
+            )
+        )
+    }
+}
