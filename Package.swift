@@ -257,6 +257,7 @@ let package = Package(
             dependencies: [
                 "CaffeBooks",
                 "CaffeWorker",
+                "CaffeSimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CaffeCore",

@@ -128,6 +128,8 @@ public final class Worker: Service {
             if ownsContext { context.shutdown() }
         }
         let stages = try openStages()
+        // Spans still queued when the pipeline ends go out before the worker returns.
+        defer { stages.spans?.stop() }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
@@ -183,6 +185,7 @@ public final class Worker: Service {
         var checkpoints: CheckpointWriter
         var rpc: RPCFrontend?
         var http: HTTPEndpoint?
+        var spans: SpanExporter?
     }
 
     private var limits: CaffeProtocolLimits {
@@ -235,6 +238,16 @@ public final class Worker: Service {
                 prepareLocales: configuration.render.prepareLocales,
                 warmUp: configuration.render.warmUp
             )
+            let spans = OTLPEndpoint(configuration.tracing.otlpEndpoint).map { endpoint in
+                SpanExporter(
+                    endpoint: endpoint,
+                    serviceName: configuration.tracing.serviceName,
+                    metrics: metrics,
+                    logger: logger
+                )
+            }
+            var settings = pipelineSettings
+            settings.spans = spans
             let pipeline = try EventPipeline(
                 sockets: Handoff(
                     EventPipeline.Sockets(
@@ -244,7 +257,7 @@ public final class Worker: Service {
                         outputWatch: outputWatch
                     )
                 ),
-                settings: pipelineSettings,
+                settings: settings,
                 context: context,
                 security: security,
                 cores: cores,
@@ -255,7 +268,7 @@ public final class Worker: Service {
                 metrics: metrics,
                 redrives: redrives
             )
-            return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http)
+            return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http, spans: spans)
         } catch let error as WorkerError {
             for socket in opened { socket.close(linger: .milliseconds(0)) }
             throw error

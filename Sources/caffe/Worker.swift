@@ -129,6 +129,8 @@ extension WorkerCommand {
         print("  checkpoint  \(checkpoint.isEmpty ? "off" : "\(checkpoint) (\(resumed))")")
         let curve = configuration.curve.isEnabled ? "on" : "off"
         print("  render      \(configuration.renderThreadCount) threads, curve \(curve)")
+        let tracing = configuration.tracing.otlpEndpoint
+        print("  tracing     \(tracing.isEmpty ? "off (traceparent carried as it came)" : "spans to \(tracing)")")
     }
 
     /// Prints why the configuration cannot be used and exits 1.

@@ -264,6 +264,14 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The source_epoch every order's header carries (0: none).")
         var sourceEpoch: UInt64 = 0
 
+        @Option(
+            help: """
+                off; propagated (every order carries a sampled W3C traceparent); exported (the same, \
+                and the worker sends each order's spans to an OTLP/HTTP collector in caffe-sim).
+                """
+        )
+        var tracing: WorkerBenchmark.Tracing = .off
+
         func run() throws {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             let executable =
@@ -284,6 +292,7 @@ struct Bench: AsyncParsableCommand {
                 simulatorExecutable: ownExecutable
             )
             configuration.sourceEpoch = sourceEpoch
+            configuration.tracing = tracing
             let benchmark = WorkerBenchmark(configuration: configuration)
             let report = try benchmark.run { line in
                 if !json { print(line) }
@@ -508,6 +517,7 @@ struct Bench: AsyncParsableCommand {
 }
 
 extension TransportBenchmark.ReceiveMode: ExpressibleByArgument {}
+extension WorkerBenchmark.Tracing: ExpressibleByArgument {}
 
 /// Prints a benchmark report: one JSON object (sorted keys) or its text summary.
 /// The options of the benchmarks that time calls in rounds (catalog, richtext, agreement).

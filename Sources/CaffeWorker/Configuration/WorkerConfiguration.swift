@@ -148,6 +148,15 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var address: String = "127.0.0.1:9464"
     }
 
+    /// Spans of traced events, exported over OTLP/HTTP (JSON); off while `otlpEndpoint` is empty.
+    public struct Tracing: Hashable, Sendable {
+        /// `http://host:port/v1/traces` of an OpenTelemetry collector (usually beside the worker);
+        /// empty: no spans are recorded (outputs still carry the events' `traceparent`).
+        public var otlpEndpoint: String = ""
+        /// The `service.name` resource attribute of the spans.
+        public var serviceName: String = "caffe-worker"
+    }
+
     /// CURVE encryption and authentication; off while `secretKey` is empty.
     public struct Curve: Hashable, Sendable {
         /// The worker's secret key (Z85, 40 characters); its public key is derived from it.
@@ -170,6 +179,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
     public var shutdown = Shutdown()
     public var log = Log()
     public var metrics = Metrics()
+    public var tracing = Tracing()
     public var curve = Curve()
     /// The folder with `Localizations/` and `menu.json`; empty: `$CAFFE_CONFIG`, `./config`, or the
     /// built-in `config/`.

@@ -339,6 +339,21 @@ public enum WorkerConfigurationLoader {
                 }
                 configuration.metrics.address = address
             },
+            Setter(key: "tracing.otlp_endpoint") { raw, configuration throws(Message) in
+                let text = try scalar(raw)
+                guard text.isEmpty || OTLPEndpoint(text) != nil else {
+                    throw Message(
+                        "'\(text)' is not http://host:port/path, such as http://127.0.0.1:4318/v1/traces "
+                            + "(plain HTTP: run the collector beside the worker)"
+                    )
+                }
+                configuration.tracing.otlpEndpoint = text
+            },
+            Setter(key: "tracing.service_name") { raw, configuration throws(Message) in
+                let name = try scalar(raw)
+                guard !name.isEmpty else { throw Message("the service name is empty") }
+                configuration.tracing.serviceName = name
+            },
             Setter(key: "curve.secret_key") { raw, configuration throws(Message) in
                 configuration.curve.secretKey = try curveKey(raw)
             },

@@ -103,6 +103,11 @@ public struct WorkerCounts: Sendable {
     public var unparked: UInt64 = 0
     /// Dead letters an operator had rendered again (`caffe.v1.Admin/Redrive`).
     public var redriven: UInt64 = 0
+    /// Spans of traced events sent to the OTLP collector, spans dropped (queue full or a post that
+    /// failed), and posts that failed (`tracing.otlp_endpoint`).
+    public var spansExported: UInt64 = 0
+    public var spansDropped: UInt64 = 0
+    public var spanExportFailures: UInt64 = 0
     /// Locale resources and programs compiled, and evicted to stay within the cache bound.
     public var localeCompilations: UInt64 = 0
     public var localeEvictions: UInt64 = 0
@@ -175,6 +180,9 @@ public struct WorkerCounts: Sendable {
         parked += other.parked
         unparked += other.unparked
         redriven += other.redriven
+        spansExported += other.spansExported
+        spansDropped += other.spansDropped
+        spanExportFailures += other.spanExportFailures
         localeCompilations += other.localeCompilations
         localeEvictions += other.localeEvictions
         localePromotions += other.localePromotions
@@ -317,6 +325,12 @@ public struct WorkerCounts: Sendable {
         ),
         ("unparked_events", "Parked events rendered again after a reload.", \.unparked),
         ("redriven_events", "Dead letters rendered again on request (caffe.v1.Admin/Redrive).", \.redriven),
+        ("spans_exported", "Spans of traced events the OTLP collector accepted (four per event).", \.spansExported),
+        (
+            "spans_dropped", "Spans of traced events dropped: the export queue was full or the collector failed.",
+            \.spansDropped
+        ),
+        ("span_exports_failed", "Posts to the OTLP collector that failed or were refused.", \.spanExportFailures),
         ("locale_compilations", "Locale resources and programs compiled by the render threads.", \.localeCompilations),
         ("locale_evictions", "Locale resources evicted to stay within the cache bound.", \.localeEvictions),
         (

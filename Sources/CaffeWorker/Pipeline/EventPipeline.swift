@@ -78,6 +78,8 @@ final class EventPipeline: Service {
         var warmUp = true
         /// Render only the sources this shard owns (`input.shard`).
         var shard: ShardAssignment?
+        /// Where the spans of traced events go (`tracing.otlp_endpoint`); `nil`: none are recorded.
+        var spans: SpanExporter?
     }
 
     init(
@@ -194,6 +196,8 @@ private struct PipelineState {
     var notOwnedLog = LogBudget(perSecond: 1, burst: 5)
     /// Stream keys made once per run of a source, and each source's latest epoch.
     var streamKeys = StreamKeys()
+    /// The ids of the worker's spans of traced events.
+    var spanIDs = SpanIDGenerator()
 
     init(pipeline: EventPipeline, sockets: EventPipeline.Sockets) {
         let parts = pipeline.parts
@@ -400,7 +404,7 @@ private struct PipelineState {
                     metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)"]
                 )
             }
-            pending.append(event, key: event.header.sourceID)
+            pending.append(traced(event), key: event.header.sourceID)
         case .duplicate, .retry:
             // A retry's sequence is done already (the books marked it).
             counts.count { $0.duplicates += 1 }
@@ -414,6 +418,26 @@ private struct PipelineState {
             )
             enqueue(EventRenderer.deadLetter(.invalid, detail, frames: frames, header: event.header))
         }
+    }
+
+    /// With spans exported, an event whose `traceparent` asks for sampling gets the worker's
+    /// span: its outputs name that span as their parent (W3C Trace Context §3.5, "update
+    /// parent-id"). Without, the event goes on as it came and its outputs carry its context as is.
+    mutating func traced(_ event: InputEvent) -> InputEvent {
+        guard settings.spans != nil, let parent = event.header.traceParent, parent.isSampled else { return event }
+        var event = event
+        let span = EventSpan(
+            parent: parent,
+            spanID: spanIDs.next(),
+            source: event.header.sourceID,
+            sequence: event.header.sequence,
+            orderID: event.header.orderID,
+            bodyType: event.header.bodyType,
+            admittedAt: WallClock.nanoseconds()
+        )
+        event.header.metadata[TraceParent.metadataKey] = span.outgoing.description
+        event.span = span
+        return event
     }
 
     mutating func heartbeat(
@@ -611,6 +635,7 @@ private struct PipelineState {
         ]
         if !note.orderID.isEmpty { metadata["order_id"] = "\(note.orderID)" }
         if !note.excerpt.isEmpty { metadata["excerpt"] = "\(note.excerpt)" }
+        metadata.addTrace(note.trace)
         if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
         logger.warning("dead letter", metadata: metadata)
     }
@@ -628,6 +653,7 @@ private struct PipelineState {
             metadata["hint"] =
                 "a source that numbers from 1 again after a restart must send a new source_epoch (docs/WIRE.md)"
         }
+        metadata.addTrace(header.traceParent)
         if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
         logger.notice("duplicate event dropped", metadata: metadata)
     }
@@ -732,13 +758,12 @@ private struct PipelineState {
         parked.append(event)
         parkedSoFar += 1
         if isLoggedOccurrence(parkedSoFar) {
-            logger.error(
-                "event parked until a reload: the catalog cannot render it",
-                metadata: [
-                    "source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(reason)",
-                    "parked_so_far": "\(parkedSoFar)",
-                ]
-            )
+            var metadata: Logger.Metadata = [
+                "source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)", "reason": "\(reason)",
+                "parked_so_far": "\(parkedSoFar)",
+            ]
+            metadata.addTrace(event.header.traceParent)
+            logger.error("event parked until a reload: the catalog cannot render it", metadata: metadata)
         }
     }
 
@@ -784,6 +809,7 @@ private struct PipelineState {
     mutating func flush(at now: ContinuousClock.Instant) throws(ZMQError) {
         var refused: [(key: String, element: RenderedEvent)] = []
         var refusedInARow = 0
+        let spans = settings.spans
         while refusedInARow < max(1, outbound.keyCount), var head = outbound.removeFirst() {
             let output = output
             let accepted = try counts.counting { counts throws(ZMQError) in
@@ -792,6 +818,10 @@ private struct PipelineState {
                     // From the source's sent_at to the output socket taking the last output.
                     let latency = max(0, WallClock.nanoseconds() - head.sentAt)
                     counts.eventLatency[kind, default: LatencyHistogram()].record(nanoseconds: UInt64(latency))
+                }
+                if taken, var span = head.span, let spans {
+                    span.publishedAt = WallClock.nanoseconds()
+                    spans.record(span)
                 }
                 return taken
             }

@@ -17,6 +17,8 @@ struct InputEvent: @unchecked Sendable {
     /// The books' key of the event's stream (``SourceStream``), made once: it is a new string for
     /// a source that sends an epoch.
     let streamKey: String
+    /// The worker's span of this event, when it is traced and spans are exported.
+    var span: EventSpan?
 
     /// `streamKey`: the header's, when the caller has it already (``StreamKeys``).
     init(
@@ -210,6 +212,8 @@ struct RenderedEvent: @unchecked Sendable {
     }
     /// The first output not sent yet.
     var nextOutput = 0
+    /// The worker's span of the event, render times filled in, when it is traced.
+    var span: EventSpan?
 
     /// Every output sent.
     var isSent: Bool { nextOutput >= outputs.count }
@@ -224,6 +228,8 @@ struct DeadLetterNote: Sendable, Equatable {
     var detail: String
     /// The body's first bytes with anything unprintable as `.` (empty when none were kept).
     var excerpt: String
+    /// The event's trace context, for the log line's `trace_id` and `span_id`.
+    var trace: TraceParent? = nil
 
     /// The most bytes of a body the excerpt shows.
     static let excerptBytes = 64

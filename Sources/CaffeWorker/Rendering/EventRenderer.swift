@@ -85,7 +85,20 @@ struct EventRenderer {
     /// deferred event comes back with ``RenderedEvent/Summary/deferred(locale:)``.
     mutating func render(_ event: InputEvent, newLocales: NewLocalePolicy = .compile) -> RenderedEvent {
         session.newLocales = newLocales
+        let started = event.span == nil ? 0 : WallClock.nanoseconds()
         var rendered = renderEvent(event)
+        if var span = event.span {
+            span.renderStartedAt = started
+            span.renderEndedAt = WallClock.nanoseconds()
+            switch rendered.summary {
+            case .rendered(_, let locale, _, _):
+                span.outcome = "rendered"
+                span.locale = locale
+            case .deadLetter(let reason): span.outcome = "dead_letter:" + reason
+            case .parked, .deferred: span.outcome = "parked"
+            }
+            rendered.span = span
+        }
         rendered.notices = session.takeAgreementNotices()
         if event.header.hasSentAt {
             rendered.sentAt = event.header.sentAt.seconds &* 1_000_000_000 &+ Int64(event.header.sentAt.nanos)
@@ -338,7 +351,8 @@ struct EventRenderer {
             sequence: header.sequence,
             orderID: header.orderID,
             detail: detail,
-            excerpt: DeadLetterNote.excerpt(of: letter.originalBody)
+            excerpt: DeadLetterNote.excerpt(of: letter.originalBody),
+            trace: header.traceParent
         )
         return rendered
     }

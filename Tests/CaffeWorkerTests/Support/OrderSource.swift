@@ -36,10 +36,12 @@ final class OrderSource: @unchecked Sendable {
         }.start()
     }
 
-    /// Sends `order` (remembered for replay) with the replay endpoint in its metadata.
-    func send(_ order: Caffe_V1_OrderEvent) throws {
+    /// Sends `order` (remembered for replay) with the replay endpoint and `metadata` in its
+    /// header's metadata.
+    func send(_ order: Caffe_V1_OrderEvent, metadata: [String: String] = [:]) throws {
         store.withLock { $0[order.sequence] = order }
         var header = EventFrames.header(for: order)
+        header.metadata = metadata
         header.metadata["replay_endpoint"] = replayEndpoint
         try push.send(
             multipart: try EventFrames.encode(

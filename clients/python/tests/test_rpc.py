@@ -30,7 +30,8 @@ STATS_COUNTERS = {
     "checkpoints", "checkpoint_failures", "checkpoint_compactions", "replay_endpoints_refused", "sources_expired",
     "sources_revived", "source_restarts", "events_not_owned", "undecodable_feedback", "consumers_evicted",
     "consumers_disconnected",
-    "deliveries_timed_out", "parked_events", "unparked_events", "redriven_events", "locale_compilations",
+    "deliveries_timed_out", "parked_events", "unparked_events", "redriven_events", "spans_exported", "spans_dropped",
+    "span_exports_failed", "locale_compilations",
     "locale_evictions", "locale_promotions", "locale_approximations", "handshake_failures", "input_disconnects",
     "rpc_replies_dropped", "dead_letters", "rpc_requests", "outputs", "agreement_words_left", "reloads",
 }

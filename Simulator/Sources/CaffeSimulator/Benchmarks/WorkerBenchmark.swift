@@ -32,6 +32,9 @@ public struct WorkerBenchmark {
         /// The `source_epoch` every order's header carries (0: none), to time a source that
         /// sends one (its books key is then a string of its own).
         public var sourceEpoch: UInt64 = 0
+        /// Whether orders carry a W3C `traceparent` (sampled), and whether the worker exports
+        /// their spans (to an OTLP collector in this process).
+        public var tracing: Tracing = .off
 
         public init(
             executable: URL,
@@ -50,6 +53,16 @@ public struct WorkerBenchmark {
             self.seed = seed
             self.renderThreads = renderThreads
         }
+    }
+
+    /// What the benchmark's orders and worker do about tracing.
+    public enum Tracing: String, Sendable, CaseIterable {
+        /// No trace context.
+        case off
+        /// Every order's header carries a sampled `traceparent`; the worker exports nothing.
+        case propagated
+        /// The same, and the worker exports each order's spans to an OTLP/HTTP collector here.
+        case exported
     }
 
     public struct Report: Codable, Sendable {
@@ -77,6 +90,11 @@ public struct WorkerBenchmark {
         public var workerCPU: Double?
         public var relayCPU: Double?
         public var renderCPU: Double?
+        /// `off`, `propagated` or `exported`; with `exported`, the posts and bytes of spans the
+        /// collector received.
+        public var tracing: String = "off"
+        public var spanPosts: Int?
+        public var spanBytes: Int?
 
         enum CodingKeys: String, CodingKey {
             case orders, seconds
@@ -94,6 +112,9 @@ public struct WorkerBenchmark {
             case workerCPU = "worker_cpu_us_per_order"
             case relayCPU = "relay_cpu_us_per_order"
             case renderCPU = "render_cpu_us_per_order"
+            case tracing
+            case spanPosts = "span_posts"
+            case spanBytes = "span_bytes"
         }
     }
 
@@ -116,7 +137,8 @@ public struct WorkerBenchmark {
         checkpoint: URL,
         renderThreads: Int,
         outputKind: String = "push",
-        prepareLocales: [String] = []
+        prepareLocales: [String] = [],
+        extraSettings: [String] = []
     ) -> [String] {
         var settings = [
             "input.kind=pull", "input.endpoints=>\(input)", "output.kind=\(outputKind)", "output.endpoints=>\(output)",
@@ -127,6 +149,7 @@ public struct WorkerBenchmark {
         if !prepareLocales.isEmpty {
             settings.append("render.prepare_locales=" + prepareLocales.joined(separator: ","))
         }
+        settings += extraSettings
         return ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
             + settings.flatMap { ["--set", $0] }
     }
@@ -139,9 +162,20 @@ public struct WorkerBenchmark {
         )
         let warmUp = 1000
         let orders = generator.next(warmUp + configuration.orders)
+        var traceIDs = SeededRandom(seed: configuration.seed)
         let encoded: [[[UInt8]]] = try orders.map { order in
             var header = EventFrames.header(for: order)
             header.sourceEpoch = configuration.sourceEpoch
+            if configuration.tracing != .off,
+                let context = TraceParent(
+                    traceIDHigh: traceIDs.next(),
+                    traceIDLow: traceIDs.next(),
+                    parentID: traceIDs.next() | 1,
+                    flags: 1
+                )
+            {
+                header.metadata[TraceParent.metadataKey] = context.description
+            }
             return [
                 Array(CaffeTopic.order(store: order.storeID).utf8), try header.serializedBytes(),
                 try order.serializedBytes(),
@@ -173,6 +207,10 @@ public struct WorkerBenchmark {
 
         let pace = configuration.rate.map { String(format: " at %.0f/s", $0) } ?? ""
         progress("timing \(configuration.orders) orders through the worker\(pace)")
+        let spanCollector = configuration.tracing == .exported ? try HTTPReceiver(keepsBodies: false) : nil
+        defer { spanCollector?.stop() }
+        let tracingSettings =
+            spanCollector.map { ["tracing.otlp_endpoint=http://127.0.0.1:\($0.port)/v1/traces"] } ?? []
         let worker = Subject(
             name: "caffe worker",
             endpoints: endpoints,
@@ -182,7 +220,8 @@ public struct WorkerBenchmark {
                 input: sourceEndpoint,
                 output: collectorEndpoint,
                 checkpoint: folder.appendingPathComponent("checkpoint"),
-                renderThreads: configuration.renderThreads
+                renderThreads: configuration.renderThreads,
+                extraSettings: tracingSettings
             ),
             log: folder.appendingPathComponent("worker.log")
         )
@@ -248,6 +287,11 @@ public struct WorkerBenchmark {
         report.renderCPU = (1e7 / baseline).rounded() / 10
         report.serialPathCPU = threadCPU["caffe-pipeline"]
         report.serialPathCeiling = threadCPU["caffe-pipeline"].flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
+        report.tracing = configuration.tracing.rawValue
+        if let spanCollector {
+            report.spanPosts = spanCollector.requests.withLock { $0.count }
+            report.spanBytes = spanCollector.bodyBytes.load(ordering: .relaxed)
+        }
         return report
     }
 
@@ -346,6 +390,12 @@ public struct WorkerBenchmark {
                 serial,
                 ceiling
             )
+        }
+        if report.tracing != "off" {
+            text += "\ntracing: \(report.tracing) (every order carries a sampled traceparent)"
+            if let posts = report.spanPosts, let bytes = report.spanBytes {
+                text += "; the collector received \(posts) posts, \(bytes) bytes of spans"
+            }
         }
         return text
     }
