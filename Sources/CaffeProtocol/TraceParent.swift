@@ -66,9 +66,10 @@ public struct TraceParent: Hashable, Sendable, CustomStringConvertible {
     public var parentIDString: String { Self.hexString(parentID) }
 
     /// The same trace with `spanID` as the parent: what a span of this process sends on. The
-    /// version written is always 00 (§3.5: a receiver of a later version sends version 00).
+    /// version written is always 00, and of the flags only *sampled* is kept: version 00 defines no
+    /// other, and §3.2.2.5 has vendors set the others to zero.
     public func child(spanID: UInt64) -> TraceParent {
-        TraceParent(checked: (traceIDHigh, traceIDLow), parentID: spanID == 0 ? 1 : spanID, flags: flags)
+        TraceParent(checked: (traceIDHigh, traceIDLow), parentID: spanID == 0 ? 1 : spanID, flags: flags & 1)
     }
 
     /// `00-<trace id>-<parent id>-<flags>`.

@@ -198,6 +198,7 @@ public final class Worker: Service {
     private func openStages() throws(WorkerError) -> Stages {
         let resumed = self.resumed.withLock { $0.take() } ?? Checkpoint()
         var opened: [ZMQSocket] = []
+        var spans: SpanExporter?
         do {
             let http = try openMetricsEndpoint()
             let (input, inputWatch) = try openInput()
@@ -238,7 +239,7 @@ public final class Worker: Service {
                 prepareLocales: configuration.render.prepareLocales,
                 warmUp: configuration.render.warmUp
             )
-            let spans = OTLPEndpoint(configuration.tracing.otlpEndpoint).map { endpoint in
+            spans = OTLPEndpoint(configuration.tracing.otlpEndpoint).map { endpoint in
                 SpanExporter(
                     endpoint: endpoint,
                     serviceName: configuration.tracing.serviceName,
@@ -271,9 +272,11 @@ public final class Worker: Service {
             return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http, spans: spans)
         } catch let error as WorkerError {
             for socket in opened { socket.close(linger: .milliseconds(0)) }
+            spans?.stop()
             throw error
         } catch {
             for socket in opened { socket.close(linger: .milliseconds(0)) }
+            spans?.stop()
             throw WorkerError("\(error)")
         }
     }
@@ -324,12 +327,13 @@ public final class Worker: Service {
         // only drops connections that send far more than that.
         try socket.set(.maxMessageSize, to: Int64(max(input.maxMessageBytes, 256 << 20)))
         if input.kind == .sub {
-            for topic in input.topics { try socket.subscribe(topic) }
-            // A shard takes its topics as a broadcasting forwarder sends them (foreign sources are
-            // dropped and counted) and as a partitioning one routes them (only its own).
+            // A shard takes its topics as a partitioning proxy routes them (only its own) and as a
+            // broadcasting forwarder sends them (foreign sources dropped and counted); prefixed
+            // first, so the proxy knows the plain ones for a shard's.
             if let shard = input.shard {
                 for topic in input.topics { try socket.subscribe(shard.topicPrefix + topic) }
             }
+            for topic in input.topics { try socket.subscribe(topic) }
         }
         try attach(socket, input.endpoints, role: "input")
         return (socket, watch)

@@ -87,7 +87,7 @@ struct ProxyCommand: ParsableCommand {
             source.resume()
             return source
         }
-        let running = try Running(kind: kind, shards: shards, front, back, captureSocket)
+        let running = try Running(kind: kind, shards: shards, front, back, captureSocket) { stop.signal() }
         let operations = metricsAddress.isEmpty ? nil : try running.operations(address: metricsAddress, kind: kind)
         let served = operations.map { ", metrics http://\($0.address)/metrics" } ?? ""
         let among = shards.map { " among \($0) shards" } ?? ""
@@ -96,7 +96,7 @@ struct ProxyCommand: ParsableCommand {
         )
         stop.wait()
         operations?.stop()
-        let statistics = running.stop()
+        let (statistics, failure) = running.stop()
         sources.forEach { $0.cancel() }
         if let statistics {
             FileHandle.standardError.write(
@@ -107,6 +107,10 @@ struct ProxyCommand: ParsableCommand {
             )
         }
         context.shutdown()
+        if let failure {
+            FileHandle.standardError.write(Data("caffe proxy: stopped by an error: \(failure)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 
     /// libzmq's proxy, or the partitioning router, running.
@@ -119,13 +123,19 @@ struct ProxyCommand: ParsableCommand {
             shards: Int?,
             _ front: sending ZMQSocket,
             _ back: sending ZMQSocket,
-            _ capture: sending ZMQSocket?
+            _ capture: sending ZMQSocket?,
+            ended: @escaping @Sendable () -> Void
         ) throws {
             if kind == .partition, let shards {
                 self = .router(
-                    try ShardRouter(frontend: front, backend: back, capture: capture, shards: shards) { line in
-                        FileHandle.standardError.write(Data((line + "\n").utf8))
-                    }
+                    try ShardRouter(
+                        frontend: front,
+                        backend: back,
+                        capture: capture,
+                        shards: shards,
+                        report: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+                        ended: { _ in ended() }
+                    )
                 )
             } else {
                 self = .proxy(try ZMQProxy(frontend: front, backend: back, capture: capture))
@@ -143,17 +153,15 @@ struct ProxyCommand: ParsableCommand {
             }
         }
 
-        /// Stops forwarding; the last counts.
-        func stop() -> ZMQProxyStatistics? {
+        /// Stops forwarding; the last counts, and the error that stopped it early if one did.
+        func stop() -> (ZMQProxyStatistics?, ZMQError?) {
             switch self {
             case .proxy(let proxy):
                 let statistics = try? proxy.statistics(timeout: .seconds(1))
-                _ = proxy.terminate()
-                return statistics
+                return (statistics, proxy.terminate())
             case .router(let router):
-                let counts = router.counts()
-                router.stop()
-                return counts?.proxyStatistics
+                let failure = router.stop()
+                return (router.counts()?.proxyStatistics, failure)
             }
         }
     }

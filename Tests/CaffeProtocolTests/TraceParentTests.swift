@@ -54,5 +54,8 @@ struct TraceParentTests {
         let child = parent.child(spanID: 0x1122_3344_5566_7788)
         #expect(child.description == "00-4bf92f3577b34da6a3ce929d0e0e4736-1122334455667788-01")
         #expect(parent.child(spanID: 0xab).parentIDString == "00000000000000ab")
+        // Flags version 00 does not define are not passed on.
+        let later = try #require(TraceParent("cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-09-x"))
+        #expect(later.child(spanID: 2).description == "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000002-01")
     }
 }

@@ -46,9 +46,14 @@ struct ShardRouterTests {
             }
         }
 
-        static func subscriber(_ context: ZMQContext, _ folder: TemporaryFolder, _ prefix: String) throws -> ZMQSocket {
+        static func subscriber(
+            _ context: ZMQContext,
+            _ folder: TemporaryFolder,
+            _ prefix: String,
+            topics: [String] = ["order.", "heartbeat."]
+        ) throws -> ZMQSocket {
             let socket = try context.socket(.sub)
-            for topic in ["order.", "heartbeat."] { try socket.subscribe(prefix + topic) }
+            for topic in topics { try socket.subscribe(prefix + topic) }
             try socket.connect("ipc://\(folder.url.path)/back")
             return socket
         }
@@ -143,14 +148,16 @@ struct ShardRouterTests {
         defer { rig.close() }
         let foreign = try Rig.subscriber(rig.context, folder, "shard/1-of-3/")
         defer { foreign.close(linger: .zero) }
-        let plain = try Rig.subscriber(rig.context, folder, "")
+        // A worker without input.shard: "order." is also a shard's topic (a shard worker's plain
+        // subscription looks the same), "complication-request." is no shard's.
+        let plain = try Rig.subscriber(rig.context, folder, "", topics: ["order.", "complication-request."])
         defer { plain.close(linger: .zero) }
         _ = try rig.upstreamSubscriptions(["order.", "heartbeat."])
-        // Wait until the router has seen all four subscribers' topics.
+        // Wait until the router has seen every subscriber's topics.
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             let counts = try #require(rig.router.counts())
-            if counts.foreignSubscriptions == 2, counts.unprefixedTopics == 2, counts.subscribedTopics == [2, 2] {
+            if counts.foreignSubscriptions == 2, counts.unprefixedTopics == 1, counts.subscribedTopics == [2, 2] {
                 break
             }
             Thread.sleep(forTimeInterval: 0.02)
@@ -172,7 +179,7 @@ struct ShardRouterTests {
         let counts = try #require(rig.router.counts())
         #expect(counts.unroutable == 1)
         #expect(counts.foreignSubscriptions == 2)
-        #expect(counts.unprefixedTopics == 2)
+        #expect(counts.unprefixedTopics == 1)
         let reports = rig.said.all
         #expect(reports.contains("caffe proxy: shard 0/2 subscribed"))
         #expect(
@@ -180,7 +187,63 @@ struct ShardRouterTests {
                 "caffe proxy: a worker subscribes as shard 1/3 but this proxy routes among 2 shards; give the proxy and every worker the same count"
             )
         )
-        #expect(reports.contains("caffe proxy: a subscription without a shard prefix ('order.') receives nothing here"))
+        #expect(
+            reports.contains(
+                "caffe proxy: a subscription without a shard prefix ('complication-request.') receives nothing here"
+            )
+        )
+        #expect(!reports.contains { $0.contains("('order.')") })
+    }
+
+    /// An empty subscription (or any prefix of `shard/`) matches every shard's topics: its worker
+    /// sees every event, so the router says so rather than "nothing".
+    @Test("a subscription to everything receives every shard's events, and the router says so")
+    func subscriptionToEverything() throws {
+        let folder = try TemporaryFolder("router-all")
+        let rig = try Rig(shards: 2, folder: folder)
+        defer { rig.close() }
+        let everything = try Rig.subscriber(rig.context, folder, "", topics: [""])
+        defer { everything.close(linger: .zero) }
+        _ = try rig.upstreamSubscriptions(["order."])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try #require(rig.router.counts()).unprefixedTopics != 1, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let sources = (0..<8).map { "pos-\($0)" }
+        for source in sources { try rig.publisher.send(multipart: try Self.event(source, sequence: 1)) }
+        #expect(try Self.drain(everything).count == sources.count)
+        #expect(
+            rig.said.all.contains(
+                "caffe proxy: a subscription without a shard prefix ('') receives every shard's events; its worker drops what it does not own"
+            )
+        )
+    }
+
+    /// Shard 1 takes orders only while shard 0 takes requests too: a request of shard 1's source
+    /// reaches the router (shard 0's subscription asked the publishers for requests) and is
+    /// dropped by the XPUB, counted as sent without a subscriber.
+    @Test("events of a topic their owner does not subscribe to are counted as unsubscribed")
+    func topicTheOwnerDoesNotTake() throws {
+        let folder = try TemporaryFolder("router-topic")
+        let rig = try Rig(shards: 2, folder: folder)
+        defer { rig.close() }
+        let requests = try Rig.subscriber(rig.context, folder, "shard/0-of-2/", topics: ["complication-request."])
+        defer { requests.close(linger: .zero) }
+        _ = try rig.upstreamSubscriptions(["order.", "complication-request."])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try #require(rig.router.counts()).subscribedTopics != [3, 2], ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let source = try #require((0..<50).map { "pos-\($0)" }.first { ShardAssignment.shard(of: $0, among: 2) == 1 })
+        let order = try Self.event(source, sequence: 1)
+        var request = try Self.event(source, sequence: 2)
+        request[0] = try ZMQMessage("complication-request.u-1")
+        try rig.publisher.send(multipart: order)
+        try rig.publisher.send(multipart: request)
+        #expect(try Self.drain(rig.shards[1]).count == 1)
+        let counts = try #require(rig.router.counts())
+        #expect(counts.routed == [0, 2])
+        #expect(counts.unsubscribed == [0, 1])
     }
 
     @Test("a shard that leaves is said, and what is routed to it meanwhile is counted")

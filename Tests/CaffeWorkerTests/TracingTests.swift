@@ -78,8 +78,13 @@ struct TracingTests {
         try fixture.source.send(TestOrders.order(2), metadata: ["traceparent": Self.unsampled])
         try fixture.source.send(TestOrders.order(3))
         try fixture.source.send(Self.unknownItem(4), metadata: ["traceparent": Self.sampled])
-        let events = try fixture.collector.collect { $0.count >= 7 }
-        #expect(events.count == 7)
+        // Flags version 00 does not define (0x02) are not passed on.
+        try fixture.source.send(
+            TestOrders.order(5),
+            metadata: ["traceparent": "00-\(Self.traceID)-\(Self.sourceSpan)-03"]
+        )
+        let events = try fixture.collector.collect { $0.count >= 9 }
+        #expect(events.count == 9)
         func contexts(_ sequence: UInt64) -> Set<String?> {
             Set(events.filter { $0.header.sequence == sequence }.map { $0.header.metadata["traceparent"] })
         }
@@ -92,15 +97,17 @@ struct TracingTests {
         #expect(contexts(3) == [nil])
         let letter = try #require(contexts(4).first.flatMap { $0 }.flatMap(TraceParent.init))
         #expect(letter.traceID == Self.traceID && letter.parentIDString != Self.sourceSpan)
+        let fifth = try #require(contexts(5).first.flatMap { $0 })
+        #expect(contexts(5).count == 1 && fifth.hasSuffix("-01") && fifth.contains(Self.traceID))
 
-        // Eight spans: four per sampled event, exported within the second.
+        // Twelve spans: four per sampled event, exported within the second.
         var spans: [[String: Any]] = []
         let deadline = Date().addingTimeInterval(10)
-        while spans.count < 8, Date() < deadline {
+        while spans.count < 12, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
             spans = collector.bodies.flatMap(Self.spans(in:))
         }
-        #expect(spans.count == 8)
+        #expect(spans.count == 12)
         let request = try #require(collector.requests.withLock { $0.first })
         #expect(request.path == "/v1/traces" && request.contentType == "application/json")
         for (context, order, outcome) in [(first, "O-1", "rendered"), (letter, "O-4", "dead_letter:unknown_item")] {
@@ -125,7 +132,7 @@ struct TracingTests {
         let logged = try #require(Self.logLines(fixture.worker, "dead letter").first)
         #expect(logged["trace_id"] as? String == Self.traceID)
         #expect(logged["span_id"] as? String == letter.parentIDString)
-        #expect(try Self.metric(address, "caffe_worker_spans_exported_total") == 8)
+        #expect(try Self.metric(address, "caffe_worker_spans_exported_total") == 12)
         #expect(try Self.metric(address, "caffe_worker_spans_dropped_total") == 0)
         #expect(fixture.worker.terminate() == 0)
     }

@@ -729,6 +729,8 @@ private struct PipelineState {
     mutating func redrive() {
         guard let redrives = pipeline.redrives else { return }
         for event in redrives.take() {
+            // A redriven event is a new render of the source's event: a span of its own.
+            let event = traced(event)
             var result = renderer.render(event, newLocales: .compile)
             if case .parked(let reason) = result.summary {
                 result = EventRenderer.deadLetter(.renderFailed, reason, event: event)

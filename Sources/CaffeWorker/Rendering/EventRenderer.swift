@@ -253,7 +253,18 @@ struct EventRenderer {
         letter.topic = event.topic.string
         letter.originalHeader = event.headerFrame.data
         letter.originalBody = event.body.data
-        return deadLetter(reason, detail, letter: letter, header: event.header, ref: event.ref)
+        var rendered = deadLetter(reason, detail, letter: letter, header: event.header, ref: event.ref)
+        // A traced event dead-lettered without a render (past render.max_parked) still ends its
+        // span: its dead letter names it as parent.
+        if var span = event.span {
+            if span.renderStartedAt == 0 {
+                span.renderStartedAt = WallClock.nanoseconds()
+                span.renderEndedAt = span.renderStartedAt
+            }
+            span.outcome = "dead_letter:" + reason.metricName
+            rendered.span = span
+        }
+        return rendered
     }
 
     /// The dead letter for an input with no sequence to trust (unreadable, or refused by intake):

@@ -41,7 +41,8 @@ public final class ShardRouter: Sendable {
         public var foreignSubscriptions: UInt64 = 0
         /// Topics each shard is subscribed to now.
         public var subscribedTopics: [Int]
-        /// Topics subscribed to without a shard prefix now (they receive nothing here).
+        /// Topics subscribed to without a shard prefix now that no shard also subscribes to under
+        /// its prefix (a worker without `input.shard`: it receives nothing here).
         public var unprefixedTopics: Int = 0
 
         /// The same traffic in the shape libzmq's proxy reports: frontend in, backend out, and the
@@ -75,13 +76,15 @@ public final class ShardRouter: Sendable {
 
     /// Starts routing between `frontend` (a SUB socket, bound or connected to the publishers) and
     /// `backend` (an XPUB socket for the shards); `capture`, if given, receives a copy of every
-    /// message as it came in. `report` receives a line for each change worth an operator's eye.
+    /// message as it came in. `report` receives a line for each change worth an operator's eye;
+    /// `ended` hears of an error that stopped the loop (the router then forwards nothing).
     public init(
         frontend: sending ZMQSocket,
         backend: sending ZMQSocket,
         capture: sending ZMQSocket? = nil,
         shards: Int,
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (String) -> Void,
+        ended: @escaping @Sendable (ZMQError) -> Void = { _ in }
     ) throws(ZMQError) {
         guard frontend.type == .sub, backend.type == .xpub, shards >= 1, shards <= ShardAssignment.maximumCount else {
             throw ZMQError(
@@ -107,6 +110,7 @@ public final class ShardRouter: Sendable {
             }
             for socket in [frontend, backend, capture] { socket?.close(linger: .zero) }
             loop.router.finish(failure)
+            if let failure { ended(failure) }
         }
         thread.name = "caffe-router"
         thread.start()
@@ -197,7 +201,7 @@ public final class ShardRouter: Sendable {
                         handled += 1
                     }
                 }
-                router.add(pending, subscribed: topics.map(\.count), unprefixed: unprefixed.count)
+                router.add(pending, subscribed: topics.map(\.count), unprefixed: strayTopics)
                 pending = Counts(shards: router.shards)
             }
         }
@@ -226,12 +230,25 @@ public final class ShardRouter: Sendable {
                 }
             }
             pending.routed[owner] += 1
-            if topics[owner].isEmpty { pending.unsubscribed[owner] += 1 }
+            // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic.
+            let covered = topic.withUnsafeBytes { outgoing in
+                topics[owner].contains { subscription in outgoing.starts(with: subscription) }
+            }
+            if !covered { pending.unsubscribed[owner] += 1 }
             pending.sentBytes += UInt64(bytes + prefix.count)
             // XPUB never blocks: past the high-water mark of a slow shard it drops, as a forwarder
             // does, and the shard recovers the gap from the source.
             try backend.send(multipart: [topic] + frames.dropFirst())
         }
+
+        /// Whether some shard subscribes to `topic` under its prefix: a plain subscription of a
+        /// shard worker, not a stray one.
+        func isCovered(_ topic: [UInt8]) -> Bool {
+            prefixes.indices.contains { topics[$0].contains(prefixes[$0] + topic) }
+        }
+
+        /// Plain subscriptions no shard also makes under its prefix: workers without `input.shard`.
+        var strayTopics: Int { unprefixed.filter { !isCovered($0) }.count }
 
         func subscriptionChanged(_ frames: [ZMQMessage], frontend: ZMQSocket) {
             pending.subscriptionMessages += 1
@@ -241,7 +258,15 @@ public final class ShardRouter: Sendable {
             let text = String(decoding: topic, as: UTF8.self)
             guard let (shard, upstream) = ShardAssignment.split(partitionedTopic: text[...]) else {
                 if subscribing {
-                    if unprefixed.insert(topic).inserted {
+                    guard unprefixed.insert(topic).inserted else { return }
+                    if "shard/".utf8.starts(with: topic) {
+                        report(
+                            "caffe proxy: a subscription without a shard prefix ('\(text)') receives every shard's "
+                                + "events; its worker drops what it does not own"
+                        )
+                    } else if !isCovered(topic) {
+                        // A shard worker subscribes its topics plain too (for a broadcasting
+                        // forwarder), after their prefixed form: those are expected here.
                         report("caffe proxy: a subscription without a shard prefix ('\(text)') receives nothing here")
                     }
                 } else {
