@@ -13,7 +13,7 @@ struct CaffeSim: AsyncParsableCommand {
         version: CaffeVersion.current,
         subcommands: [
             Demo.self, Generate.self, JournalCommand.self, Replay.self, Record.self, Load.self, Complications.self,
-            Bench.self, Chaos.self, RelayCommand.self,
+            Bench.self, Chaos.self, RelayCommand.self, DiffCommand.self,
         ]
     )
 }

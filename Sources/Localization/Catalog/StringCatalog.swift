@@ -32,9 +32,9 @@ public struct StringCatalog: Sendable {
     public let files: [String]
 
     let matcher: LocalizationMatcher
-    private let tables: [String: [String: [String: CatalogEntry]]]
+    private var tables: [String: [String: [String: CatalogEntry]]]
     /// Entries of non-localized table files, by table and key.
-    private let nonLocalizedTables: [String: [String: CatalogEntry]]
+    private var nonLocalizedTables: [String: [String: CatalogEntry]]
 
     /// Loads every catalog file under `directory`.
     ///
@@ -298,6 +298,29 @@ public struct StringCatalog: Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+
+    /// This catalog with one entry changed: `entry` in place of `key` in `table` for `localization`
+    /// (``nonLocalized`` for a non-localized table's), or the key removed when `entry` is `nil`.
+    /// Localizations and the development language stay this catalog's: for measuring what one
+    /// change of a translation does (`caffe-sim diff`).
+    public func replacing(
+        _ key: String,
+        table: String,
+        localization: String,
+        with entry: CatalogEntry?
+    ) -> StringCatalog {
+        var copy = self
+        if localization == Self.nonLocalized {
+            var keys = copy.nonLocalizedTables[table] ?? [:]
+            keys[key] = entry
+            copy.nonLocalizedTables[table] = keys
+        } else {
+            var keys = copy.tables[table]?[localization] ?? [:]
+            keys[key] = entry
+            copy.tables[table, default: [:]][localization] = keys
+        }
+        return copy
     }
 
     /// A catalog with no entries, for formatting with a ``Localizer`` without looking anything up.

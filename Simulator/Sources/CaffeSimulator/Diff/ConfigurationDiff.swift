@@ -1,0 +1,362 @@
+import CaffeCore
+import CaffeProtocol
+import Dispatch
+import Foundation
+import Localization
+import Synchronization
+
+/// What a configuration change (catalog, menu) does to what customers receive: every order and
+/// complication request of a journal rendered through the configuration before and after, on the
+/// bytes path the worker uses, and every output that differs explained by the catalog keys that
+/// make it differ (`caffe-sim diff`).
+///
+/// Each changed output is attributed by rendering it once more per candidate key — the changed
+/// keys of the localizations its locale falls back through — with only that key's new value: the
+/// keys whose new value alone changes the output are named. An output that changes only when
+/// several keys change together is named under all of them, marked "together".
+public struct ConfigurationDiff: Sendable {
+    public struct Configuration: Sendable {
+        public var journal: URL
+        public var before: URL
+        public var after: URL
+        /// Render threads; 0: one per core.
+        public var threads: Int = 0
+        /// Example orders kept per change.
+        public var examples: Int = 3
+        /// Candidate keys at most for attributing one output; past it, all candidates are named.
+        public var maxCandidates: Int = 24
+
+        public init(journal: URL, before: URL, after: URL) {
+            self.journal = journal
+            self.before = before
+            self.after = after
+        }
+    }
+
+    /// One order (or request) whose output changed: the field that differs first, both texts.
+    public struct Example: Codable, Sendable, Equatable {
+        /// The order id, or the complication's request id.
+        public var id: String
+        /// `greeting`, `summary`, `item_count`, `pickup`, `text`, `lines[2].description`,
+        /// `entries[0]` (the family's text)…
+        public var field: String
+        public var before: String
+        public var after: String
+        /// The plain text is the same; only the styling (runs, HTML) differs — shown as runs.
+        public var stylingOnly: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, field, before, after
+            case stylingOnly = "styling_only"
+        }
+    }
+
+    /// The outputs of one kind in one localization that one key (or several together) changes.
+    public struct Change: Codable, Sendable, Equatable {
+        /// `confirmation`, `receipt` or `complication`.
+        public var output: String
+        /// The localization the output is rendered in (after the change).
+        public var locale: String
+        /// The key, `Table:key [localization]`; several joined with " + " when only together.
+        public var key: String
+        /// The `--allow` names of the keys (`Table:key`).
+        public var keys: [String]
+        /// Whether only several keys together make the change.
+        public var together: Bool
+        /// Orders (or requests) whose output changed.
+        public var count: Int
+        public var examples: [Example]
+    }
+
+    /// Events that render in one configuration and not in the other (or fail differently).
+    public struct Failure: Codable, Sendable, Equatable {
+        /// `appears` (renders before, dead-lettered after), `disappears`, or `differs`.
+        public var change: String
+        /// The reason in the configuration that fails (after, or before for `disappears`).
+        public var reason: String
+        public var count: Int
+        /// Up to the example count: id and the error's text.
+        public var examples: [FailureExample]
+    }
+
+    public struct FailureExample: Codable, Sendable, Equatable {
+        public var id: String
+        public var detail: String
+    }
+
+    public struct Report: Codable, Sendable {
+        public var journal: String
+        public var before: String
+        public var after: String
+        public var orders = 0
+        public var complications = 0
+        /// Records that are neither (heartbeats).
+        public var skipped = 0
+        /// Events with at least one output that differs.
+        public var changedEvents = 0
+        /// Events that fail in both configurations the same way.
+        public var failingInBoth = 0
+        /// Every catalog key (and the menu) that differs, `Table:key [localization]`.
+        public var catalogChanges: [String] = []
+        public var changes: [Change] = []
+        public var failures: [Failure] = []
+        public var threads = 0
+        public var seconds = 0.0
+
+        enum CodingKeys: String, CodingKey {
+            case journal, before, after, orders, complications, skipped
+            case changedEvents = "changed_events"
+            case failingInBoth = "failing_in_both"
+            case catalogChanges = "catalog_changes"
+            case changes, failures, threads, seconds
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Renders the journal through both configurations; `progress` hears (done, total) about
+    /// twice a second from the calling thread.
+    public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> Report {
+        let started = ContinuousClock.now
+        let before = try RenderingCore(configurationDirectory: configuration.before)
+        let after = try RenderingCore(configurationDirectory: configuration.after)
+        var changes = CatalogChange.changes(from: before.catalog, to: after.catalog)
+        let menuChanged =
+            (try? Data(contentsOf: configuration.before.appendingPathComponent("menu.json")))
+            != (try? Data(contentsOf: configuration.after.appendingPathComponent("menu.json")))
+        if menuChanged { changes.append(.menuFile) }
+        // One core per change: the configuration before with only that change made (none where
+        // that alone is not a configuration a core accepts, such as a menu name removed).
+        let singles: [RenderingCore?] = changes.map { change in
+            if change == .menuFile { return try? RenderingCore(catalog: before.catalog, menu: after.menu) }
+            let entry = after.catalog.allEntries(table: change.table, localization: change.localization)[change.key]
+            return try? RenderingCore(
+                catalog: before.catalog.replacing(
+                    change.key,
+                    table: change.table,
+                    localization: change.localization,
+                    with: entry
+                ),
+                menu: before.menu
+            )
+        }
+        let entries = try Journal.read(configuration.journal).entries
+        let threads = configuration.threads > 0 ? configuration.threads : ProcessInfo.processInfo.activeProcessorCount
+        let lanes = max(1, min(threads, entries.count / 64 + 1))
+        let done = Atomic<Int>(0)
+        let results = Mutex<[Int: Tally]>([:])
+        let group = DispatchGroup()
+        let chunk = (entries.count + lanes - 1) / lanes
+        let setup = Lane.Setup(
+            before: before,
+            after: after,
+            singles: singles,
+            changes: changes,
+            examples: configuration.examples,
+            maxCandidates: configuration.maxCandidates
+        )
+        for lane in 0..<lanes {
+            let range = (lane * chunk)..<min(entries.count, (lane + 1) * chunk)
+            group.enter()
+            Thread {
+                var worker = Lane(setup)
+                for (index, entry) in zip(range, entries[range]) {
+                    worker.take(entry.record)
+                    if index & 1023 == 1023 { done.add(1024, ordering: .relaxed) }
+                }
+                results.withLock { $0[lane] = worker.tally }
+                group.leave()
+            }.start()
+        }
+        while group.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
+            progress(min(done.load(ordering: .relaxed), entries.count), entries.count)
+        }
+        progress(entries.count, entries.count)
+        var total = Tally()
+        for lane in 0..<lanes {
+            if let tally = results.withLock({ $0[lane] }) { total.merge(tally, keep: configuration.examples) }
+        }
+        var report = Report(
+            journal: configuration.journal.path,
+            before: configuration.before.path,
+            after: configuration.after.path
+        )
+        report.orders = total.orders
+        report.complications = total.complications
+        report.skipped = total.skipped
+        report.changedEvents = total.changedEvents
+        report.failingInBoth = total.failingInBoth
+        report.catalogChanges = changes.map(\.description)
+        report.changes = total.changes.map { key, value in
+            Change(
+                output: key.output,
+                locale: key.locale,
+                key: key.keys.isEmpty
+                    ? "(no changed key: a fallback moved)" : key.keys.map(\.description).joined(separator: " + "),
+                keys: key.keys.map(\.name),
+                together: key.keys.count > 1,
+                count: value.count,
+                examples: value.examples
+            )
+        }.sorted { ($0.output, $0.locale, $0.key) < ($1.output, $1.locale, $1.key) }
+        report.failures = total.failures.map { key, value in
+            Failure(change: key.change, reason: key.reason, count: value.count, examples: value.examples)
+        }.sorted { ($0.change, $0.reason) < ($1.change, $1.reason) }
+        report.threads = lanes
+        report.seconds = PipelineBenchmark.seconds(ContinuousClock.now - started)
+        return report
+    }
+}
+
+extension StringCatalog {
+    /// The entries of one table in one localization (``nonLocalized`` included), by key.
+    func allEntries(table: String, localization: String) -> [String: CatalogEntry] {
+        let list =
+            localization == StringCatalog.nonLocalized
+            ? nonLocalizedEntries(table: table) : entries(table: table, localization: localization)
+        return Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// What one lane (or all of them) found, examples in journal order.
+struct Tally {
+    struct ChangeKey: Hashable {
+        var output: String
+        var locale: String
+        var keys: [CatalogChange]
+    }
+
+    struct FailureKey: Hashable {
+        var change: String
+        var reason: String
+    }
+
+    var orders = 0
+    var complications = 0
+    var skipped = 0
+    var changedEvents = 0
+    var failingInBoth = 0
+    var changes: [ChangeKey: (count: Int, examples: [ConfigurationDiff.Example])] = [:]
+    var failures: [FailureKey: (count: Int, examples: [ConfigurationDiff.FailureExample])] = [:]
+
+    mutating func merge(_ other: Tally, keep: Int) {
+        orders += other.orders
+        complications += other.complications
+        skipped += other.skipped
+        changedEvents += other.changedEvents
+        failingInBoth += other.failingInBoth
+        for (key, value) in other.changes {
+            var current = changes[key] ?? (0, [])
+            current.count += value.count
+            current.examples += value.examples.prefix(max(0, keep - current.examples.count))
+            changes[key] = current
+        }
+        for (key, value) in other.failures {
+            var current = failures[key] ?? (0, [])
+            current.count += value.count
+            current.examples += value.examples.prefix(max(0, keep - current.examples.count))
+            failures[key] = current
+        }
+    }
+}
+
+extension ConfigurationDiff {
+    /// What makes `caffe-sim diff` exit 1.
+    public enum Gate: String, Sendable, CaseIterable, Codable {
+        /// Any output changed by a key not named in `--allow`.
+        case changed
+        /// Any event that rendered before and is dead-lettered after (or fails differently).
+        case failures
+    }
+
+    /// Why each gate in `gates` trips, one line per reason; empty when none does.
+    public static func trips(_ report: Report, gates: Set<Gate>, allow: [String]) -> [String] {
+        var reasons: [String] = []
+        if gates.contains(.changed) {
+            for change in report.changes where !change.keys.allSatisfy({ allowed($0, allow) }) || change.keys.isEmpty {
+                reasons.append("changed: \(change.count) \(change.output)s in \(change.locale) by \(change.key)")
+            }
+        }
+        if gates.contains(.failures) {
+            for failure in report.failures where failure.change != "disappears" {
+                reasons.append(
+                    "failures: \(failure.count) \(failure.change == "appears" ? "now fail" : "fail differently") (\(failure.reason))"
+                )
+            }
+        }
+        return reasons
+    }
+
+    private static func allowed(_ name: String, _ allow: [String]) -> Bool {
+        allow.contains(name) || allow.contains(String(name.split(separator: ":", maxSplits: 1).last ?? ""))
+    }
+
+    /// The terminal summary.
+    public static func summary(_ report: Report, allow: [String] = []) -> String {
+        var lines: [String] = []
+        lines.append(
+            String(
+                format: "caffe-sim diff: %d orders, %d complication requests in %.2f s on %d threads (%.0f events/s)",
+                report.orders,
+                report.complications,
+                report.seconds,
+                report.threads,
+                Double(report.orders + report.complications) / max(report.seconds, 1e-9)
+            )
+        )
+        lines.append("  before \(report.before)")
+        lines.append("  after  \(report.after)")
+        lines.append(
+            report.catalogChanges.isEmpty
+                ? "configuration: no key differs"
+                : "configuration: \(report.catalogChanges.count) "
+                    + (report.catalogChanges.count == 1 ? "key differs: " : "keys differ: ")
+                    + report.catalogChanges.joined(separator: ", ")
+        )
+        let events = report.orders + report.complications
+        lines.append(
+            String(
+                format: "changed: %d of %d events (%.1f %%)",
+                report.changedEvents,
+                events,
+                events == 0 ? 0 : Double(report.changedEvents) * 100 / Double(events)
+            )
+        )
+        for change in report.changes {
+            let mark = change.keys.allSatisfy({ allowed($0, allow) }) && !change.keys.isEmpty ? " (allowed)" : ""
+            let together = change.together ? " (only together)" : ""
+            lines.append("  \(change.output) \(change.locale): \(change.key)\(together): \(change.count)\(mark)")
+            for example in change.examples {
+                let styling = example.stylingOnly ? " (styling only)" : ""
+                lines.append("    \(example.id) \(example.field)\(styling):")
+                lines.append("      - \(example.before.debugDescriptionLine)")
+                lines.append("      + \(example.after.debugDescriptionLine)")
+            }
+        }
+        if report.failures.isEmpty {
+            lines.append("failures: none appear or disappear")
+        } else {
+            for failure in report.failures {
+                let what =
+                    switch failure.change {
+                    case "appears": "dead letters appear"
+                    case "disappears": "dead letters disappear"
+                    default: "failures change"
+                    }
+                lines.append("\(what): \(failure.count) (\(failure.reason))")
+                for example in failure.examples { lines.append("    \(example.id): \(example.detail)") }
+            }
+        }
+        if report.failingInBoth > 0 { lines.append("failing in both, the same way: \(report.failingInBoth)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The text on one line: newlines shown as ⏎.
+    fileprivate var debugDescriptionLine: String { replacingOccurrences(of: "\n", with: " ⏎ ") }
+}
