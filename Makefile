@@ -14,7 +14,7 @@ CLIENT_VENV := .build/python-client
 CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
-.PHONY: demo test build bench deps release protos lint clean help python-test multihost reshard-test chaos report-screenshot lexicons \
+.PHONY: demo test build bench deps release protos lint clean help python-test multihost reshard-test chaos report-screenshot diff-report lexicons \
 	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check dist dist-test image image-test
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
@@ -39,6 +39,7 @@ help:
 	@echo "make lint    check formatting with swift format"
 	@echo "make chaos   kill, stop, starve and attack real workers; print the reliability table"
 	@echo "make report-screenshot  a load report rendered in headless Chromium (.build/report/*.png)"
+	@echo "make diff-report  caffe-sim diff's HTML report rendered and checked in headless Chromium (.build/report)"
 	@echo "make fuzz-smoke   build the libFuzzer targets (Fuzz/) and run each for $(FUZZ_SMOKE_SECONDS) s (CI)"
 	@echo "make fuzz FUZZ_SECONDS=3600 [FUZZERS=fuzz-markdown]   the long run, one fuzzer at a time"
 
@@ -150,6 +151,9 @@ chaos: release
 
 report-screenshot: deps
 	Scripts/report-screenshot.sh
+
+diff-report: deps
+	Scripts/diff-report.sh
 
 # Five hosts (source, proxy, two workers, consumer) in network namespaces; needs root.
 multihost: deps $(CLIENT_STAMP)

@@ -9,30 +9,35 @@ struct DiffCommand: ParsableCommand {
         abstract: "Render a journal through two configurations and report every output that changes, by key.",
         discussion: """
             Renders every order and complication request of the journal with the configuration \
-            --before and --after (folders holding Localizations/ and menu.json) on the worker's \
+            --before and --after (folders holding Localizations/ and menu.json, or REVISION:PATH \
+            of the git repository around the working directory) on the worker's \
             bytes path, on every core, and reports each output that differs: by output kind, \
             localization and the catalog key whose new value changes it (found by rendering it \
             again with only that key changed), with examples; and the events that render in one \
             configuration and fail in the other. Exit status 1 when a gate trips: --fail-on changed \
             (an output changed by a key not given to --allow), --fail-on failures (dead letters \
-            appear).
+            appear); 64 for arguments it cannot use, 2 when the journal or a configuration cannot be \
+            read.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, html
     }
 
     @Option(help: "The journal (caffe-sim generate or record).")
     var journal: String
 
-    @Option(help: "The configuration folder before the change.")
+    @Option(
+        help:
+            "The configuration before the change: a folder, or REVISION:PATH of the git repository here (HEAD~1:config)."
+    )
     var before: String
 
-    @Option(help: "The configuration folder after the change.")
+    @Option(help: "The configuration after the change: a folder, or REVISION:PATH.")
     var after: String
 
-    @Option(help: "text or json.")
+    @Option(help: "text, json, or html (one page: examples side by side, changed words marked).")
     var format: Format = .text
 
     @Option(name: .customLong("fail-on"), help: "changed or failures (repeatable): exit 1 when it trips.")
@@ -48,29 +53,45 @@ struct DiffCommand: ParsableCommand {
     var examples = 3
 
     func run() throws {
+        let old: ConfigurationSource
+        let new: ConfigurationSource
+        do {
+            old = try ConfigurationSource(before)
+            new = try ConfigurationSource(after)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        defer {
+            old.remove()
+            new.remove()
+        }
         var configuration = ConfigurationDiff.Configuration(
             journal: URL(fileURLWithPath: journal),
-            before: URL(fileURLWithPath: before),
-            after: URL(fileURLWithPath: after)
+            before: old.folder,
+            after: new.folder
         )
         configuration.threads = threads
         configuration.examples = examples
         let showsProgress = format == .text && isatty(STDERR_FILENO) == 1
-        let report = try ConfigurationDiff(configuration: configuration).run { done, total in
-            guard showsProgress, total > 0 else { return }
-            let width = 30
-            let filled = done * width / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        let report: ConfigurationDiff.Report
+        do {
+            report = try ConfigurationDiff(configuration: configuration).run { done, total in
+                Self.showProgress(done, total, on: showsProgress)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("caffe-sim diff: \(error)\n".utf8))
+            throw ExitCode(2)
         }
         let trips = ConfigurationDiff.trips(report, gates: Set(failOn), allow: allow)
+
         switch format {
         case .text:
             print(ConfigurationDiff.summary(report, allow: allow))
             if !failOn.isEmpty {
                 print(trips.isEmpty ? "gates: pass" : "gates: FAIL\n" + trips.map { "  " + $0 }.joined(separator: "\n"))
             }
+        case .html:
+            print(ConfigurationDiff.html(report, allow: allow, gates: failOn, trips: trips), terminator: "")
         case .json:
             struct Output: Encodable {
                 var report: ConfigurationDiff.Report
@@ -84,6 +105,16 @@ struct DiffCommand: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         }
         if !trips.isEmpty { throw ExitCode(1) }
+    }
+
+    /// A bar on standard error, on a terminal only.
+    static func showProgress(_ done: Int, _ total: Int, on terminal: Bool) {
+        guard terminal, total > 0 else { return }
+        let width = 30
+        let filled = done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
 

@@ -105,6 +105,58 @@ struct ConfigurationDiffTests {
         #expect(alone.failures == report.failures)
     }
 
+    @Test("the HTML marks the words that changed and escapes the rest")
+    func htmlMarksWords() throws {
+        #expect(
+            ConfigurationDiff.marked("1 großer Saft", "1 großer Fruchtsaft")
+                == ("1 großer <del>Saft</del>", "1 großer <ins>Fruchtsaft</ins>")
+        )
+        #expect(
+            ConfigurationDiff.marked("2 <b> & Säfte", "2 <b> & kleine Säfte")
+                == ("2 &lt;b&gt; &amp; Säfte", "2 &lt;b&gt; &amp; <ins>kleine </ins>Säfte")
+        )
+        #expect(ConfigurationDiff.marked("Bienvenu, Ana !", "") == ("<del>Bienvenu, Ana !</del>", ""))
+        #expect(
+            ConfigurationDiff.words("1 kleiner Saft, bitte") == ["1", " ", "kleiner", " ", "Saft", ",", " ", "bitte"]
+        )
+        // Cut to the change at word boundaries, `…` where cut.
+        let long = String(repeating: "Kaffee mit Milch, ", count: 6)
+        let (before, after) = Lane.excerpts(long + "1 Saft und 1 Pizza", long + "1 Fruchtsaft und 1 Pizza")
+        #expect(before == "…Milch, Kaffee mit Milch, 1 Saft und 1 Pizza")
+        #expect(after == "…Milch, Kaffee mit Milch, 1 Fruchtsaft und 1 Pizza")
+    }
+
+    /// The repository's own history: 9f48d74 made French and German confirmations agree and added
+    /// Italian and Portuguese. Its message names what changed for fr and de orders: the order
+    /// line, the French welcome and sizes, and the German "You ordered" label; the report must name
+    /// exactly those keys, not the other 85 that differ (it, pt-BR, the add-to-order string).
+    @Test("on real history: the keys a commit changed for French and German orders, and no others")
+    func realHistory() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let before = try ConfigurationSource("9f48d74^:config", repository: repository)
+        defer { before.remove() }
+        let after = try ConfigurationSource("9f48d74:config", repository: repository)
+        defer { after.remove() }
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "history-\(UUID().uuidString).journal"
+        )
+        try JournalTests.generate(.init(seed: 9, orders: 2000, locales: [("fr-FR", 50), ("de-DE", 50)]), to: journal)
+        let report = try ConfigurationDiff(
+            configuration: .init(journal: journal, before: before.folder, after: after.folder)
+        ).run()
+        #expect(report.catalogChanges.count == 92)
+        #expect(
+            Set(report.changes.map(\.key)) == [
+                "Localizable:%lld %@ %@ [de]", "Localizable:You ordered %@. [de]", "Localizable:%lld %@ %@ [fr]",
+                "Localizable:Welcome, %@! [fr]", "Menu:large [fr]", "Menu:small [fr]",
+            ]
+        )
+        let welcome = try #require(report.changes.first { $0.key == "Localizable:Welcome, %@! [fr]" })
+        #expect(welcome.examples.allSatisfy { $0.field == "greeting" && $0.after.hasPrefix("Bienvenu") })
+        #expect(report.failures.isEmpty)
+    }
+
     @Test("the same configuration twice: nothing changes, the gates pass")
     func identicalConfigurations() throws {
         let (before, _, journal) = try Self.configurations()

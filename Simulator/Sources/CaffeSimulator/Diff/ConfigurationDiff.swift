@@ -291,7 +291,8 @@ extension ConfigurationDiff {
         return reasons
     }
 
-    private static func allowed(_ name: String, _ allow: [String]) -> Bool {
+    /// Whether `--allow` names the key `name` (`Table:key`), whole or by its key alone.
+    static func allowed(_ name: String, _ allow: [String]) -> Bool {
         allow.contains(name) || allow.contains(String(name.split(separator: ":", maxSplits: 1).last ?? ""))
     }
 
