@@ -15,7 +15,7 @@ struct Caffe: AsyncParsableCommand {
             Complication.self,
             Plural.self,
             StringCommand.self, Lint.self,
-            Markdown.self, Inflect.self, Redrive.self, CheckpointCommand.self,
+            Markdown.self, Inflect.self, Redrive.self, CheckpointCommand.self, CatalogCommand.self,
         ]
     )
 }
