@@ -16,8 +16,8 @@ struct DiffCommand: ParsableCommand {
             again with only that key changed), with examples; and the events that render in one \
             configuration and fail in the other. Exit status 1 when a gate trips: --fail-on changed \
             (an output changed by a key not given to --allow), --fail-on failures (dead letters \
-            appear); 64 for arguments it cannot use, 2 when the journal or a configuration cannot be \
-            read.
+            appear, or events fail differently); 64 for arguments it cannot use, 2 when the journal \
+            or a configuration cannot be read.
             """
     )
 
@@ -57,14 +57,18 @@ struct DiffCommand: ParsableCommand {
         let new: ConfigurationSource
         do {
             old = try ConfigurationSource(before)
+        } catch {
+            FileHandle.standardError.write(Data("caffe-sim diff: --before: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        defer { old.remove() }
+        do {
             new = try ConfigurationSource(after)
         } catch {
-            throw ValidationError("\(error)")
+            FileHandle.standardError.write(Data("caffe-sim diff: --after: \(error)\n".utf8))
+            throw ExitCode(2)
         }
-        defer {
-            old.remove()
-            new.remove()
-        }
+        defer { new.remove() }
         var configuration = ConfigurationDiff.Configuration(
             journal: URL(fileURLWithPath: journal),
             before: old.folder,

@@ -191,5 +191,12 @@ struct ConfigurationDiffTests {
         let report = try #require(object["report"] as? [String: Any])
         #expect((report["changes"] as? [Any])?.count == 4)
         #expect(report["orders"] as? Int == 3000)
+        // A configuration that cannot be read: exit 2, saying which.
+        let unreadable = try ExecutableRunner.run(
+            sim,
+            ["diff", "--journal", journal.path, "--before", "no-such-revision:config", "--after", after.path]
+        )
+        #expect(unreadable.status == 2)
+        #expect(unreadable.standardError.contains("caffe-sim diff: --before: 'no-such-revision:config': git failed"))
     }
 }

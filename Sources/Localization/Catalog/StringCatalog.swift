@@ -31,7 +31,7 @@ public struct StringCatalog: Sendable {
     /// The files read, relative to the folder.
     public let files: [String]
 
-    let matcher: LocalizationMatcher
+    var matcher: LocalizationMatcher
     private var tables: [String: [String: [String: CatalogEntry]]]
     /// Entries of non-localized table files, by table and key.
     private var nonLocalizedTables: [String: [String: CatalogEntry]]
@@ -302,8 +302,9 @@ public struct StringCatalog: Sendable {
 
     /// This catalog with one entry changed: `entry` in place of `key` in `table` for `localization`
     /// (``nonLocalized`` for a non-localized table's), or the key removed when `entry` is `nil`.
-    /// Localizations and the development language stay this catalog's: for measuring what one
-    /// change of a translation does (`caffe-sim diff`).
+    /// The development language stays this catalog's; the localizations follow the entries (one
+    /// added to an empty localization makes it available). For measuring what one change of a
+    /// translation does (`caffe-sim diff`).
     public func replacing(
         _ key: String,
         table: String,
@@ -318,7 +319,13 @@ public struct StringCatalog: Sendable {
         } else {
             var keys = copy.tables[table]?[localization] ?? [:]
             keys[key] = entry
-            copy.tables[table, default: [:]][localization] = keys
+            copy.tables[table, default: [:]][localization] = keys.isEmpty ? nil : keys
+            if copy.tables[table]?.isEmpty == true { copy.tables[table] = nil }
+        }
+        // A localization added or emptied changes what locales fall back to.
+        let available = Set(copy.tables.values.flatMap(\.keys)).sorted()
+        if available != matcher.available {
+            copy.matcher = LocalizationMatcher(available: available, developmentLanguage: developmentLanguage)
         }
         return copy
     }

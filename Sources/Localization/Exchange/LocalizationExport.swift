@@ -20,7 +20,7 @@ public struct LocalizationExport: Sendable {
         public var source: String
         /// `nil`: the target language has no text for it yet (written as an empty `new` target).
         public var target: String?
-        /// `translated`, `needs_review`, `new`…; `new` when there is no target.
+        /// XLIFF 1.2's `translated`, `needs-review-translation` or `new` (no target).
         public var state: String
         public var note: String?
     }
@@ -28,6 +28,8 @@ public struct LocalizationExport: Sendable {
     /// One `<file>`: a table file of the development language, as its path in the catalog folder.
     public struct File: Hashable, Sendable {
         public var original: String
+        /// The language of the sources (a String Catalog's `sourceLanguage`).
+        public var sourceLanguage: String
         public var units: [Unit]
     }
 
@@ -55,27 +57,64 @@ public struct LocalizationExport: Sendable {
         }
         var paths: [String] = []
         for case let url as URL in enumerator {
+            // An export written inside the catalog folder is not part of the catalog.
+            if url.pathExtension == "xcloc" {
+                enumerator.skipDescendants()
+                continue
+            }
             let path = url.resolvingSymlinksInPath().standardizedFileURL.path
             guard path.hasPrefix(root.path + "/") else { continue }
             paths.append(String(path.dropFirst(root.path.count + 1)))
         }
-        let sourceFolder = "\(developmentLanguage).lproj/"
+        let sourceFolder = "\(developmentLanguage).lproj"
+        let tableFiles = Set(paths.filter { $0.hasSuffix(".strings") || $0.hasSuffix(".stringsdict") })
         for path in paths.sorted() {
             let url = root.appendingPathComponent(path)
+            var components = path.split(separator: "/").map(String.init)
             if path.hasSuffix(".xcstrings") {
                 files.append(try stringCatalogFile(url, original: path, categories: categories))
                 sources.append(path)
-            } else if path.hasPrefix(sourceFolder) || path.contains("/" + sourceFolder) {
-                let target = path.replacingOccurrences(of: sourceFolder, with: "\(language).lproj/")
-                let targetURL = paths.contains(target) ? root.appendingPathComponent(target) : nil
-                if path.hasSuffix(".strings") {
-                    files.append(try stringsFile(url, target: targetURL, original: path))
-                    sources.append(path)
-                } else if path.hasSuffix(".stringsdict") {
-                    files.append(try stringsDictFile(url, target: targetURL, original: path, categories: categories))
-                    sources.append(path)
-                }
+                continue
             }
+            guard tableFiles.contains(path) else { continue }
+            guard let folder = components.lastIndex(where: { $0.hasSuffix(".lproj") }) else {
+                skipped.append("\(path): a non-localized table (outside any .lproj folder) is not translated")
+                continue
+            }
+            guard components[folder] == sourceFolder else {
+                components[folder] = sourceFolder
+                if !tableFiles.contains(components.joined(separator: "/")) {
+                    skipped.append("\(path): no \(sourceFolder) table of that name to translate from")
+                }
+                continue
+            }
+            components[folder] = "\(language).lproj"
+            let target = components.joined(separator: "/")
+            let targetURL = tableFiles.contains(target) ? root.appendingPathComponent(target) : nil
+            if path.hasSuffix(".strings") {
+                files.append(try stringsFile(url, target: targetURL, original: path))
+            } else {
+                files.append(try stringsDictFile(url, target: targetURL, original: path, categories: categories))
+            }
+            sources.append(path)
+        }
+        for index in files.indices {
+            let original = files[index].original
+            var refused: [String] = []
+            files[index].units.removeAll { unit in
+                let carried = [unit.id, unit.source, unit.target ?? "", unit.note ?? ""].allSatisfy(Self.isXMLText)
+                if !carried {
+                    refused.append("\(original): \(unit.id.debugDescription): a control character XML cannot carry")
+                }
+                return !carried
+            }
+            skipped += refused
+        }
+        if files.isEmpty {
+            throw LocalizationError(
+                .unreadableCatalog,
+                "nothing to export: no String Catalog and no \(sourceFolder) folder in \(folder.path)"
+            )
         }
     }
 
@@ -103,6 +142,7 @@ public struct LocalizationExport: Sendable {
                 units.append(unit(key, source: key, target: target, comment: comment))
                 continue
             }
+            let before = units.count
             walk(
                 sourceTree,
                 target: targetTree,
@@ -112,8 +152,16 @@ public struct LocalizationExport: Sendable {
                 categories: categories,
                 into: &units
             )
+            // Variations the translation has and the source does not (a plural the language needs
+            // where English needs none): their ids too, with the source's text, so nothing the
+            // translators have is lost.
+            let emitted = Set(units[before...].map(\.id))
+            let sourceText = Self.leaf(sourceTree)?.text ?? key
+            for (id, target) in Self.leaves(targetTree, key: key, path: []) where !emitted.contains(id) {
+                units.append(unit(id, source: sourceText, target: target, comment: comment))
+            }
         }
-        return File(original: original, units: units)
+        return File(original: original, sourceLanguage: source, units: units)
     }
 
     /// The units of one localization tree: its string unit, then its variations and substitutions.
@@ -180,7 +228,7 @@ public struct LocalizationExport: Sendable {
         let units = source.sorted { $0.key < $1.key }.map { key, entry in
             unit(key, source: entry.value.source, target: translated[key]?.value.source, comment: entry.comment)
         }
-        return File(original: original, units: units)
+        return File(original: original, sourceLanguage: developmentLanguage, units: units)
     }
 
     private mutating func stringsDictFile(
@@ -193,7 +241,10 @@ public struct LocalizationExport: Sendable {
         let translated = try target.map { url throws(LocalizationError) in try Self.plist(url) } ?? [:]
         var units: [Unit] = []
         for key in source.keys.sorted() {
-            guard let entry = source[key] as? [String: Any] else { continue }
+            guard let entry = source[key] as? [String: Any] else {
+                skipped.append("\(original): \(key): not a dictionary")
+                continue
+            }
             let targetEntry = translated[key] as? [String: Any]
             let prefix = "/\(key):dict/"
             if let format = entry["NSStringLocalizedFormatKey"] as? String {
@@ -227,11 +278,47 @@ public struct LocalizationExport: Sendable {
                 }
             }
         }
-        return File(original: original, units: units)
+        return File(original: original, sourceLanguage: developmentLanguage, units: units)
     }
 
     private func unit(_ id: String, source: String, target: (text: String, state: String)?, comment: String?) -> Unit {
-        Unit(id: id, source: source, target: target?.text, state: target?.state ?? "new", note: comment)
+        Unit(id: id, source: source, target: target?.text, state: Self.xliffState(target?.state), note: comment)
+    }
+
+    /// A String Catalog state as XLIFF 1.2 names it: `needs_review` and `stale` are
+    /// `needs-review-translation`; a unit with no target is `new`.
+    static func xliffState(_ state: String?) -> String {
+        switch state {
+        case nil, "new": "new"
+        case "needs_review", "stale": "needs-review-translation"
+        default: "translated"
+        }
+    }
+
+    /// Every text of a String Catalog localization tree, by unit id.
+    private static func leaves(
+        _ tree: [String: Any]?,
+        key: String,
+        path: [String]
+    ) -> [(String, (text: String, state: String))] {
+        guard let tree else { return [] }
+        var found: [(String, (text: String, state: String))] = []
+        if let own = leaf(tree) { found.append((path.isEmpty ? key : key + "|==|" + path.joined(separator: "."), own)) }
+        if let variations = tree["variations"] as? [String: Any] {
+            for kind in variations.keys.sorted() {
+                let cases = variations[kind] as? [String: Any] ?? [:]
+                let names = kind == "plural" ? pluralOrder(Set(cases.keys)) : cases.keys.sorted()
+                for name in names {
+                    found += leaves(cases[name] as? [String: Any], key: key, path: path + [kind, name])
+                }
+            }
+        }
+        if let substitutions = tree["substitutions"] as? [String: Any] {
+            for name in substitutions.keys.sorted() {
+                found += leaves(substitutions[name] as? [String: Any], key: key, path: path + ["substitutions", name])
+            }
+        }
+        return found
     }
 
     private func unit(_ id: String, source: String, target: String?, comment: String?) -> Unit {
@@ -299,14 +386,15 @@ public struct LocalizationExport: Sendable {
         xml += "xsi:schemaLocation=\"urn:oasis:names:tc:xliff:document:1.2 "
         xml += "http://docs.oasis-open.org/xliff/v1.2/os/xliff-core-1.2-strict.xsd\">\n"
         for file in files {
-            xml +=
-                "  <file original=\"\(Self.escape(file.original))\" source-language=\"\(Self.escape(developmentLanguage))\" "
-            xml += "target-language=\"\(Self.escape(language))\" datatype=\"plaintext\">\n"
+            xml += "  <file original=\"\(Self.escape(file.original, attribute: true))\" "
+            xml += "source-language=\"\(Self.escape(file.sourceLanguage, attribute: true))\" "
+            xml += "target-language=\"\(Self.escape(language, attribute: true))\" datatype=\"plaintext\">\n"
             xml += "    <header>\n"
-            xml += "      <tool tool-id=\"caffe\" tool-name=\"caffe\" tool-version=\"\(Self.escape(toolVersion))\"/>\n"
+            xml += "      <tool tool-id=\"caffe\" tool-name=\"caffe\" "
+            xml += "tool-version=\"\(Self.escape(toolVersion, attribute: true))\"/>\n"
             xml += "    </header>\n    <body>\n"
             for unit in file.units {
-                xml += "      <trans-unit id=\"\(Self.escape(unit.id))\" xml:space=\"preserve\">\n"
+                xml += "      <trans-unit id=\"\(Self.escape(unit.id, attribute: true))\" xml:space=\"preserve\">\n"
                 xml += "        <source>\(Self.escape(unit.source))</source>\n"
                 xml +=
                     "        <target state=\"\(Self.escape(unit.state))\">\(Self.escape(unit.target ?? ""))</target>\n"
@@ -359,7 +447,7 @@ public struct LocalizationExport: Sendable {
     }
 
     /// Text as XML character data or an attribute value.
-    static func escape(_ text: String) -> String {
+    static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -368,10 +456,25 @@ public struct LocalizationExport: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "\r": out += "&#13;"
+            // In an attribute a parser turns a raw newline or tab into a space.
+            case "\n" where attribute: out += "&#10;"
+            case "\t" where attribute: out += "&#9;"
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// Whether XML 1.0 can carry `text` at all: control characters other than tab, newline and
+    /// carriage return, and U+FFFE/U+FFFF, cannot be written even as character references.
+    static func isXMLText(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x9, 0xA, 0xD: true
+            case 0..<0x20, 0xFFFE, 0xFFFF: false
+            default: true
+            }
+        }
     }
 
     static func jsonEscape(_ text: String) -> String {

@@ -1,4 +1,5 @@
 // Caffe — Localization tests.
+import CaffeTestKit
 import Foundation
 import Testing
 
@@ -111,14 +112,21 @@ struct LocalizationExportTests {
         #expect(welcome.target.hasPrefix("^[Bienvenu](inflect: true"))
         #expect(welcome.state == "translated")
         let juice = try #require(parsed.units.first { $0.id == "juice" })
-        #expect(juice.source == "juice" || !juice.source.isEmpty)
+        #expect(juice.source == "juice")
         #expect(juice.target == "jus")
+        // A String Catalog's needs_review is XLIFF's needs-review-translation.
+        let arabic = try Self.parse(
+            try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "ar")
+                .xliff(toolVersion: "test")
+        )
+        #expect(arabic.units.first { $0.id == "%@ ordered %lld coffees" }?.state == "needs-review-translation")
         #expect(parsed.units.first { $0.id == "Open your receipt|==|device.applewatch" }?.target.isEmpty == false)
     }
 
     @Test("the .xcloc folder: contents.json, Localized Contents, Source Contents, Notes")
     func bundleLayout() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcloc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let export = try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "ru")
         let bundle = try export.write(to: folder, catalogFolder: Self.catalog, toolVersion: "9.9.9")
         #expect(bundle.lastPathComponent == "ru.xcloc")
@@ -135,5 +143,92 @@ struct LocalizationExportTests {
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Source Contents/en.lproj/Menu.strings").path))
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Source Contents/Localizable.xcstrings").path))
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Notes").path))
+    }
+
+    /// A catalog of our own with what the repository's does not have: a translation with plural
+    /// variants where the source is plain, a key with a newline, one with a control character, a
+    /// non-localized table, and a table only in French.
+    @Test("translations with variants the source lacks, newlines in ids, characters XML cannot carry, tables left out")
+    func edgeCases() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        for path in ["en.lproj", "fr.lproj", "ru.lproj"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
+        }
+        let catalog: [String: Any] = [
+            "sourceLanguage": "en", "version": "1.0",
+            "strings": [
+                "%lld items": [
+                    "localizations": [
+                        "en": ["stringUnit": ["state": "translated", "value": "%lld items"]],
+                        "ru": [
+                            "variations": [
+                                "plural": [
+                                    "one": ["stringUnit": ["state": "translated", "value": "%lld предмет"]],
+                                    "few": ["stringUnit": ["state": "translated", "value": "%lld предмета"]],
+                                ]
+                            ]
+                        ],
+                    ]
+                ],
+                "Line one\nline two": [
+                    "localizations": ["en": ["stringUnit": ["state": "translated", "value": "Line one\nline two"]]]
+                ],
+                "bell": ["localizations": ["en": ["stringUnit": ["state": "translated", "value": "ding\u{7}"]]]],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: catalog).write(
+            to: folder.appendingPathComponent("Localizable.xcstrings")
+        )
+        try Data("\"global\" = \"Global\";\n".utf8).write(to: folder.appendingPathComponent("Global.strings"))
+        try Data("\"only\" = \"Seulement\";\n".utf8).write(to: folder.appendingPathComponent("fr.lproj/Extra.strings"))
+        try Data("\"hello\" = \"Hello\";\n".utf8).write(to: folder.appendingPathComponent("en.lproj/Menu.strings"))
+        let export = try LocalizationExport(catalogFolder: folder, developmentLanguage: "en", language: "ru")
+        let parsed = try Self.parse(export.xliff(toolVersion: "test"))
+        let byID = Dictionary(parsed.units.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byID["%lld items"]?.target == "")
+        #expect(byID["%lld items|==|plural.one"]?.target == "%lld предмет")
+        #expect(byID["%lld items|==|plural.few"]?.source == "%lld items")
+        #expect(byID["%lld items|==|plural.few"]?.target == "%lld предмета")
+        // The newline survives the attribute as &#10;.
+        #expect(byID["Line one\nline two"]?.source == "Line one\nline two")
+        #expect(byID["bell"] == nil)
+        #expect(export.skipped.contains { $0.contains("\"bell\"") && $0.contains("control character") })
+        #expect(
+            export.skipped.contains(
+                "Global.strings: a non-localized table (outside any .lproj folder) is not translated"
+            )
+        )
+        #expect(export.skipped.contains("fr.lproj/Extra.strings: no en.lproj table of that name to translate from"))
+        #expect(parsed.files == ["Localizable.xcstrings", "en.lproj/Menu.strings"])
+        // An export written into the catalog folder is not read as part of it next time.
+        try export.write(to: folder, catalogFolder: folder, toolVersion: "test")
+        let again = try LocalizationExport(catalogFolder: folder, developmentLanguage: "en", language: "ru")
+        #expect(again.files.map(\.original) == ["Localizable.xcstrings", "en.lproj/Menu.strings"])
+    }
+
+    @Test("caffe catalog export writes the bundle and says what it holds")
+    func commandLine() throws {
+        let caffe = try #require(ExecutableRunner.locate("caffe"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ExecutableRunner.run(
+            caffe,
+            ["catalog", "export", "--language", "ru", "--output", folder.path, "--catalog", Self.catalog.path]
+        )
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("caffe catalog export: \(folder.path)/ru.xcloc: 4 files, "))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("ru.xcloc/Localized Contents/ru.xliff").path
+            )
+        )
+        let refused = try ExecutableRunner.run(
+            caffe,
+            ["catalog", "export", "--language", "ru", "--output", folder.path, "--catalog", folder.path]
+        )
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("nothing to export"))
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// Each changed output is attributed by rendering it once more per candidate key — the changed
 /// keys of the localizations its locale falls back through — with only that key's new value: the
 /// keys whose new value alone changes the output are named. An output that changes only when
-/// several keys change together is named under all of them, marked "together".
+/// several keys change together is named under all of them (``Attribution/together``).
 public struct ConfigurationDiff: Sendable {
     public struct Configuration: Sendable {
         public var journal: URL
@@ -61,11 +61,23 @@ public struct ConfigurationDiff: Sendable {
         public var key: String
         /// The `--allow` names of the keys (`Table:key`).
         public var keys: [String]
-        /// Whether only several keys together make the change.
-        public var together: Bool
+        /// How the keys were found.
+        public var attribution: Attribution
         /// Orders (or requests) whose output changed.
         public var count: Int
         public var examples: [Example]
+    }
+
+    /// How a change's keys were found.
+    public enum Attribution: String, Codable, Sendable, Hashable {
+        /// Each key's new value alone changes the output.
+        case alone
+        /// No key alone does; all the candidates together do.
+        case together
+        /// Too many candidate keys to try one by one (``Configuration/maxCandidates``): all named.
+        case notSplit = "not-split"
+        /// No changed key reaches the output's locale (a fallback moved): none named.
+        case unexplained
     }
 
     /// Events that render in one configuration and not in the other (or fail differently).
@@ -125,14 +137,16 @@ public struct ConfigurationDiff: Sendable {
         let before = try RenderingCore(configurationDirectory: configuration.before)
         let after = try RenderingCore(configurationDirectory: configuration.after)
         var changes = CatalogChange.changes(from: before.catalog, to: after.catalog)
-        let menuChanged =
-            (try? Data(contentsOf: configuration.before.appendingPathComponent("menu.json")))
-            != (try? Data(contentsOf: configuration.after.appendingPathComponent("menu.json")))
-        if menuChanged { changes.append(.menuFile) }
+        // The menus as JSON values: an edit of layout alone is no change.
+        func menuJSON(_ folder: URL) -> NSObject? {
+            (try? Data(contentsOf: folder.appendingPathComponent("menu.json")))
+                .flatMap { try? JSONSerialization.jsonObject(with: $0) as? NSObject }
+        }
+        if menuJSON(configuration.before) != menuJSON(configuration.after) { changes.append(.menuFile) }
         // One core per change: the configuration before with only that change made (none where
         // that alone is not a configuration a core accepts, such as a menu name removed).
         let singles: [RenderingCore?] = changes.map { change in
-            if change == .menuFile { return try? RenderingCore(catalog: before.catalog, menu: after.menu) }
+            if change == .menuFile { return Self.menuOnly(before: before, after: after) }
             let entry = after.catalog.allEntries(table: change.table, localization: change.localization)[change.key]
             return try? RenderingCore(
                 catalog: before.catalog.replacing(
@@ -196,9 +210,9 @@ public struct ConfigurationDiff: Sendable {
                 output: key.output,
                 locale: key.locale,
                 key: key.keys.isEmpty
-                    ? "(no changed key: a fallback moved)" : key.keys.map(\.description).joined(separator: " + "),
+                    ? "(no changed key reaches it)" : key.keys.map(\.description).joined(separator: " + "),
                 keys: key.keys.map(\.name),
-                together: key.keys.count > 1,
+                attribution: key.attribution,
                 count: value.count,
                 examples: value.examples
             )
@@ -209,6 +223,26 @@ public struct ConfigurationDiff: Sendable {
         report.threads = lanes
         report.seconds = PipelineBenchmark.seconds(ContinuousClock.now - started)
         return report
+    }
+}
+
+extension ConfigurationDiff {
+    /// The configuration before with the menu after: where the new menu names items the catalog
+    /// before lacks, with those names (in every localization) taken from the catalog after, since
+    /// a menu without its names is no configuration. `nil` when even that is not one.
+    static func menuOnly(before: RenderingCore, after: RenderingCore) -> RenderingCore? {
+        if let core = try? RenderingCore(catalog: before.catalog, menu: after.menu) { return core }
+        let table = after.menu.nameTable
+        let development = before.catalog.developmentLanguage
+        let named = Set(before.catalog.entries(table: table, localization: development).map(\.key))
+        var catalog = before.catalog
+        for key in after.menu.nameKeys.subtracting(named).sorted() {
+            for localization in after.catalog.localizations(table: table) {
+                guard let entry = after.catalog.entry(key, table: table, localization: localization) else { continue }
+                catalog = catalog.replacing(key, table: table, localization: localization, with: entry)
+            }
+        }
+        return try? RenderingCore(catalog: catalog, menu: after.menu)
     }
 }
 
@@ -228,6 +262,7 @@ struct Tally {
         var output: String
         var locale: String
         var keys: [CatalogChange]
+        var attribution: ConfigurationDiff.Attribution
     }
 
     struct FailureKey: Hashable {
@@ -329,7 +364,13 @@ extension ConfigurationDiff {
         )
         for change in report.changes {
             let mark = change.keys.allSatisfy({ allowed($0, allow) }) && !change.keys.isEmpty ? " (allowed)" : ""
-            let together = change.together ? " (only together)" : ""
+            let together =
+                switch change.attribution {
+                case .alone: ""
+                case .together: " (only together)"
+                case .notSplit: " (not split: too many keys to try one by one)"
+                case .unexplained: " (unexplained)"
+                }
             lines.append("  \(change.output) \(change.locale): \(change.key)\(together): \(change.count)\(mark)")
             for example in change.examples {
                 let styling = example.stylingOnly ? " (styling only)" : ""

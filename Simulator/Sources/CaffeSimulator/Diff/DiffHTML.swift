@@ -55,7 +55,12 @@ extension ConfigurationDiff {
             let isAllowed = !change.keys.isEmpty && change.keys.allSatisfy { Self.allowed($0, allow) }
             page += "<h2>\(escape(change.output)) · \(escape(change.locale)) · <code>\(escape(change.key))</code> "
             page += "<span class=\"count\">— \(change.count) \(change.count == 1 ? "event" : "events")</span>"
-            if change.together { page += " <span class=\"together\">only together</span>" }
+            switch change.attribution {
+            case .alone: break
+            case .together: page += " <span class=\"together\">only together</span>"
+            case .notSplit: page += " <span class=\"together\">not split</span>"
+            case .unexplained: page += " <span class=\"together\">unexplained</span>"
+            }
             if isAllowed { page += " <span class=\"allowed\">allowed</span>" }
             page += "</h2>\n<table><colgroup><col class=\"id\"><col class=\"field\"><col><col></colgroup>\n"
             page += "<tr><th>order</th><th>field</th><th>before</th><th>after</th></tr>\n"

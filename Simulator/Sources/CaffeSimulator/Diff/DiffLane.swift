@@ -82,10 +82,10 @@ struct Lane {
             var confirmations: [Int: [UInt8]?] = [:]
             var receipts: [Int: [UInt8]?] = [:]
             for index in candidates.count <= setup.maxCandidates ? candidates : [] {
-                guard let session = session(index),
-                    case .order(let single, let singleReceipt, _, _) = Self.render(session, kind, record.body)
-                else {
-                    // No configuration with this change alone, or it fails: it changes both.
+                // No configuration with this change alone: it is not named alone.
+                guard let session = session(index) else { continue }
+                guard case .order(let single, let singleReceipt, _, _) = Self.render(session, kind, record.body) else {
+                    // It fails with this change alone: the change alone changes both.
                     confirmations[index] = .some(nil)
                     receipts[index] = .some(nil)
                     continue
@@ -105,15 +105,16 @@ struct Lane {
             let candidates = candidates(for: locale)
             var payloads: [Int: [UInt8]?] = [:]
             for index in candidates.count <= setup.maxCandidates ? candidates : [] {
-                guard let session = session(index),
-                    case .complication(let single, _) = Self.render(session, kind, record.body)
-                else {
+                guard let session = session(index) else { continue }
+                guard case .complication(let single, _) = Self.render(session, kind, record.body) else {
                     payloads[index] = .some(nil)
                     continue
                 }
                 if single != payload { payloads[index] = single }
             }
-            count(.complication, newLocale, id, payload, newPayload, alone: payloads, candidates)
+            // Grouped by the localization used, as orders are (the request's locale may carry -u-hc).
+            let localization = setup.after.catalog.fallbackChain(for: newLocale).first ?? newLocale
+            count(.complication, localization, id, payload, newPayload, alone: payloads, candidates)
         default:
             break
         }
@@ -146,8 +147,8 @@ struct Lane {
     }
 
     /// Counts one changed output under each key that changes it alone (`alone`: the output with
-    /// only that key changed, `nil` where none could be made), or, when none does (or there were
-    /// too many to try), under all `candidates` together.
+    /// only that key changed, `nil` where it then fails), or, when none does, under all
+    /// `candidates` together; past ``Setup/maxCandidates`` they are not tried one by one.
     private mutating func count(
         _ output: Output,
         _ locale: String,
@@ -163,10 +164,23 @@ struct Lane {
             case .receipt: "receipt"
             case .complication: "complication"
             }
-        let groups: [([Int], [UInt8]?)] =
-            alone.isEmpty ? [(candidates, nil)] : alone.keys.sorted().map { ([$0], alone[$0] ?? nil) }
-        for (indices, focus) in groups {
-            let key = Tally.ChangeKey(output: name, locale: locale, keys: indices.map { setup.changes[$0] })
+        let groups: [([Int], [UInt8]?, ConfigurationDiff.Attribution)] =
+            if candidates.count > setup.maxCandidates {
+                [(candidates, nil, .notSplit)]
+            } else if !alone.isEmpty {
+                alone.keys.sorted().map { ([$0], alone[$0] ?? nil, .alone) }
+            } else if candidates.isEmpty {
+                [([], nil, .unexplained)]
+            } else {
+                [(candidates, nil, .together)]
+            }
+        for (indices, focus, attribution) in groups {
+            let key = Tally.ChangeKey(
+                output: name,
+                locale: locale,
+                keys: indices.map { setup.changes[$0] },
+                attribution: attribution
+            )
             var current = tally.changes[key] ?? (0, [])
             current.count += 1
             if current.examples.count < setup.examples {
