@@ -157,6 +157,37 @@ struct ConfigurationDiffTests {
         #expect(report.failures.isEmpty)
     }
 
+    /// A key in a localization the catalog did not have (de-DE beside de): the single-change
+    /// catalog makes the new localization reachable, so the key is named alone.
+    @Test("a key in a new localization is named alone")
+    func newLocalization() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = root.appendingPathComponent("before")
+        let after = root.appendingPathComponent("after")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: before)
+        try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: after)
+        let strings = after.appendingPathComponent("Localizations/Localizable.xcstrings")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: strings)) as? [String: Any])
+        var all = try #require(document["strings"] as? [String: Any])
+        var greeting = try #require(all["Welcome, %@!"] as? [String: Any])
+        var localizations = try #require(greeting["localizations"] as? [String: Any])
+        localizations["de-DE"] = ["stringUnit": ["state": "translated", "value": "Grüß Gott, %@!"]]
+        greeting["localizations"] = localizations
+        all["Welcome, %@!"] = greeting
+        document["strings"] = all
+        try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: strings)
+        let journal = root.appendingPathComponent("orders.journal")
+        try JournalTests.generate(.init(seed: 2, orders: 200, locales: [("de-DE", 100)]), to: journal)
+        let report = try ConfigurationDiff(configuration: .init(journal: journal, before: before, after: after)).run()
+        #expect(report.catalogChanges == ["Localizable:Welcome, %@! [de-DE]"])
+        #expect(report.changes.map(\.key) == ["Localizable:Welcome, %@! [de-DE]"])
+        #expect(report.changes.first?.attribution == .alone)
+        #expect(report.changes.first?.count == 200)
+        #expect(report.changes.first?.examples.first?.after.hasPrefix("Grüß Gott, ") == true)
+    }
+
     @Test("the same configuration twice: nothing changes, the gates pass")
     func identicalConfigurations() throws {
         let (before, _, journal) = try Self.configurations()
