@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaffeCore
 import Foundation
+import GrammarAgreement
 import Localization
 
 /// `caffe catalog`: the catalog's round trip with translators.
@@ -8,7 +9,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Exchange a catalog with translators (Xcode's localization catalogs, .xcloc).",
-        subcommands: [Export.self]
+        subcommands: [Export.self, Import.self]
     )
 
     /// `caffe catalog export`: what `xcodebuild -exportLocalizations` gives translators.
@@ -62,6 +63,85 @@ struct CatalogCommand: ParsableCommand {
                 "caffe catalog export: \(bundle.path): \(export.files.count) files, \(units) units, \(open) to translate"
             )
             for note in export.skipped { print("  skipped: \(note)") }
+        }
+    }
+
+    /// `caffe catalog import`: what `xcodebuild -importLocalizations` does with translators' work.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the translations of an .xcloc or .xliff into the catalog's files.",
+            discussion: """
+                Each translated unit goes into the file its key lives in: a String Catalog is \
+                rewritten as Xcode writes it (unchanged parts byte for byte), a .strings file of the \
+                language gets its changed values replaced and new keys appended (made if missing). \
+                The merged catalog is checked as caffe lint checks it; a translation that brings an \
+                error (a specifier, a plural, markup or an agreement span) is refused with that \
+                diagnostic and the others are written. .stringsdict targets are not merged yet. \
+                Exit status 1 when any translation was refused.
+                """
+        )
+
+        @Argument(help: "The .xcloc folder or .xliff file translators sent back.")
+        var file: String
+
+        @Option(help: "The catalog folder (default: Localizations/ of the configuration, as caffe finds it).")
+        var catalog: String?
+
+        @Flag(help: "Say what would change; write nothing.")
+        var dryRun = false
+
+        func run() throws {
+            let folder =
+                catalog.map { URL(fileURLWithPath: $0) }
+                ?? ConfigurationDirectory.resolve().appendingPathComponent("Localizations")
+            let merge: LocalizationImport
+            do {
+                let document = try XLIFFReader.read(try Self.xliffBytes(file))
+                merge = try LocalizationImport(document: document, catalogFolder: folder) { catalog in
+                    CatalogLinter(catalog: catalog, termTables: ["Menu"]).lint().findings
+                        + CatalogMarkupLinter(catalog: catalog, appKeys: []).lint().findings
+                }
+                if !dryRun { try merge.write() }
+            } catch {
+                FileHandle.standardError.write(Data("caffe catalog import: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            let verb = dryRun ? "would change" : "changed"
+            print(
+                "caffe catalog import (\(merge.language)): \(verb) \(merge.changes.count) values in "
+                    + "\(merge.files.count) files; \(merge.unchanged) already so, \(merge.untranslated) not translated, "
+                    + "\(merge.refused.count) refused"
+            )
+            for change in merge.changes {
+                print(
+                    "  \(change.file): \(change.id.debugDescription): \((change.old ?? "(new)").debugDescription) -> \(change.new.debugDescription)"
+                )
+            }
+            for refusal in merge.refused {
+                print("  refused \(refusal.file): \(refusal.id.debugDescription): \(refusal.reason)")
+            }
+            if !merge.refused.isEmpty { throw ExitCode(1) }
+        }
+
+        /// The XLIFF of an `.xcloc` (its one `Localized Contents/*.xliff`) or the file itself.
+        static func xliffBytes(_ path: String) throws -> [UInt8] {
+            let url = URL(fileURLWithPath: path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw LocalizationError(.unreadableCatalog, "\(path) does not exist")
+            }
+            guard isFolder.boolValue else { return try [UInt8](Data(contentsOf: url)) }
+            let localized = url.appendingPathComponent("Localized Contents")
+            let xliffs =
+                (try? FileManager.default.contentsOfDirectory(atPath: localized.path))?
+                .filter { $0.hasSuffix(".xliff") } ?? []
+            guard xliffs.count == 1 else {
+                throw LocalizationError(
+                    .unreadableCatalog,
+                    "\(path) holds \(xliffs.count) .xliff files in Localized Contents, not one"
+                )
+            }
+            return try [UInt8](Data(contentsOf: localized.appendingPathComponent(xliffs[0])))
         }
     }
 }

@@ -1,0 +1,470 @@
+import Foundation
+
+/// Translations coming back from translators (an XLIFF, or the `.xcloc` holding one) merged into
+/// the catalog's files in the format each key lives in, everything else left byte for byte: a
+/// String Catalog is rewritten as Xcode writes it (``OrderedJSON``, which gives the same bytes
+/// for an unchanged catalog), a `.strings` file has only the changed values' literals replaced
+/// and new keys appended.
+///
+/// Nothing that would break the catalog is written: the merged catalog is linted (specifiers,
+/// plurals, markup, agreement spans) and every translation that brings an error the catalog did
+/// not have is refused with that diagnostic, the others kept. A unit with an empty target is not
+/// translated yet and left alone; `.stringsdict` targets are refused for now (named).
+public struct LocalizationImport: Sendable {
+    /// One value changed or added.
+    public struct Change: Hashable, Sendable {
+        /// The file written, relative to the catalog folder.
+        public var file: String
+        /// The unit's id.
+        public var id: String
+        /// The value before (`nil`: added).
+        public var old: String?
+        public var new: String
+    }
+
+    /// A unit not imported, and why.
+    public struct Refusal: Hashable, Sendable {
+        public var file: String
+        public var id: String
+        public var reason: String
+    }
+
+    public let language: String
+    public private(set) var changes: [Change] = []
+    public private(set) var refused: [Refusal] = []
+    /// Units whose target equals the catalog's value already.
+    public private(set) var unchanged = 0
+    /// Units with no target text (not translated yet).
+    public private(set) var untranslated = 0
+    /// The new bytes of every file to write, by path relative to the catalog folder.
+    public private(set) var files: [String: [UInt8]] = [:]
+
+    private let folder: URL
+
+    /// What checks a catalog: ``CatalogLinter`` by default; `caffe catalog import` adds the markup
+    /// and agreement checks of `caffe lint` (GrammarAgreement's `CatalogMarkupLinter`).
+    public typealias Checker = @Sendable (StringCatalog) -> [CatalogDiagnostic]
+
+    /// ``CatalogLinter`` with `termTables` as the menu-term tables.
+    public static func linter(termTables: Set<String> = ["Menu"]) -> Checker {
+        { catalog in CatalogLinter(catalog: catalog, termTables: termTables).lint().findings }
+    }
+
+    /// Plans the import of `document` into the catalog at `catalogFolder` (nothing is written
+    /// until ``write()``); `check` finds the errors a translation must not bring.
+    public init(
+        document: XLIFFDocument,
+        catalogFolder: URL,
+        check: @escaping Checker = LocalizationImport.linter()
+    ) throws(LocalizationError) {
+        folder = catalogFolder
+        let languages = Set(document.files.map(\.targetLanguage))
+        guard languages.count == 1, let language = languages.first, !language.isEmpty else {
+            throw LocalizationError(
+                .unreadableCatalog,
+                "the XLIFF must name one target-language, it names \(languages.sorted().joined(separator: ", "))"
+            )
+        }
+        self.language = language
+        var excluded: Set<String> = []
+        // Merge, lint, refuse what brings new errors, merge again without it (a refusal can only
+        // remove errors, so two rounds suffice; a third guards against the unexpected).
+        let before = try Self.errors(in: catalogFolder, check: check)
+        for _ in 0..<3 {
+            try merge(document, excluding: excluded)
+            let after = try lintMerged(check: check)
+            let new = after.subtracting(before)
+            let touched = Dictionary(
+                changes.map { (Self.lookupKey($0.id), $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            let blamed = new.filter { $0.locale == language || $0.locale == nil }.compactMap { error -> Refusal? in
+                guard let key = error.key, let change = touched[key] else { return nil }
+                return Refusal(file: change.file, id: change.id, reason: error.description)
+            }
+            if blamed.isEmpty { return }
+            for refusal in blamed where !excluded.contains(refusal.id) {
+                refused.append(refusal)
+                excluded.insert(refusal.id)
+                // Every unit of the same key goes with it: a plural is one value.
+                for change in changes where Self.lookupKey(change.id) == Self.lookupKey(refusal.id) {
+                    excluded.insert(change.id)
+                }
+            }
+        }
+    }
+
+    /// Writes the merged files into the catalog folder.
+    public func write() throws {
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try Data(bytes).write(to: url, options: .atomic)
+        }
+    }
+
+    // MARK: Merging
+
+    private mutating func merge(_ document: XLIFFDocument, excluding excluded: Set<String>) throws(LocalizationError) {
+        changes = []
+        files = [:]
+        unchanged = 0
+        untranslated = 0
+        refused.removeAll { $0.reason.hasPrefix("not imported:") }
+        for file in document.files {
+            let units = file.units.filter { unit in
+                guard let target = unit.target, !target.isEmpty else {
+                    untranslated += 1
+                    return false
+                }
+                return !excluded.contains(unit.id)
+            }
+            if file.original.hasSuffix(".xcstrings") {
+                try mergeCatalog(file.original, units, sourceLanguage: file.sourceLanguage)
+            } else if file.original.hasSuffix(".strings") {
+                try mergeStrings(file.original, units, sourceLanguage: file.sourceLanguage)
+            } else {
+                for unit in units {
+                    refused.append(
+                        Refusal(
+                            file: file.original,
+                            id: unit.id,
+                            reason: "not imported: .stringsdict targets are not merged yet"
+                        )
+                    )
+                }
+            }
+        }
+    }
+
+    /// A String Catalog: each unit's target set at its id's path under the language.
+    private mutating func mergeCatalog(_ path: String, _ units: [XLIFFDocument.Unit], sourceLanguage: String)
+        throws(LocalizationError)
+    {
+        let url = folder.appendingPathComponent(path)
+        let bytes = try Self.read(url)
+        var document = try OrderedJSON.parse(bytes)
+        var strings = document["strings"] ?? .object([])
+        for unit in units {
+            let (key, variation) = Self.split(unit.id)
+            guard var entry = strings[key] else {
+                refused.append(
+                    Refusal(file: path, id: unit.id, reason: "not imported: the catalog has no key '\(key)'")
+                )
+                continue
+            }
+            var localizations = entry["localizations"] ?? .object([])
+            var tree = localizations[language] ?? .object([])
+            let source = localizations[sourceLanguage]
+            let old = Self.value(in: tree, at: variation)
+            guard old != unit.target else {
+                unchanged += 1
+                continue
+            }
+            guard let target = unit.target,
+                Self.set(&tree, at: variation, value: target, state: Self.catalogState(unit.state), source: source)
+            else {
+                refused.append(
+                    Refusal(
+                        file: path,
+                        id: unit.id,
+                        reason: "not imported: '\(unit.id)' names no value of this catalog"
+                    )
+                )
+                continue
+            }
+            localizations[language] = tree
+            entry["localizations"] = localizations
+            strings[key] = entry
+            changes.append(Change(file: path, id: unit.id, old: old, new: target))
+        }
+        document["strings"] = strings
+        let text = document.xcodeText(endingWithNewline: bytes.last == 0x0A)
+        if Array(text.utf8) != bytes { files[path] = Array(text.utf8) }
+    }
+
+    /// `<dev>.lproj/T.strings` into `<language>.lproj/T.strings`: changed literals replaced, new
+    /// keys appended, the file made when the language has none.
+    private mutating func mergeStrings(_ original: String, _ units: [XLIFFDocument.Unit], sourceLanguage: String)
+        throws(LocalizationError)
+    {
+        var components = original.split(separator: "/").map(String.init)
+        guard let index = components.lastIndex(of: "\(sourceLanguage).lproj") else {
+            for unit in units {
+                refused.append(
+                    Refusal(
+                        file: original,
+                        id: unit.id,
+                        reason: "not imported: \(original) is in no \(sourceLanguage).lproj folder"
+                    )
+                )
+            }
+            return
+        }
+        components[index] = "\(language).lproj"
+        let path = components.joined(separator: "/")
+        let url = folder.appendingPathComponent(path)
+        var bytes = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : []
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            for unit in units {
+                refused.append(
+                    Refusal(
+                        file: path,
+                        id: unit.id,
+                        reason: "not imported: \(path) is UTF-16; only UTF-8 .strings are edited"
+                    )
+                )
+            }
+            return
+        }
+        let values = try StringsFileSpans.values(in: bytes, file: path)
+        var replacements: [(range: Range<Int>, bytes: [UInt8])] = []
+        var appended: [UInt8] = []
+        for unit in units {
+            guard let target = unit.target else { continue }
+            if let existing = values[unit.id] {
+                guard existing.value != target else {
+                    unchanged += 1
+                    continue
+                }
+                replacements.append((existing.range, Array(StringsFileSpans.literal(target).utf8)))
+                changes.append(Change(file: path, id: unit.id, old: existing.value, new: target))
+            } else {
+                appended += Array("\(StringsFileSpans.literal(unit.id)) = \(StringsFileSpans.literal(target));\n".utf8)
+                changes.append(Change(file: path, id: unit.id, old: nil, new: target))
+            }
+        }
+        guard !replacements.isEmpty || !appended.isEmpty else { return }
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            bytes.replaceSubrange(replacement.range, with: replacement.bytes)
+        }
+        if !appended.isEmpty {
+            if let last = bytes.last, last != 0x0A { bytes.append(0x0A) }
+            bytes += appended
+        }
+        files[path] = bytes
+    }
+
+    // MARK: Checking
+
+    /// The catalog's errors (lint and markup), as comparable diagnostics without their lines.
+    private static func errors(in folder: URL, check: Checker) throws(LocalizationError) -> Set<CatalogDiagnostic> {
+        let catalog = try StringCatalog(directory: folder)
+        return Set(
+            (check(catalog) + catalog.diagnostics).filter { $0.severity == .error }.map { finding in
+                var finding = finding
+                finding.location = .unknown
+                return finding
+            }
+        )
+    }
+
+    /// The errors of the catalog with the merged files in place (in a copy).
+    private func lintMerged(check: Checker) throws(LocalizationError) -> Set<CatalogDiagnostic> {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        do {
+            try FileManager.default.copyItem(at: folder, to: copy)
+            for (path, bytes) in files {
+                let url = copy.appendingPathComponent(path)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
+                try Data(bytes).write(to: url)
+            }
+        } catch {
+            throw LocalizationError(
+                .unreadableCatalog,
+                "cannot stage the merged catalog: \(error.localizedDescription)"
+            )
+        }
+        return try Self.errors(in: copy, check: check)
+    }
+
+    // MARK: Ids and trees
+
+    /// `key|==|plural.one` → (`key`, [`plural`, `one`]); a plain id → (id, []).
+    static func split(_ id: String) -> (key: String, path: [String]) {
+        guard let range = id.range(of: "|==|") else { return (id, []) }
+        return (String(id[..<range.lowerBound]), id[range.upperBound...].split(separator: ".").map(String.init))
+    }
+
+    /// The catalog key a unit id looks up (what lint's diagnostics name).
+    static func lookupKey(_ id: String) -> String { split(id).key }
+
+    /// The text at `path` of a localization tree.
+    static func value(in tree: OrderedJSON, at path: [String]) -> String? {
+        guard let node = node(tree, path) else { return nil }
+        return node["stringUnit"]?["value"]?.string
+    }
+
+    private static func node(_ tree: OrderedJSON, _ path: [String]) -> OrderedJSON? {
+        var current: OrderedJSON? = tree
+        var rest = path[...]
+        while let step = rest.first, rest.count >= 2 {
+            let name = rest[rest.index(after: rest.startIndex)]
+            current = step == "substitutions" ? current?["substitutions"]?[name] : current?["variations"]?[step]?[name]
+            rest = rest.dropFirst(2)
+        }
+        return rest.isEmpty ? current : nil
+    }
+
+    /// Sets the text at `path`, making the variation objects on the way (a substitution copies its
+    /// `argNum` and `formatSpecifier` from the source language's); `false` for a path that is not
+    /// pairs of names.
+    static func set(_ tree: inout OrderedJSON, at path: [String], value: String, state: String, source: OrderedJSON?)
+        -> Bool
+    {
+        guard path.count.isMultiple(of: 2) else { return false }
+        if path.isEmpty {
+            tree["stringUnit"] = .object([
+                .init(key: "state", value: .string(state)), .init(key: "value", value: .string(value)),
+            ])
+            return true
+        }
+        let step = path[0]
+        let name = path[1]
+        let rest = Array(path.dropFirst(2))
+        if step == "substitutions" {
+            var substitutions = tree["substitutions"] ?? .object([])
+            var substitution = substitutions[name] ?? .object([])
+            let sourceSubstitution = source?["substitutions"]?[name]
+            for field in ["argNum", "formatSpecifier"] where substitution[field] == nil {
+                if let copied = sourceSubstitution?[field] { substitution[field] = copied }
+            }
+            guard set(&substitution, at: rest, value: value, state: state, source: sourceSubstitution) else {
+                return false
+            }
+            substitutions[name] = substitution
+            tree["substitutions"] = substitutions
+        } else {
+            guard ["plural", "device"].contains(step) else { return false }
+            var variations = tree["variations"] ?? .object([])
+            var cases = variations[step] ?? .object([])
+            var branch = cases[name] ?? .object([])
+            guard set(&branch, at: rest, value: value, state: state, source: source?["variations"]?[step]?[name]) else {
+                return false
+            }
+            cases[name] = branch
+            variations[step] = cases
+            tree["variations"] = variations
+        }
+        return true
+    }
+
+    /// An XLIFF state as a String Catalog's.
+    static func catalogState(_ state: String?) -> String {
+        switch state {
+        case "needs-review-translation", "needs-review-l10n", "needs-review-adaptation": "needs_review"
+        default: "translated"
+        }
+    }
+
+    private static func read(_ url: URL) throws(LocalizationError) -> [UInt8] {
+        do {
+            return try [UInt8](Data(contentsOf: url))
+        } catch {
+            throw LocalizationError(.unreadableCatalog, "\(url.lastPathComponent): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Where each value of a UTF-8 `.strings` file lies, for replacing it in place.
+enum StringsFileSpans {
+    /// Each key's value and the byte range of its quoted literal.
+    static func values(in bytes: [UInt8], file: String) throws(LocalizationError) -> [String: (
+        value: String, range: Range<Int>
+    )] {
+        var found: [String: (String, Range<Int>)] = [:]
+        var index = 0
+        func fail(_ message: String) -> LocalizationError {
+            let line = bytes[..<min(index, bytes.count)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return LocalizationError(.unreadableCatalog, "\(file):\(line): \(message)")
+        }
+        func skip() {
+            while index < bytes.count {
+                if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                    index += 1
+                } else if bytes[index...].starts(with: Array("/*".utf8)) {
+                    index += 2
+                    while index < bytes.count, !bytes[index...].starts(with: Array("*/".utf8)) { index += 1 }
+                    index = min(bytes.count, index + 2)
+                } else if bytes[index...].starts(with: Array("//".utf8)) {
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                } else {
+                    return
+                }
+            }
+        }
+        func token() throws(LocalizationError) -> (String, Range<Int>) {
+            let start = index
+            guard index < bytes.count else { throw fail("a string is expected") }
+            if bytes[index] != UInt8(ascii: "\"") {
+                while index < bytes.count,
+                    !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "="), UInt8(ascii: ";")].contains(bytes[index]))
+                {
+                    index += 1
+                }
+                guard index > start else { throw fail("a string is expected") }
+                return (String(decoding: bytes[start..<index], as: UTF8.self), start..<index)
+            }
+            index += 1
+            var out: [UInt8] = []
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                    index += 1
+                    switch bytes[index] {
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    default: out.append(bytes[index])
+                    }
+                } else {
+                    out.append(bytes[index])
+                }
+                index += 1
+            }
+            guard index < bytes.count else { throw fail("a string is never closed") }
+            index += 1
+            return (String(decoding: out, as: UTF8.self), start..<index)
+        }
+        while true {
+            skip()
+            guard index < bytes.count else { break }
+            let (key, _) = try token()
+            skip()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                throw fail("'=' expected after \"\(key)\"")
+            }
+            index += 1
+            skip()
+            let (value, range) = try token()
+            skip()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
+                throw fail("';' expected after \"\(key)\"")
+            }
+            index += 1
+            found[key] = (value, range)
+        }
+        return found
+    }
+
+    /// A `.strings` literal: quotes, backslashes, newlines and tabs escaped.
+    static func literal(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}
