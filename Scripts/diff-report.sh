@@ -8,13 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-.build/report}
 mkdir -p "$OUT"
-SUDO=$([ "$(id -u)" = "0" ] || echo sudo)
-BROWSER=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$BROWSER" ]; then
-    echo "diff-report: installing chromium (apt-get)"
-    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
-    BROWSER=$(command -v chromium)
-fi
+. Scripts/chromium.sh diff-report
 swift build --product caffe-sim >/dev/null
 SIM=.build/debug/caffe-sim
 RUN=$(mktemp -d)

@@ -9,13 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-.build/report}
 mkdir -p "$OUT"
-SUDO=$([ "$(id -u)" = "0" ] || echo sudo)
-BROWSER=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$BROWSER" ]; then
-    echo "report-screenshot: installing chromium (apt-get)"
-    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
-    BROWSER=$(command -v chromium)
-fi
+. Scripts/chromium.sh report-screenshot
 if [ -z "${BIN:-}" ]; then
     swift build -c release --product caffe >/dev/null
     swift build -c release --product caffe-sim >/dev/null

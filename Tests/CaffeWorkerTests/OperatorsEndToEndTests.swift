@@ -143,26 +143,12 @@ struct OperatorsEndToEndTests {
     @Test("caffe proxy --metrics-address: its counts per side and direction, build and process metrics, health")
     func proxyOperations() throws {
         let folder = try TemporaryFolder("proxy-ops")
-        let caffe = try #require(ExecutableRunner.locate("caffe"))
-        let proxy = Process()
-        proxy.executableURL = caffe
-        proxy.arguments = [
-            "proxy", "--kind", "queue", "--frontend", "@ipc://\(folder.url.path)/front",
-            "--backend", "@ipc://\(folder.url.path)/back", "--metrics-address", "127.0.0.1:0",
-        ]
-        let errors = Pipe()
-        proxy.standardError = errors
-        try proxy.run()
-        defer {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
-        // "caffe proxy (queue): … -> …, metrics http://127.0.0.1:PORT/metrics"
-        var said = ""
-        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
-        let address = try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1
+        let proxy = try ProxyProcess([
+            "--kind", "queue", "--frontend", "@ipc://\(folder.url.path)/front", "--backend",
+            "@ipc://\(folder.url.path)/back",
+        ])
+        defer { proxy.stop() }
+        let address = proxy.metricsAddress
 
         let context = try ZMQContext()
         defer { context.shutdown() }

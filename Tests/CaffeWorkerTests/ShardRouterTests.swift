@@ -79,15 +79,6 @@ struct ShardRouterTests {
         }
     }
 
-    static func event(_ source: String, sequence: UInt64) throws -> [ZMQMessage] {
-        let order = TestOrders.order(sequence, source: source)
-        return try EventFrames.encode(
-            topic: CaffeTopic.order(store: order.storeID),
-            header: EventFrames.header(for: order),
-            body: order
-        )
-    }
-
     /// What `socket` receives until it has been quiet for `quiet`.
     static func drain(_ socket: ZMQSocket, quiet: ZMQTimeout = .milliseconds(300)) throws -> [[ZMQMessage]] {
         var received: [[ZMQMessage]] = []
@@ -108,7 +99,7 @@ struct ShardRouterTests {
         let sources = (0..<24).map { "pos-\($0)" }
         var sent: [String: [UInt8]] = [:]
         for source in sources {
-            let frames = try Self.event(source, sequence: 1)
+            let frames = try TestOrders.frames(1, source: source)
             sent[source] = frames[2].bytes
             try rig.publisher.send(multipart: frames)
         }
@@ -210,7 +201,7 @@ struct ShardRouterTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         let sources = (0..<8).map { "pos-\($0)" }
-        for source in sources { try rig.publisher.send(multipart: try Self.event(source, sequence: 1)) }
+        for source in sources { try rig.publisher.send(multipart: try TestOrders.frames(1, source: source)) }
         #expect(try Self.drain(everything).count == sources.count)
         #expect(
             rig.said.all.contains(
@@ -235,8 +226,8 @@ struct ShardRouterTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         let source = try #require((0..<50).map { "pos-\($0)" }.first { ShardAssignment.shard(of: $0, among: 2) == 1 })
-        let order = try Self.event(source, sequence: 1)
-        var request = try Self.event(source, sequence: 2)
+        let order = try TestOrders.frames(1, source: source)
+        var request = try TestOrders.frames(2, source: source)
         request[0] = try ZMQMessage("complication-request.u-1")
         try rig.publisher.send(multipart: order)
         try rig.publisher.send(multipart: request)
@@ -259,7 +250,9 @@ struct ShardRouterTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         let before = try #require(rig.router.counts())
-        for sequence in 1...3 { try rig.publisher.send(multipart: try Self.event(source, sequence: UInt64(sequence))) }
+        for sequence in 1...3 {
+            try rig.publisher.send(multipart: try TestOrders.frames(UInt64(sequence), source: source))
+        }
         let routedDeadline = ContinuousClock.now + .seconds(5)
         while try #require(rig.router.counts()).routed[1] < before.routed[1] + 3, ContinuousClock.now < routedDeadline {
             Thread.sleep(forTimeInterval: 0.01)

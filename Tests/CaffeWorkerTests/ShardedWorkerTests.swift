@@ -103,16 +103,7 @@ struct ShardedWorkerTests {
         let sources = (0..<12).map { "pos-\($0)" }
         let owned = sources.filter { ShardAssignment.shard(of: $0, among: 2) == 1 }
         #expect(!owned.isEmpty && owned.count < sources.count)
-        for source in sources {
-            let order = TestOrders.order(1, source: source)
-            try push.send(
-                multipart: try EventFrames.encode(
-                    topic: CaffeTopic.order(store: order.storeID),
-                    header: EventFrames.header(for: order),
-                    body: order
-                )
-            )
-        }
+        for source in sources { try push.send(multipart: try TestOrders.frames(1, source: source)) }
         // A confirmation and a receipt for each owned source's order, nothing for the others.
         let outputs = try collector.collect { $0.count >= 2 * owned.count }
         #expect(try collector.collect(quiet: .milliseconds(500)) { _ in false }.isEmpty)
@@ -139,29 +130,17 @@ struct ShardedWorkerTests {
             )
         )
 
-        let proxy = Process()
-        proxy.executableURL = caffe
-        proxy.arguments = [
-            "proxy", "--kind", "partition", "--shards", "2", "--frontend", "@ipc://\(folder.url.path)/front",
-            "--backend", "@ipc://\(folder.url.path)/back", "--metrics-address", "127.0.0.1:0",
-        ]
-        let errors = Pipe()
-        proxy.standardError = errors
-        try proxy.run()
-        defer {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
-        var said = ""
-        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let proxy = try ProxyProcess([
+            "--kind", "partition", "--shards", "2", "--frontend", "@ipc://\(folder.url.path)/front",
+            "--backend", "@ipc://\(folder.url.path)/back",
+        ])
+        defer { proxy.stop() }
         #expect(
-            said.hasPrefix(
+            proxy.said.hasPrefix(
                 "caffe proxy (partition): @ipc://\(folder.url.path)/front -> @ipc://\(folder.url.path)/back among 2 shards"
             )
         )
-        let proxyAddress = String(try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1)
+        let proxyAddress = proxy.metricsAddress
 
         let context = try ZMQContext()
         defer { context.shutdown() }
@@ -186,16 +165,7 @@ struct ShardedWorkerTests {
 
         let sources = (0..<12).map { "pos-\($0)" }
         let owned = sources.filter { ShardAssignment.shard(of: $0, among: 2) == 1 }
-        for source in sources {
-            let order = TestOrders.order(1, source: source)
-            try publisher.send(
-                multipart: try EventFrames.encode(
-                    topic: CaffeTopic.order(store: order.storeID),
-                    header: EventFrames.header(for: order),
-                    body: order
-                )
-            )
-        }
+        for source in sources { try publisher.send(multipart: try TestOrders.frames(1, source: source)) }
         let outputs = try collector.collect { $0.count >= 2 * owned.count }
         #expect(try collector.collect(quiet: .milliseconds(500)) { _ in false }.isEmpty)
         #expect(Set(outputs.map(\.header.sourceID)) == Set(owned))

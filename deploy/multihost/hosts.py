@@ -8,7 +8,9 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 
@@ -133,3 +135,63 @@ class Progress:
                 continue
             self.lines.append(entry)
             self.latest = entry
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def binaries(folder: str, test: str) -> tuple[Path, Path] | None:
+    """`caffe` and `caffe-sim` in `folder`, or None after saying which is missing."""
+    caffe = Path(folder).resolve() / "caffe"
+    sim = Path(folder).resolve() / "caffe-sim"
+    for binary in (caffe, sim):
+        if not binary.is_file():
+            print(f"{test}: {binary} is missing; build it first (make {test} does)", file=sys.stderr)
+            return None
+    return caffe, sim
+
+
+def journal(sim: Path, path: Path, orders: int, rate: float, seed: int, source: str) -> set[str]:
+    """Generates a journal of `orders` from `source` and returns their order ids."""
+    subprocess.run(
+        [str(sim), "generate", "-o", str(path), "--orders", str(orders), "--rate", str(rate),
+         "--seed", str(seed), "--source", source, "--config", str(REPO / "config")],
+        check=True, capture_output=True,
+    )
+    exported = subprocess.run(
+        [str(sim), "journal", "export", "--jsonl", str(path)], check=True, capture_output=True, text=True
+    ).stdout
+    return {json.loads(line)["body"]["orderId"] for line in exported.splitlines() if line.strip()}
+
+
+def worker_command(caffe: Path, here: str, proxy: str, checkpoint: Path, *settings: str) -> list[str]:
+    """`caffe worker` with deploy/worker.yaml on host address `here`: input from the proxy's
+    backend, acked output on :5561, RPC on :5562, metrics on :9464, one render thread."""
+    base = [
+        f"input.endpoints=>tcp://{proxy}:5570", f"output.endpoints=@tcp://{here}:5561",
+        f"rpc.endpoint=@tcp://{here}:5562", f"metrics.address={here}:9464", f"checkpoint.path={checkpoint}",
+        f"config_dir={REPO / 'config'}", "render.threads=1",
+    ]
+    command = [str(caffe), "worker", "--config-file", str(REPO / "deploy/worker.yaml")]
+    for setting in base + list(settings):
+        command += ["--set", setting]
+    return command
+
+
+def clean_environment() -> dict[str, str]:
+    """The environment without CAFFE_ variables (the workers take only their --set values)."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("CAFFE_")}
+
+
+class Timeline:
+    """Lines `t=  12.3s  what happened`, printed as they come and kept for the report."""
+
+    def __init__(self, test: str) -> None:
+        self.test = test
+        self.started = time.monotonic()
+        self.lines: list[str] = []
+
+    def note(self, text: str) -> None:
+        line = f"t={time.monotonic() - self.started:6.1f}s  {text}"
+        self.lines.append(line)
+        print(f"{self.test}: {line}", flush=True)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -36,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hosts import Fleet, Network, Progress, can_make_namespaces
+from hosts import Fleet, Network, Progress, Timeline, binaries, can_make_namespaces, clean_environment, journal, worker_command
 
 REPO = Path(__file__).resolve().parents[2]
 SUBNET = "10.231.0"
@@ -61,35 +60,20 @@ def main() -> int:
     if reason is not None:
         print(f"multihost: SKIPPED: network namespaces cannot be made here: {reason}")
         return 0
-    caffe = Path(options.bin).resolve() / "caffe"
-    sim = Path(options.bin).resolve() / "caffe-sim"
-    for binary in (caffe, sim):
-        if not binary.is_file():
-            print(f"multihost: {binary} is missing; build it first (make multihost does)", file=sys.stderr)
-            return 2
+    found = binaries(options.bin, "multihost")
+    if found is None:
+        return 2
+    caffe, sim = found
 
     folder = Path(tempfile.mkdtemp(prefix="caffe-multihost-"))
     network = Network(HOSTS, SUBNET)
     fleet = Fleet(network, folder)
-    timeline: list[str] = []
-    started = time.monotonic()
-
-    def note(text: str) -> None:
-        line = f"t={time.monotonic() - started:6.1f}s  {text}"
-        timeline.append(line)
-        print(f"multihost: {line}", flush=True)
+    timeline = Timeline("multihost")
+    note = timeline.note
 
     try:
-        journal = folder / "orders.journal"
-        subprocess.run(
-            [str(sim), "generate", "-o", str(journal), "--orders", str(options.orders), "--rate", str(options.rate),
-             "--seed", "22", "--source", "multihost", "--config", str(REPO / "config")],
-            check=True, capture_output=True,
-        )
-        exported = subprocess.run(
-            [str(sim), "journal", "export", "--jsonl", str(journal)], check=True, capture_output=True, text=True
-        ).stdout
-        sent = {json.loads(line)["body"]["orderId"] for line in exported.splitlines() if line.strip()}
+        orders = folder / "orders.journal"
+        sent = journal(sim, orders, options.orders, options.rate, 22, "multihost")
 
         network.create()
         print(
@@ -107,20 +91,8 @@ def main() -> int:
         for worker in ("worker-1", "worker-2"):
             here = address(worker)
             rpc[worker] = f"tcp://{here}:5562"
-            settings = [
-                f"input.endpoints=>tcp://{proxy}:5570",
-                f"output.endpoints=@tcp://{here}:5561",
-                f"rpc.endpoint=@tcp://{here}:5562",
-                f"metrics.address={here}:9464",
-                f"checkpoint.path={folder}/{worker}.checkpoint",
-                f"config_dir={REPO / 'config'}",
-                "render.threads=1",
-            ]
-            command = [str(caffe), "worker", "--config-file", str(REPO / "deploy/worker.yaml")]
-            for setting in settings:
-                command += ["--set", setting]
-            fleet.start(worker, worker, command, env={key: value for key, value in os.environ.items()
-                                                      if not key.startswith("CAFFE_")})
+            command = worker_command(caffe, here, proxy, folder / f"{worker}.checkpoint")
+            fleet.start(worker, worker, command, env=clean_environment())
         consumer = fleet.start(
             "consumer", "consumer",
             [sys.executable, str(REPO / "deploy/multihost/consumer.py"), "--summary", str(folder / "summary.json"),
@@ -138,7 +110,7 @@ def main() -> int:
         note(f"source starts: {len(sent)} orders at {options.rate:g}/s")
         fleet.start(
             "source", "source",
-            [str(sim), "replay", str(journal), "--endpoint", f">tcp://{proxy}:5560",
+            [str(sim), "replay", str(orders), "--endpoint", f">tcp://{proxy}:5560",
              "--replay-endpoint", f"tcp://{address('source')}:5563", "--heartbeat", "1",
              "--linger", str(options.drain), "--json"],
         )
@@ -205,7 +177,7 @@ def main() -> int:
         )
     print(f"worker-2 delivered {by_worker2} of the {len(kept)} outputs kept (all: it recovered what the partition cost it)")
     print(f"worker-2 alone delivered {alone} outputs (after worker-1's host was killed)")
-    print("timeline:\n  " + "\n  ".join(timeline))
+    print("timeline:\n  " + "\n  ".join(timeline.lines))
     print(f"logs: {folder}")
     failure = None
     if strays:

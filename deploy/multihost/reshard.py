@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import time
 from pathlib import Path
 
 from caffe_client import shard_of
-from hosts import Fleet, Network, Progress, can_make_namespaces
+from hosts import Fleet, Network, Progress, Timeline, binaries, can_make_namespaces, clean_environment, journal, worker_command
 
 REPO = Path(__file__).resolve().parents[2]
 SUBNET = "10.232.0"
@@ -72,25 +71,19 @@ def main() -> int:
     if reason is not None:
         print(f"reshard: SKIPPED: network namespaces cannot be made here: {reason}")
         return 0
-    caffe = Path(options.bin).resolve() / "caffe"
-    sim = Path(options.bin).resolve() / "caffe-sim"
-    for binary in (caffe, sim):
-        if not binary.is_file():
-            print(f"reshard: {binary} is missing; build it first (make reshard-test does)", file=sys.stderr)
-            return 2
+    found = binaries(options.bin, "reshard-test")
+    if found is None:
+        return 2
+    caffe, sim = found
 
     folder = Path(tempfile.mkdtemp(prefix="caffe-reshard-"))
     network = Network(HOSTS, SUBNET)
     fleet = Fleet(network, folder)
-    timeline: list[str] = []
-    started = time.monotonic()
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("CAFFE_")}
+    timeline = Timeline("reshard")
+    note = timeline.note
+    started = timeline.started
+    environment = clean_environment()
     proxy = network.address("proxy")
-
-    def note(text: str) -> None:
-        line = f"t={time.monotonic() - started:6.1f}s  {text}"
-        timeline.append(line)
-        print(f"reshard: {line}", flush=True)
 
     def start_proxy(shards: int, run: int) -> None:
         fleet.start(
@@ -103,19 +96,7 @@ def main() -> int:
     def start_worker(index: int, shards: int, checkpoint: Path, run: int) -> None:
         name = SHARDS[index]
         here = network.address(name)
-        settings = [
-            f"input.endpoints=>tcp://{proxy}:5570",
-            f"input.shard={index}/{shards}",
-            f"output.endpoints=@tcp://{here}:5561",
-            f"rpc.endpoint=@tcp://{here}:5562",
-            f"metrics.address={here}:9464",
-            f"checkpoint.path={checkpoint}",
-            f"config_dir={REPO / 'config'}",
-            "render.threads=1",
-        ]
-        command = [str(caffe), "worker", "--config-file", str(REPO / "deploy/worker.yaml")]
-        for setting in settings:
-            command += ["--set", setting]
+        command = worker_command(caffe, here, proxy, checkpoint, f"input.shard={index}/{shards}")
         fleet.start(f"{name}-{run}", name, command, env=environment)
 
     def proxy_metrics() -> str:
@@ -133,18 +114,9 @@ def main() -> int:
     journals: dict[str, Path] = {}
     try:
         for index, source in enumerate(sources):
-            journal = folder / f"{source}.journal"
-            subprocess.run(
-                [str(sim), "generate", "-o", str(journal), "--orders", str(options.orders),
-                 "--rate", str(options.rate), "--seed", str(100 + index), "--source", source,
-                 "--config", str(REPO / "config")],
-                check=True, capture_output=True,
-            )
-            exported = subprocess.run(
-                [str(sim), "journal", "export", "--jsonl", str(journal)], check=True, capture_output=True, text=True
-            ).stdout
-            sent |= {json.loads(line)["body"]["orderId"] for line in exported.splitlines() if line.strip()}
-            journals[source] = journal
+            path = folder / f"{source}.journal"
+            sent |= journal(sim, path, options.orders, options.rate, 100 + index, source)
+            journals[source] = path
 
         network.create()
         print(f"reshard: hosts on {SUBNET}.0/24 in namespaces caffe-{network.tag}-*", flush=True)
@@ -255,7 +227,7 @@ def main() -> int:
     routed = [line for line in (old_metrics + new_metrics).splitlines() if line.startswith("caffe_proxy_routed_total")]
     print("proxy, 3 shards then 4: " + "; ".join(routed))
     print(f"sources that moved to shard 3: {', '.join(moving)}")
-    print("timeline:\n  " + "\n  ".join(timeline))
+    print("timeline:\n  " + "\n  ".join(timeline.lines))
     print(f"logs: {folder}")
     new_owner_delivered = summary["delivered"]["shard-3"]
     failure = None

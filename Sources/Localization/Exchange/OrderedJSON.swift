@@ -52,6 +52,9 @@ indirect enum OrderedJSON: Equatable, Sendable {
     struct Parser {
         let bytes: [UInt8]
         var index = 0
+        /// Objects and arrays open now; a damaged file cannot nest past ``maximumDepth``.
+        var depth = 0
+        static let maximumDepth = 64
 
         func error(_ message: String) -> LocalizationError {
             let line = bytes[..<min(index, bytes.count)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -65,6 +68,12 @@ indirect enum OrderedJSON: Equatable, Sendable {
         mutating func value() throws(LocalizationError) -> OrderedJSON {
             skipSpace()
             guard index < bytes.count else { throw error("a value is missing") }
+            let nests = bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
+            if nests {
+                guard depth < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth)") }
+                depth += 1
+            }
+            defer { if nests { depth -= 1 } }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 index += 1

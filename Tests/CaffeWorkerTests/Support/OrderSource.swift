@@ -102,6 +102,16 @@ enum TestOrders {
         ("ja-JP", "store-jp-tyo", "JPY", "Asia/Tokyo"),
     ]
 
+    /// `order(sequence, source:)` as the frames a source publishes under its store's topic.
+    static func frames(_ sequence: UInt64, source: String) throws -> [ZMQMessage] {
+        let order = order(sequence, source: source)
+        return try EventFrames.encode(
+            topic: CaffeTopic.order(store: order.storeID),
+            header: EventFrames.header(for: order),
+            body: order
+        )
+    }
+
     static func order(_ sequence: UInt64, source: String = "src") -> Caffe_V1_OrderEvent {
         let shape = shapes[Int(sequence) % shapes.count]
         var event = Caffe_V1_OrderEvent()

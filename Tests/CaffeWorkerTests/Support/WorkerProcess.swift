@@ -126,6 +126,38 @@ final class TemporaryFolder {
 }
 
 /// A GET on loopback: status code and body.
+/// A real `caffe proxy` process with `/metrics` on a free port: what it said first (its endpoints
+/// and metrics URL) and that address.
+final class ProxyProcess {
+    let process = Process()
+    let said: String
+    let metricsAddress: String
+
+    /// Starts `caffe proxy` with `arguments` and `--metrics-address 127.0.0.1:0`, and waits for
+    /// its first line.
+    init(_ arguments: [String]) throws {
+        let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
+        process.executableURL = executable
+        process.arguments = ["proxy"] + arguments + ["--metrics-address", "127.0.0.1:0"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // "caffe proxy (queue): … -> …, metrics http://127.0.0.1:PORT/metrics"
+        var said = ""
+        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        self.said = said
+        metricsAddress = String(try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1)
+    }
+
+    /// SIGTERM, and waits.
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
 func httpGet(_ address: String, _ path: String) throws -> (status: Int, body: String) {
     let target = try #require(HostAndPort(address))
     return try #require(HTTPProbe.get(target, path), "nothing answers at \(address)")

@@ -39,4 +39,12 @@ struct OrderedJSONTests {
         #expect(checked >= 2)
         #expect(mismatched.isEmpty, "\(mismatched.joined(separator: "\n"))")
     }
+
+    @Test("a damaged catalog nested past 64 levels is refused, not a stack overflow")
+    func nestingBound() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: LocalizationError.self) { try OrderedJSON.parse(Array(deep.utf8)) }
+        let fine = String(repeating: "{\"a\":", count: 60) + "1" + String(repeating: "}", count: 60)
+        #expect((try? OrderedJSON.parse(Array(fine.utf8))) != nil)
+    }
 }
