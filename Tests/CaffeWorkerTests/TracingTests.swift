@@ -185,7 +185,7 @@ struct TracingTests {
     @Test("the OTLP JSON escapes what the event's strings hold")
     func jsonEscapes() throws {
         let parent = try #require(TraceParent(Self.sampled))
-        var span = EventSpan(
+        let span = EventSpan(
             parent: parent,
             spanID: 0xabc,
             source: "pos \"7\"\\\n\u{1}é",

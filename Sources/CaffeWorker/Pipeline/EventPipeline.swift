@@ -821,7 +821,7 @@ private struct PipelineState {
                     let latency = max(0, WallClock.nanoseconds() - head.sentAt)
                     counts.eventLatency[kind, default: LatencyHistogram()].record(nanoseconds: UInt64(latency))
                 }
-                if taken, var span = head.span, let spans {
+                if taken, let span = head.span, let spans {
                     span.publishedAt = WallClock.nanoseconds()
                     spans.record(span)
                 }

@@ -87,7 +87,7 @@ struct EventRenderer {
         session.newLocales = newLocales
         let started = event.span == nil ? 0 : WallClock.nanoseconds()
         var rendered = renderEvent(event)
-        if var span = event.span {
+        if let span = event.span {
             span.renderStartedAt = started
             span.renderEndedAt = WallClock.nanoseconds()
             switch rendered.summary {
@@ -256,7 +256,7 @@ struct EventRenderer {
         var rendered = deadLetter(reason, detail, letter: letter, header: event.header, ref: event.ref)
         // A traced event dead-lettered without a render (past render.max_parked) still ends its
         // span: its dead letter names it as parent.
-        if var span = event.span {
+        if let span = event.span {
             if span.renderStartedAt == 0 {
                 span.renderStartedAt = WallClock.nanoseconds()
                 span.renderEndedAt = span.renderStartedAt

@@ -9,16 +9,21 @@ import Logging
 /// Exported as four spans: `caffe.event` (admission to the output taking the last output; its
 /// parent the source's span) and under it `intake` (admitted, waiting to be rendered), `render`
 /// and `publish` (rendered, waiting for the output).
-struct EventSpan: Sendable, Equatable {
+///
+/// A reference, so that an event carries one word for it whether traced or not (the events move
+/// through the pipeline's queues by value). It travels with its event, one thread at a time (the
+/// pipeline, a render thread, the pipeline, the exporter), which is what `@unchecked Sendable`
+/// promises.
+final class EventSpan: @unchecked Sendable {
     /// The context the event came with.
-    var parent: TraceParent
+    let parent: TraceParent
     /// The id of the worker's `caffe.event` span: the parent id its outputs carry.
-    var spanID: UInt64
-    var source: String
-    var sequence: UInt64
-    var orderID: String
-    var bodyType: String
-    var admittedAt: Int64
+    let spanID: UInt64
+    let source: String
+    let sequence: UInt64
+    let orderID: String
+    let bodyType: String
+    let admittedAt: Int64
     var renderStartedAt: Int64 = 0
     var renderEndedAt: Int64 = 0
     var publishedAt: Int64 = 0
@@ -26,6 +31,24 @@ struct EventSpan: Sendable, Equatable {
     var outcome: String = ""
     /// The localization used, for a rendered event.
     var locale: String = ""
+
+    init(
+        parent: TraceParent,
+        spanID: UInt64,
+        source: String,
+        sequence: UInt64,
+        orderID: String,
+        bodyType: String,
+        admittedAt: Int64
+    ) {
+        self.parent = parent
+        self.spanID = spanID
+        self.source = source
+        self.sequence = sequence
+        self.orderID = orderID
+        self.bodyType = bodyType
+        self.admittedAt = admittedAt
+    }
 
     /// The outputs' context: the same trace, this span as the parent.
     var outgoing: TraceParent { parent.child(spanID: spanID) }
