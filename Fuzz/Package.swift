@@ -16,6 +16,7 @@ let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-strings", ["CatalogFuzzing"]),
     ("fuzz-stringsdict", ["CatalogFuzzing"]),
     ("fuzz-xcstrings", ["CatalogFuzzing"]),
+    ("fuzz-import", [caffe("Localization")]),
     ("fuzz-markdown", [caffe("RichText")]),
     ("fuzz-json5", [caffe("RichText"), caffe("GrammarAgreement")]),
     ("fuzz-agreement", ["CatalogFuzzing", caffe("GrammarAgreement"), caffe("Localization"), caffe("RichText")]),

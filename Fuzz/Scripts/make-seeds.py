@@ -116,6 +116,40 @@ write(
     plistlib.dumps(dict(list(duckduckgo.items())[:3]), fmt=plistlib.FMT_XML, sort_keys=False),
 )
 
+# fuzz-import: the language's .stringsdict the import edits (after a NUL, optionally, the XLIFF):
+# ours in French and German (an entry the fuzzer's source lacks, categories to insert), an empty
+# rule and a comment, two-space indents, a Russian file with one entry already, and that file with
+# an XLIFF whose targets need escaping.
+for language in ["fr", "de"]:
+    write("fuzz-import", f"config-{language}-Receipt.stringsdict", (LOCALIZATIONS / f"{language}.lproj/Receipt.stringsdict").read_bytes())
+partial = """<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+  <!-- one entry, the rule empty -->
+  <key>%lld free coffees</key>
+  <dict>
+    <key>NSStringLocalizedFormatKey</key>
+    <string><![CDATA[%#@coffees@]]></string>
+    <key>coffees</key>
+    <dict/>
+  </dict>
+</dict>
+</plist>
+"""
+write("fuzz-import", "ru-partial.stringsdict", partial)
+xliff = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+<file original="en.lproj/Receipt.stringsdict" source-language="en" target-language="ru" datatype="plaintext">
+<body>
+<trans-unit id="/%lld free coffees:dict/coffees:dict/few:dict/:string"><source>x</source><target>%lld кофе &lt;b&gt;</target></trans-unit>
+<trans-unit id="/%lld free coffees:dict/NSStringLocalizedFormatKey:dict/:string"><source>x</source><target>%#@coffees@ &amp;</target></trans-unit>
+<trans-unit id="/%1$@ added &amp; %2$lld:dict/items:dict/other:dict/:string"><source>x</source><target>%2$lld шт.</target></trans-unit>
+</body>
+</file>
+</xliff>
+"""
+write("fuzz-import", "ru-partial-with-xliff", partial.encode("utf-8") + b"\0" + xliff.encode("utf-8"))
+
 # .xcstrings: a few keys of ours at a time, and real catalogs.
 ours = json.loads((LOCALIZATIONS / "Localizable.xcstrings").read_text(encoding="utf-8"))
 groups = {

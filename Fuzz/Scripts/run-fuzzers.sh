@@ -19,7 +19,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
-ALL=(fuzz-strings fuzz-stringsdict fuzz-xcstrings fuzz-markdown fuzz-json5 fuzz-agreement fuzz-events fuzz-requests fuzz-render)
+ALL=(fuzz-strings fuzz-stringsdict fuzz-xcstrings fuzz-import fuzz-markdown fuzz-json5 fuzz-agreement fuzz-events fuzz-requests fuzz-render)
 
 seconds=20
 timeout=10
@@ -68,7 +68,7 @@ for fuzzer in "${fuzzers[@]}"; do
     read -r -a extra <<< "${FUZZ_FLAGS:-}"
     options+=("${extra[@]}")
     case "$fuzzer" in
-        fuzz-strings | fuzz-stringsdict | fuzz-xcstrings) options+=(-max_len=8192) ;;
+        fuzz-strings | fuzz-stringsdict | fuzz-xcstrings | fuzz-import) options+=(-max_len=8192) ;;
     esac
     echo "fuzz: $fuzzer for $seconds s"
     status=0

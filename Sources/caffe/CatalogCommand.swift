@@ -73,11 +73,12 @@ struct CatalogCommand: ParsableCommand {
             discussion: """
                 Each translated unit goes into the file its key lives in: a String Catalog is \
                 rewritten as Xcode writes it (unchanged parts byte for byte), a .strings file of the \
-                language gets its changed values replaced and new keys appended (made if missing). \
-                The merged catalog is checked as caffe lint checks it; a translation that brings an \
-                error (a specifier, a plural, markup or an agreement span) is refused with that \
-                diagnostic and the others are written. .stringsdict targets are not merged yet. \
-                Exit status 1 when any translation was refused.
+                language gets its changed values replaced and new keys appended (made if missing), a \
+                .stringsdict its changed values replaced and missing categories, variables and entries \
+                inserted (made if missing), every other byte kept. The merged catalog is checked as \
+                caffe lint checks it; a translation that brings an error (a specifier, a plural, \
+                markup or an agreement span) is refused with that diagnostic, with the other units of \
+                its key, and the others are written. Exit status 1 when any translation was refused.
                 """
         )
 

@@ -4,12 +4,13 @@ import Foundation
 /// the catalog's files in the format each key lives in, everything else left byte for byte: a
 /// String Catalog is rewritten as Xcode writes it (``OrderedJSON``, which gives the same bytes
 /// for an unchanged catalog), a `.strings` file has only the changed values' literals replaced
-/// and new keys appended.
+/// and new keys appended, a `.stringsdict` has only the changed `<string>` elements replaced and
+/// missing categories, variables and entries inserted (``StringsDictMerge``).
 ///
 /// Nothing that would break the catalog is written: the merged catalog is linted (specifiers,
 /// plurals, markup, agreement spans) and every translation that brings an error the catalog did
 /// not have is refused with that diagnostic, the others kept. A unit with an empty target is not
-/// translated yet and left alone; `.stringsdict` targets are refused for now (named).
+/// translated yet and left alone.
 public struct LocalizationImport: Sendable {
     /// One value changed or added.
     public struct Change: Hashable, Sendable {
@@ -75,7 +76,7 @@ public struct LocalizationImport: Sendable {
             let after = try lintMerged(check: check)
             let new = after.subtracting(before)
             let touched = Dictionary(
-                changes.map { (Self.lookupKey($0.id), $0) },
+                changes.map { (Self.lookupKey($0.id, file: $0.file), $0) },
                 uniquingKeysWith: { first, _ in first }
             )
             let blamed = new.filter { $0.locale == language || $0.locale == nil }.compactMap { error -> Refusal? in
@@ -86,8 +87,12 @@ public struct LocalizationImport: Sendable {
             for refusal in blamed where !excluded.contains(refusal.id) {
                 refused.append(refusal)
                 excluded.insert(refusal.id)
-                // Every unit of the same key goes with it: a plural is one value.
-                for change in changes where Self.lookupKey(change.id) == Self.lookupKey(refusal.id) {
+                // Every unit of the same key goes with it (a plural is one value), each listed.
+                for change in changes
+                where !excluded.contains(change.id)
+                    && Self.lookupKey(change.id, file: change.file) == Self.lookupKey(refusal.id, file: refusal.file)
+                {
+                    refused.append(Refusal(file: change.file, id: change.id, reason: refusal.reason))
                     excluded.insert(change.id)
                 }
             }
@@ -126,13 +131,15 @@ public struct LocalizationImport: Sendable {
                 try mergeCatalog(file.original, units, sourceLanguage: file.sourceLanguage)
             } else if file.original.hasSuffix(".strings") {
                 try mergeStrings(file.original, units, sourceLanguage: file.sourceLanguage)
+            } else if file.original.hasSuffix(".stringsdict") {
+                try mergeStringsDict(file.original, units, sourceLanguage: file.sourceLanguage)
             } else {
                 for unit in units {
                     refused.append(
                         Refusal(
                             file: file.original,
                             id: unit.id,
-                            reason: "not imported: .stringsdict targets are not merged yet"
+                            reason: "not imported: not a catalog file Caffe reads"
                         )
                     )
                 }
@@ -191,21 +198,7 @@ public struct LocalizationImport: Sendable {
     private mutating func mergeStrings(_ original: String, _ units: [XLIFFDocument.Unit], sourceLanguage: String)
         throws(LocalizationError)
     {
-        var components = original.split(separator: "/").map(String.init)
-        guard let index = components.lastIndex(of: "\(sourceLanguage).lproj") else {
-            for unit in units {
-                refused.append(
-                    Refusal(
-                        file: original,
-                        id: unit.id,
-                        reason: "not imported: \(original) is in no \(sourceLanguage).lproj folder"
-                    )
-                )
-            }
-            return
-        }
-        components[index] = "\(language).lproj"
-        let path = components.joined(separator: "/")
+        guard let path = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
         let url = folder.appendingPathComponent(path)
         var bytes = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : []
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
@@ -246,6 +239,52 @@ public struct LocalizationImport: Sendable {
             bytes += appended
         }
         files[path] = bytes
+    }
+
+    /// `<dev>.lproj/T.stringsdict` into `<language>.lproj/T.stringsdict`, edited in place or made.
+    private mutating func mergeStringsDict(
+        _ original: String,
+        _ units: [XLIFFDocument.Unit],
+        sourceLanguage: String
+    ) throws(LocalizationError) {
+        guard let path = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
+        let url = folder.appendingPathComponent(path)
+        let target = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : nil
+        let merge = StringsDictMerge(
+            path: path,
+            target: target,
+            source: try Self.read(folder.appendingPathComponent(original)),
+            sourcePath: original,
+            units: units
+        )
+        changes += merge.changes
+        refused += merge.refused
+        unchanged += merge.unchanged
+        if let bytes = merge.bytes { files[path] = bytes }
+    }
+
+    /// The language's file for a development-language file (`en.lproj/T` → `ru.lproj/T`); `nil`,
+    /// with `units` refused, when the file is in no development-language folder.
+    private mutating func localizedPath(
+        _ original: String,
+        sourceLanguage: String,
+        _ units: [XLIFFDocument.Unit]
+    ) -> String? {
+        var components = original.split(separator: "/").map(String.init)
+        guard let index = components.lastIndex(of: "\(sourceLanguage).lproj") else {
+            for unit in units {
+                refused.append(
+                    Refusal(
+                        file: original,
+                        id: unit.id,
+                        reason: "not imported: \(original) is in no \(sourceLanguage).lproj folder"
+                    )
+                )
+            }
+            return nil
+        }
+        components[index] = "\(language).lproj"
+        return components.joined(separator: "/")
     }
 
     // MARK: Checking
@@ -293,8 +332,10 @@ public struct LocalizationImport: Sendable {
         return (String(id[..<range.lowerBound]), id[range.upperBound...].split(separator: ".").map(String.init))
     }
 
-    /// The catalog key a unit id looks up (what lint's diagnostics name).
-    static func lookupKey(_ id: String) -> String { split(id).key }
+    /// The catalog key a unit id of `file` looks up (what lint's diagnostics name).
+    static func lookupKey(_ id: String, file: String) -> String {
+        file.hasSuffix(".stringsdict") ? StringsDictMerge.path(of: id)?.key ?? id : split(id).key
+    }
 
     /// The text at `path` of a localization tree.
     static func value(in tree: OrderedJSON, at path: [String]) -> String? {

@@ -17,8 +17,9 @@ struct LocalizationImportTests {
     }
 
     /// The export's XLIFF with `targets` filled in (by unit id), as a translator's tool leaves it.
-    static func translated(_ folder: URL, _ targets: [String: String]) throws -> XLIFFDocument {
-        let export = try LocalizationExport(catalogFolder: folder, developmentLanguage: "en", language: "ru")
+    static func translated(_ folder: URL, _ targets: [String: String], language: String = "ru") throws -> XLIFFDocument
+    {
+        let export = try LocalizationExport(catalogFolder: folder, developmentLanguage: "en", language: language)
         var document = try XLIFFReader.read(Array(export.xliff(toolVersion: "test").utf8))
         for file in document.files.indices {
             for unit in document.files[file].units.indices {
@@ -48,7 +49,14 @@ struct LocalizationImportTests {
                 "juice": "сок",
                 // A translator who typed %d for a string argument: lint's error, refused.
                 "Welcome, %@!": "Добро пожаловать, %d!",
+                // Russian has no Receipt.stringsdict: the entry is made from English's structure.
+                "/%lld free coffees:dict/coffees:dict/one:dict/:string": "%lld бесплатный кофе",
                 "/%lld free coffees:dict/coffees:dict/few:dict/:string": "%lld бесплатных кофе",
+                "/%lld free coffees:dict/coffees:dict/many:dict/:string": "%lld бесплатных кофе",
+                "/%lld free coffees:dict/coffees:dict/other:dict/:string": "%lld бесплатного кофе",
+                // A count shown as text: lint's error, the whole entry refused with it.
+                "/%1$lld lines, %2$lld items:dict/lines:dict/other:dict/:string": "%1$@ строки",
+                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string": "%2$lld товара",
             ]
         )
         let merge = try LocalizationImport(document: document, catalogFolder: folder)
@@ -57,13 +65,24 @@ struct LocalizationImportTests {
             Set(merge.changes.map(\.id)) == [
                 "Subtotal", "%lld items|==|plural.one", "%lld items|==|plural.few", "%lld items|==|plural.many",
                 "%lld items|==|plural.other", "juice",
+                "/%lld free coffees:dict/coffees:dict/one:dict/:string",
+                "/%lld free coffees:dict/coffees:dict/few:dict/:string",
+                "/%lld free coffees:dict/coffees:dict/many:dict/:string",
+                "/%lld free coffees:dict/coffees:dict/other:dict/:string",
             ]
         )
         let refusedIDs = Set(merge.refused.map(\.id))
-        #expect(refusedIDs == ["Welcome, %@!", "/%lld free coffees:dict/coffees:dict/few:dict/:string"])
+        #expect(
+            refusedIDs == [
+                "Welcome, %@!", "/%1$lld lines, %2$lld items:dict/lines:dict/other:dict/:string",
+                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string",
+            ]
+        )
         let welcome = try #require(merge.refused.first { $0.id == "Welcome, %@!" })
         #expect(welcome.reason.contains("Welcome, %@!"))
-        #expect(Set(merge.files.keys) == ["Localizable.xcstrings", "ru.lproj/Menu.strings"])
+        #expect(
+            Set(merge.files.keys) == ["Localizable.xcstrings", "ru.lproj/Menu.strings", "ru.lproj/Receipt.stringsdict"]
+        )
         try merge.write()
 
         // Everything else byte for byte: the file before is the file after minus inserted lines.
@@ -80,6 +99,39 @@ struct LocalizationImportTests {
             try String(contentsOf: folder.appendingPathComponent("ru.lproj/Menu.strings"), encoding: .utf8)
                 == "\"juice\" = \"сок\";\n"
         )
+        // English's settings and language-neutral format, Russian's categories in CLDR order.
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("ru.lproj/Receipt.stringsdict"), encoding: .utf8)
+                == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0">
+                <dict>
+                \t<key>%lld free coffees</key>
+                \t<dict>
+                \t\t<key>NSStringLocalizedFormatKey</key>
+                \t\t<string>%#@coffees@</string>
+                \t\t<key>coffees</key>
+                \t\t<dict>
+                \t\t\t<key>NSStringFormatSpecTypeKey</key>
+                \t\t\t<string>NSStringPluralRuleType</string>
+                \t\t\t<key>NSStringFormatValueTypeKey</key>
+                \t\t\t<string>lld</string>
+                \t\t\t<key>one</key>
+                \t\t\t<string>%lld бесплатный кофе</string>
+                \t\t\t<key>few</key>
+                \t\t\t<string>%lld бесплатных кофе</string>
+                \t\t\t<key>many</key>
+                \t\t\t<string>%lld бесплатных кофе</string>
+                \t\t\t<key>other</key>
+                \t\t\t<string>%lld бесплатного кофе</string>
+                \t\t</dict>
+                \t</dict>
+                </dict>
+                </plist>
+
+                """
+        )
 
         // The catalog loads, lints no worse, and renders the Russian plural.
         let catalog = try StringCatalog(directory: folder)
@@ -89,6 +141,14 @@ struct LocalizationImportTests {
         #expect(try localizer.string("%lld items", arguments: [.integer(21)]).text == "21 товар")
         #expect(try localizer.string("Subtotal").text == "Промежуточный итог")
         #expect(try localizer.string("juice", table: "Menu").text == "сок")
+        #expect(
+            try localizer.string("%lld free coffees", table: "Receipt", arguments: [.integer(5)]).text
+                == "5 бесплатных кофе"
+        )
+        #expect(
+            try localizer.string("%lld free coffees", table: "Receipt", arguments: [.integer(21)]).text
+                == "21 бесплатный кофе"
+        )
         let errors = CatalogLinter(catalog: catalog, termTables: ["Menu"]).lint().findings.filter {
             $0.severity == .error
         }
@@ -102,7 +162,276 @@ struct LocalizationImportTests {
         // Importing the same XLIFF again changes nothing.
         let again = try LocalizationImport(document: document, catalogFolder: folder)
         #expect(again.changes.isEmpty && again.files.isEmpty)
-        #expect(again.unchanged == 6)
+        #expect(again.unchanged == 10)
+    }
+
+    @Test(
+        "a .stringsdict edited in place: a value replaced, a category inserted in CLDR order, an entry made, the rest byte for byte"
+    )
+    func stringsDictInPlace() throws {
+        let folder = try Self.catalogCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("de.lproj/Receipt.stringsdict")
+        let original = try String(contentsOf: file, encoding: .utf8)
+        // The German file without its last entry, which the translation brings back.
+        let entry = try #require(original.range(of: "\t<key>%1$@ added %2$lld %3$@</key>"))
+        let end = try #require(original.range(of: "</dict>\n</plist>", options: .backwards))
+        try (original[..<entry.lowerBound] + original[end.lowerBound...]).write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+
+        let coffees = "/%lld free coffees:dict/coffees:dict/"
+        let added = "/%1$@ added %2$lld %3$@:dict/"
+        let document = try Self.translated(
+            folder,
+            [
+                coffees + "one:dict/:string": "%lld Gratis-Kaffee",
+                coffees + "zero:dict/:string": "Noch kein Gratiskaffee",
+                coffees + "other:dict/:string": "%lld Gratiskaffees",
+                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string": "%2$lld Artikel & mehr",
+                added + "NSStringLocalizedFormatKey:dict/:string": "%1$@ hat %2$#@items@ hinzugefügt",
+                added + "items:dict/one:dict/:string": "%2$lld × %3$@",
+                added + "items:dict/other:dict/:string": "%2$lld × %3$@",
+            ],
+            language: "de"
+        )
+        let merge = try LocalizationImport(document: document, catalogFolder: folder)
+        #expect(merge.refused.isEmpty)
+        // Everything German has already comes back unchanged, "other" of coffees among it.
+        let translatedUnits = document.files.flatMap(\.units).filter { !($0.target ?? "").isEmpty }
+        #expect(merge.unchanged == translatedUnits.count - 6)
+        #expect(
+            Set(merge.changes.map(\.id)) == [
+                coffees + "one:dict/:string", coffees + "zero:dict/:string",
+                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string",
+                added + "NSStringLocalizedFormatKey:dict/:string", added + "items:dict/one:dict/:string",
+                added + "items:dict/other:dict/:string",
+            ]
+        )
+        #expect(Set(merge.files.keys) == ["de.lproj/Receipt.stringsdict"])
+        try merge.write()
+        let expected =
+            original
+            .replacingOccurrences(
+                of: "<key>one</key>\n\t\t\t<string>%lld Gratiskaffee</string>",
+                with: "<key>zero</key>\n\t\t\t<string>Noch kein Gratiskaffee</string>\n\t\t\t"
+                    + "<key>one</key>\n\t\t\t<string>%lld Gratis-Kaffee</string>"
+            )
+            .replacingOccurrences(
+                of: "<key>other</key>\n\t\t\t<string>%2$lld Artikel</string>",
+                with: "<key>other</key>\n\t\t\t<string>%2$lld Artikel &amp; mehr</string>"
+            )
+        #expect(try String(contentsOf: file, encoding: .utf8) == expected)
+
+        let localizer = try Localizer(catalog: try StringCatalog(directory: folder), locale: "de")
+        func render(_ key: String, _ arguments: [FormatArgument]) throws -> String {
+            try localizer.string(key, table: "Receipt", arguments: arguments).text
+        }
+        #expect(try render("%lld free coffees", [.integer(0)]) == "Noch kein Gratiskaffee")
+        #expect(try render("%lld free coffees", [.integer(1)]) == "1 Gratis-Kaffee")
+        #expect(try render("%1$lld lines, %2$lld items", [.integer(2), .integer(3)]) == "2 Zeilen, 3 Artikel & mehr")
+        #expect(
+            try render("%1$@ added %2$lld %3$@", [.string("Ana"), .integer(2), .string("Kekse")])
+                == "Ana hat 2 × Kekse hinzugefügt"
+        )
+    }
+
+    @Test("a .stringsdict of another hand: its indentation, comments, an empty rule, a broken file refused whole")
+    func stringsDictShapes() throws {
+        let source = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>%lld cups &amp; mugs</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key>
+                <string>%#@cups@</string>
+                <key>cups</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key>
+                  <string>NSStringPluralRuleType</string>
+                  <key>NSStringFormatValueTypeKey</key>
+                  <string>lld</string>
+                  <key>one</key>
+                  <string>%lld cup &amp; mug</string>
+                  <key>other</key>
+                  <string>%lld cups &amp; mugs</string>
+                </dict>
+              </dict>
+            </dict>
+            </plist>
+
+            """.utf8
+        )
+        let target = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <!-- kept as written -->
+              <key>%lld cups &amp; mugs</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key>
+                <string><![CDATA[%#@cups@]]></string>
+                <key>cups</key>
+                <dict/>
+              </dict>
+            </dict>
+            </plist>
+
+            """.utf8
+        )
+        func unit(_ category: String, _ text: String) -> XLIFFDocument.Unit {
+            XLIFFDocument.Unit(
+                id: "/%lld cups & mugs:dict/cups:dict/\(category):dict/:string",
+                source: "",
+                target: text,
+                state: "translated"
+            )
+        }
+        let merge = StringsDictMerge(
+            path: "pl.lproj/Cups.stringsdict",
+            target: target,
+            source: source,
+            sourcePath: "en.lproj/Cups.stringsdict",
+            units: [unit("other", "%lld kubków <i>"), unit("one", "%lld kubek")]
+        )
+        #expect(merge.refused.isEmpty)
+        #expect(
+            String(decoding: try #require(merge.bytes), as: UTF8.self) == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0">
+                <dict>
+                  <!-- kept as written -->
+                  <key>%lld cups &amp; mugs</key>
+                  <dict>
+                    <key>NSStringLocalizedFormatKey</key>
+                    <string><![CDATA[%#@cups@]]></string>
+                    <key>cups</key>
+                    <dict>
+                      <key>one</key>
+                      <string>%lld kubek</string>
+                      <key>other</key>
+                      <string>%lld kubków &lt;i&gt;</string>
+                    </dict>
+                  </dict>
+                </dict>
+                </plist>
+
+                """
+        )
+        let broken = StringsDictMerge(
+            path: "pl.lproj/Cups.stringsdict",
+            target: Array(target.dropLast(10)),
+            source: source,
+            sourcePath: "en.lproj/Cups.stringsdict",
+            units: [unit("other", "%lld kubków")]
+        )
+        #expect(broken.bytes == nil)
+        #expect(broken.refused.count == 1)
+        #expect(broken.refused.first?.reason.hasPrefix("not imported: pl.lproj/Cups.stringsdict:") == true)
+        #expect(StringsDictMerge.path(of: "/a:dict/b:dict/c:dict/few:dict/:string")! == ("a:dict/b", ["c", "few"]))
+        #expect(StringsDictMerge.path(of: "/k:dict/v:dict/sometimes:dict/:string") == nil)
+    }
+
+    /// Every `.stringsdict` of the corpus of real apps (written by their tools, not by us).
+    static let corpusStringsDicts: [URL] = {
+        let corpus = LocalizationExportTests.catalog.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/corpus/catalogs")
+        let files = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "stringsdict" }
+        return (files ?? []).sorted { $0.path < $1.path }
+    }()
+
+    @Test("every corpus .stringsdict: each value replaced in place reads back as the new value, all else unchanged")
+    func corpusStringsDicts() throws {
+        #expect(Self.corpusStringsDicts.count == 8)
+        for url in Self.corpusStringsDicts {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            let before = try #require(PropertyListReader.read(Data(bytes), file: url.path).value?.dictionaryValue)
+            // One unit per text the export would show, its value marked.
+            var units: [XLIFFDocument.Unit] = []
+            for entry in before.entries {
+                guard let rules = entry.value.dictionaryValue else { continue }
+                for rule in rules.entries {
+                    let prefix = "/\(entry.key):dict/\(rule.key):dict/"
+                    if let format = rule.value.stringValue, rule.key == "NSStringLocalizedFormatKey" {
+                        units.append(
+                            .init(id: "/\(entry.key):dict/\(rule.key):dict/:string", source: "", target: format + " ✓")
+                        )
+                    }
+                    for category in rule.value.dictionaryValue?.entries ?? []
+                    where PluralCategory(rawValue: category.key) != nil {
+                        if let text = category.value.stringValue {
+                            units.append(
+                                .init(id: prefix + "\(category.key):dict/:string", source: "", target: text + " & ✓")
+                            )
+                        }
+                    }
+                }
+            }
+            let merge = StringsDictMerge(
+                path: url.path,
+                target: bytes,
+                source: bytes,
+                sourcePath: url.path,
+                units: units
+            )
+            // paragraph's Main.stringsdict holds only a device rule, which the export does not offer.
+            guard !units.isEmpty else {
+                #expect(url.path.hasSuffix("paragraph/ru.lproj/Main.stringsdict") && merge.bytes == nil)
+                continue
+            }
+            #expect(merge.refused.isEmpty, "\(url.path): \(merge.refused.first?.reason ?? "")")
+            #expect(merge.changes.count == units.count)
+            let written = try #require(merge.bytes)
+            // Only the values' text differs: without the marks, the file's own bytes.
+            let unmarked = String(decoding: written, as: UTF8.self).replacingOccurrences(of: " &amp; ✓", with: "")
+                .replacingOccurrences(of: " ✓", with: "")
+            #expect(unmarked == String(decoding: bytes, as: UTF8.self), "\(url.path)")
+            let after = try #require(PropertyListReader.read(Data(written), file: url.path).value?.dictionaryValue)
+            // The same keys in the same order, every text marked, nothing else different.
+            #expect(after.keys == before.keys)
+            for entry in before.entries {
+                let old = try #require(entry.value.dictionaryValue)
+                let new = try #require(after[entry.key]?.dictionaryValue)
+                #expect(new.keys == old.keys)
+                for rule in old.entries {
+                    if rule.key == "NSStringLocalizedFormatKey" {
+                        #expect(new[rule.key]?.stringValue == (rule.value.stringValue ?? "") + " ✓")
+                    } else if let categories = rule.value.dictionaryValue {
+                        let changed = try #require(new[rule.key]?.dictionaryValue)
+                        for category in categories.entries {
+                            let marked =
+                                PluralCategory(rawValue: category.key) != nil && category.value.stringValue != nil
+                            let expected = marked ? .string(category.value.stringValue! + " & ✓") : category.value
+                            #expect(
+                                changed[category.key] == expected,
+                                "\(url.lastPathComponent): \(entry.key)/\(category.key)"
+                            )
+                        }
+                    } else {
+                        #expect(new[rule.key] == rule.value)
+                    }
+                }
+            }
+            // The same values again: nothing to write.
+            let again = StringsDictMerge(
+                path: url.path,
+                target: bytes,
+                source: bytes,
+                sourcePath: url.path,
+                units: units.map {
+                    var unit = $0
+                    unit.target = String(unit.target!.dropLast(unit.id.contains("NSStringLocalizedFormatKey") ? 2 : 4))
+                    return unit
+                }
+            )
+            #expect(again.bytes == nil && again.refused.isEmpty && again.unchanged == units.count)
+        }
     }
 
     @Test("caffe catalog import: the .xcloc back, what changed and what was refused, exit 1 on a refusal")
