@@ -198,7 +198,7 @@ public struct LocalizationImport: Sendable {
     private mutating func mergeStrings(_ original: String, _ units: [XLIFFDocument.Unit], sourceLanguage: String)
         throws(LocalizationError)
     {
-        guard let path = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
+        guard let (_, path) = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
         let url = folder.appendingPathComponent(path)
         var bytes = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : []
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
@@ -247,14 +247,23 @@ public struct LocalizationImport: Sendable {
         _ units: [XLIFFDocument.Unit],
         sourceLanguage: String
     ) throws(LocalizationError) {
-        guard let path = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
+        guard let (source, path) = localizedPath(original, sourceLanguage: sourceLanguage, units) else { return }
+        let sourceURL = folder.appendingPathComponent(source)
+        guard FileManager.default.fileExists(atPath: sourceURL.path) else {
+            for unit in units {
+                refused.append(
+                    Refusal(file: original, id: unit.id, reason: "not imported: the catalog has no \(source)")
+                )
+            }
+            return
+        }
         let url = folder.appendingPathComponent(path)
         let target = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : nil
         let merge = StringsDictMerge(
             path: path,
             target: target,
-            source: try Self.read(folder.appendingPathComponent(original)),
-            sourcePath: original,
+            source: try Self.read(sourceURL),
+            sourcePath: source,
             units: units
         )
         changes += merge.changes
@@ -263,14 +272,22 @@ public struct LocalizationImport: Sendable {
         if let bytes = merge.bytes { files[path] = bytes }
     }
 
-    /// The language's file for a development-language file (`en.lproj/T` → `ru.lproj/T`); `nil`,
-    /// with `units` refused, when the file is in no development-language folder.
+    /// The development-language file an XLIFF `<file original>` names and the language's file for
+    /// it (`en.lproj/T` → `ru.lproj/T`). A bare table name (`T.stringsdict`, as Xcode 12 and
+    /// translation services write `original`) is the development language's `T` when the catalog
+    /// has one. `nil`, with `units` refused, for any other path.
     private mutating func localizedPath(
         _ original: String,
         sourceLanguage: String,
         _ units: [XLIFFDocument.Unit]
-    ) -> String? {
+    ) -> (source: String, target: String)? {
         var components = original.split(separator: "/").map(String.init)
+        let bare = "\(sourceLanguage).lproj/\(original)"
+        if components.count == 1,
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(bare).path)
+        {
+            return (bare, "\(language).lproj/\(original)")
+        }
         guard let index = components.lastIndex(of: "\(sourceLanguage).lproj") else {
             for unit in units {
                 refused.append(
@@ -284,7 +301,7 @@ public struct LocalizationImport: Sendable {
             return nil
         }
         components[index] = "\(language).lproj"
-        return components.joined(separator: "/")
+        return (original, components.joined(separator: "/"))
     }
 
     // MARK: Checking

@@ -337,6 +337,54 @@ struct LocalizationImportTests {
         #expect(StringsDictMerge.path(of: "/k:dict/v:dict/sometimes:dict/:string") == nil)
     }
 
+    @Test("an XLIFF as Xcode 12 and translation services write it: a bare table name, xml:space, empty notes")
+    func bareTableName() throws {
+        let folder = try Self.catalogCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The shape of an Xcode 12.3 export (`original` without the .lproj folder, `<note/>`, the
+        // format key's target equal to its source), written for our catalog.
+        let xliff = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+              <file original="Receipt.stringsdict" source-language="en" target-language="fr" datatype="plaintext">
+                <header>
+                  <tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="12.3" build-num="12C33"/>
+                </header>
+                <body>
+                  <trans-unit id="/%lld free coffees:dict/NSStringLocalizedFormatKey:dict/:string" xml:space="preserve">
+                    <source>%#@coffees@</source>
+                    <target>%#@coffees@</target>
+                    <note/>
+                  </trans-unit>
+                  <trans-unit id="/%lld free coffees:dict/coffees:dict/one:dict/:string" xml:space="preserve">
+                    <source>%lld free coffee</source>
+                    <target>%lld café gratuit</target>
+                    <note/>
+                  </trans-unit>
+                </body>
+              </file>
+              <file original="Nowhere.stringsdict" source-language="en" target-language="fr" datatype="plaintext">
+                <body>
+                  <trans-unit id="/x:dict/v:dict/one:dict/:string"><source>x</source><target>y</target></trans-unit>
+                </body>
+              </file>
+            </xliff>
+            """
+        let merge = try LocalizationImport(document: try XLIFFReader.read(Array(xliff.utf8)), catalogFolder: folder)
+        #expect(merge.unchanged == 1)
+        #expect(merge.changes.map(\.file) == ["fr.lproj/Receipt.stringsdict"])
+        #expect(merge.changes.map(\.old) == ["%lld café offert"])
+        #expect(
+            merge.refused == [
+                .init(
+                    file: "Nowhere.stringsdict",
+                    id: "/x:dict/v:dict/one:dict/:string",
+                    reason: "not imported: Nowhere.stringsdict is in no en.lproj folder"
+                )
+            ]
+        )
+    }
+
     /// Every `.stringsdict` of the corpus of real apps (written by their tools, not by us).
     static let corpusStringsDicts: [URL] = {
         let corpus = LocalizationExportTests.catalog.deletingLastPathComponent().deletingLastPathComponent()
