@@ -15,7 +15,7 @@ CLIENT_STAMP := $(CLIENT_VENV)/.installed
 CLIENT_FILES := $(shell find clients/python/caffe_client -type f -not -path '*/__pycache__/*') clients/python/pyproject.toml
 
 .PHONY: demo test build bench deps release protos lint clean help python-test multihost reshard-test chaos report-screenshot diff-report lexicons \
-	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check dist dist-test image image-test
+	fuzz fuzz-smoke fuzz-build fuzz-seeds readme-test deploy-check dist dist-test image image-test docs-test
 
 # Fuzzing (Fuzz/, CONTRIBUTING.md): seconds per fuzzer, which fuzzers (all when empty), and
 # more libFuzzer flags for the long run.
@@ -111,6 +111,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	$(MAKE) --no-print-directory python-test
+	$(MAKE) --no-print-directory docs-test
+
+# The docs that describe the code, checked against it: the layout (README "What is here",
+# ARCHITECTURE "Layout") against Package.swift and the folders.
+docs-test:
+	SWIFT=$(SWIFT) $(PYTHON) -m unittest discover -s Scripts/tests -p 'test_*.py'
 
 # Every shell command in README.md, run as written against the release products
 # (Scripts/readme-commands.py). `demo` builds them ($(SWIFT) build -c release --product caffe,
