@@ -66,37 +66,88 @@ public struct LocalizationImport: Sendable {
                 "the XLIFF must name one target-language, it names \(languages.sorted().joined(separator: ", "))"
             )
         }
-        self.language = language
-        var excluded: Set<String> = []
-        // Merge, lint, refuse what brings new errors, merge again without it (a refusal can only
-        // remove errors, so two rounds suffice; a third guards against the unexpected).
-        let before = try Self.errors(in: catalogFolder, check: check)
-        for _ in 0..<3 {
-            try merge(document, excluding: excluded)
-            let after = try lintMerged(check: check)
-            let new = after.subtracting(before)
-            let touched = Dictionary(
-                changes.map { (Self.lookupKey($0.id, file: $0.file), $0) },
-                uniquingKeysWith: { first, _ in first }
+        guard Self.isLanguageTag(language) else {
+            throw LocalizationError(
+                .unreadableCatalog,
+                "the XLIFF's target-language '\(language)' is not a language tag"
             )
-            let blamed = new.filter { $0.locale == language || $0.locale == nil }.compactMap { error -> Refusal? in
-                guard let key = error.key, let change = touched[key] else { return nil }
-                return Refusal(file: change.file, id: change.id, reason: error.description)
+        }
+        self.language = language
+        var excluded: Set<UnitReference> = []
+        // Merge, lint, refuse the units of every key that gains an error, merge again without
+        // them. A new error no merged key explains (or one that stays) refuses everything: the
+        // import never writes a catalog worse than it found.
+        let before = try Self.errors(in: catalogFolder, check: check)
+        for round in 0..<4 {
+            try merge(document, excluding: excluded)
+            let new = try lintMerged(check: check).subtracting(before)
+            if new.isEmpty { return }
+            var byKey: [TableKey: [Change]] = [:]
+            for change in changes {
+                byKey[TableKey(file: change.file, key: Self.lookupKey(change.id, file: change.file)), default: []]
+                    .append(change)
             }
-            if blamed.isEmpty { return }
-            for refusal in blamed where !excluded.contains(refusal.id) {
-                refused.append(refusal)
-                excluded.insert(refusal.id)
-                // Every unit of the same key goes with it (a plural is one value), each listed.
-                for change in changes
-                where !excluded.contains(change.id)
-                    && Self.lookupKey(change.id, file: change.file) == Self.lookupKey(refusal.id, file: refusal.file)
-                {
-                    refused.append(Refusal(file: change.file, id: change.id, reason: refusal.reason))
-                    excluded.insert(change.id)
+            var unexplained: [CatalogDiagnostic] = []
+            var refusedMore = false
+            for error in new.sorted(by: { $0.description < $1.description }) {
+                guard let key = error.key, let touched = byKey[TableKey(file: error.file, key: key)] else {
+                    unexplained.append(error)
+                    continue
+                }
+                // Every unit of the key goes (a plural is one value), each listed.
+                for change in touched where excluded.insert(UnitReference(file: change.file, id: change.id)).inserted {
+                    refused.append(Refusal(file: change.file, id: change.id, reason: error.description))
+                    refusedMore = true
                 }
             }
+            if !unexplained.isEmpty || !refusedMore || round == 3 {
+                let reason =
+                    "the merged catalog would have an error no translation explains: "
+                    + (unexplained.first ?? new.sorted { $0.description < $1.description }[0]).description
+                refused += changes.filter { !excluded.contains(UnitReference(file: $0.file, id: $0.id)) }.map {
+                    Refusal(file: $0.file, id: $0.id, reason: reason)
+                }
+                changes = []
+                files = [:]
+                return
+            }
         }
+    }
+
+    /// A unit, by the file it is merged into and its id.
+    private struct UnitReference: Hashable {
+        var file: String
+        var id: String
+    }
+
+    /// A key of a table (`Localizable`, `Menu`: a file's name without folder and extension), as
+    /// lint's findings name it and a change touches it, whatever the localization.
+    private struct TableKey: Hashable {
+        var table: String
+        var key: String
+
+        init(file: String, key: String) {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            table = name.split(separator: ".").first.map(String.init) ?? name
+            self.key = key
+        }
+    }
+
+    /// `en`, `pt-BR`, `zh-Hans`, `zh_CN`: letters, digits, `-` and `_`, starting with letters —
+    /// never a path.
+    static func isLanguageTag(_ text: String) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        let bytes = Array(text.utf8)
+        guard (1...35).contains(bytes.count), isLetter(bytes[0]) else { return false }
+        return bytes.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// A path inside the catalog folder: relative, without `.` or `..` components.
+    static func isInsideFolder(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\")
+            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                !["", ".", ".."].contains($0)
+            }
     }
 
     /// Writes the merged files into the catalog folder.
@@ -113,38 +164,106 @@ public struct LocalizationImport: Sendable {
 
     // MARK: Merging
 
-    private mutating func merge(_ document: XLIFFDocument, excluding excluded: Set<String>) throws(LocalizationError) {
+    /// The kinds of file an XLIFF `<file>` is merged into.
+    private enum Kind {
+        case catalog, strings, stringsDict
+    }
+
+    /// The units merged into one file (several XLIFF `<file>`s may name it).
+    private struct Group {
+        var kind: Kind
+        var original: String
+        var sourceLanguage: String
+        var units: [XLIFFDocument.Unit] = []
+    }
+
+    private mutating func merge(_ document: XLIFFDocument, excluding excluded: Set<UnitReference>)
+        throws(LocalizationError)
+    {
         changes = []
         files = [:]
         unchanged = 0
         untranslated = 0
         refused.removeAll { $0.reason.hasPrefix("not imported:") }
+        var groups: [String: Group] = [:]
+        var order: [String] = []
         for file in document.files {
-            let units = file.units.filter { unit in
-                guard let target = unit.target, !target.isEmpty else {
-                    untranslated += 1
-                    return false
+            func refuseAll(_ reason: String) {
+                for unit in file.units {
+                    refused.append(Refusal(file: file.original, id: unit.id, reason: "not imported: \(reason)"))
                 }
-                return !excluded.contains(unit.id)
             }
-            if file.original.hasSuffix(".xcstrings") {
-                try mergeCatalog(file.original, units, sourceLanguage: file.sourceLanguage)
-            } else if file.original.hasSuffix(".strings") {
-                try mergeStrings(file.original, units, sourceLanguage: file.sourceLanguage)
-            } else if file.original.hasSuffix(".stringsdict") {
-                try mergeStringsDict(file.original, units, sourceLanguage: file.sourceLanguage)
+            let kind: Kind
+            switch file.original.split(separator: ".").last {
+            case "xcstrings": kind = .catalog
+            case "strings": kind = .strings
+            case "stringsdict": kind = .stringsDict
+            default:
+                refuseAll("not a catalog file Caffe reads")
+                continue
+            }
+            guard Self.isInsideFolder(file.original), Self.isLanguageTag(file.sourceLanguage) else {
+                refuseAll("'\(file.original)' (\(file.sourceLanguage)) names no file inside the catalog folder")
+                continue
+            }
+            let path: String
+            if kind == .catalog {
+                path = file.original
             } else {
-                for unit in units {
-                    refused.append(
-                        Refusal(
-                            file: file.original,
-                            id: unit.id,
-                            reason: "not imported: not a catalog file Caffe reads"
-                        )
-                    )
-                }
+                guard let (_, target) = localizedPath(file.original, sourceLanguage: file.sourceLanguage, file.units)
+                else { continue }
+                path = target
+            }
+            if groups[path] == nil {
+                order.append(path)
+                groups[path] = Group(kind: kind, original: file.original, sourceLanguage: file.sourceLanguage)
+            }
+            groups[path]?.units += file.units
+        }
+        for path in order {
+            guard let group = groups[path] else { continue }
+            let units = translatedUnits(group, path: path, excluding: excluded)
+            switch group.kind {
+            case .catalog: try mergeCatalog(group.original, units, sourceLanguage: group.sourceLanguage)
+            case .strings: try mergeStrings(group.original, units, sourceLanguage: group.sourceLanguage)
+            case .stringsDict: try mergeStringsDict(group.original, units, sourceLanguage: group.sourceLanguage)
             }
         }
+    }
+
+    /// The group's units that carry a translation, each id once: a unit given twice with the same
+    /// target counts once, with different targets it is refused (which one is meant is a guess).
+    private mutating func translatedUnits(
+        _ group: Group,
+        path: String,
+        excluding excluded: Set<UnitReference>
+    ) -> [XLIFFDocument.Unit] {
+        var targets: [String: Set<String>] = [:]
+        for unit in group.units {
+            guard let target = unit.target, !target.isEmpty else { continue }
+            targets[unit.id, default: []].insert(target)
+        }
+        var seen: Set<String> = []
+        var units: [XLIFFDocument.Unit] = []
+        for unit in group.units {
+            guard let target = unit.target, !target.isEmpty else {
+                untranslated += 1
+                continue
+            }
+            guard seen.insert(unit.id).inserted else { continue }
+            guard targets[unit.id]?.count == 1 else {
+                refused.append(
+                    Refusal(
+                        file: path,
+                        id: unit.id,
+                        reason: "not imported: the XLIFF gives it \(targets[unit.id]?.count ?? 0) different targets"
+                    )
+                )
+                continue
+            }
+            if !excluded.contains(UnitReference(file: path, id: unit.id)) { units.append(unit) }
+        }
+        return units
     }
 
     /// A String Catalog: each unit's target set at its id's path under the language.

@@ -62,8 +62,14 @@ struct PropertyListOutline {
             throw LocalizationError(.unreadableCatalog, "\(file) is not UTF-8; only UTF-8 property lists are edited")
         }
         self.bytes = bytes
+        // A UTF-8 byte order mark is not content (the reader skips it too).
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var walker = Walker(
-            parser: XMLPropertyListParser(utf8: bytes, collector: DiagnosticCollector(file: file, text: bytes)),
+            parser: XMLPropertyListParser(
+                utf8: bytes,
+                start: start,
+                collector: DiagnosticCollector(file: file, text: bytes)
+            ),
             file: file
         )
         root = try walker.document()

@@ -43,6 +43,12 @@ struct StringsDictMerge {
             refused = units.map { .init(file: path, id: $0.id, reason: "not imported: \(error.message)") }
             return
         }
+        if let targetOutline, !targetOutline.root.isDictionary {
+            refused = units.map {
+                .init(file: path, id: $0.id, reason: "not imported: \(path)'s root is not a dictionary")
+            }
+            return
+        }
         var editor = Editor(outline: targetOutline)
         // Units grouped by key, keys in the order they come.
         var keys: [String] = []
@@ -118,7 +124,7 @@ struct StringsDictMerge {
                     return otherOrder > order
                 }
                 set(rule[category], in: rule, key: category, unit, text, path, &editor, before: next, order: order)
-            } else if sourceEntry?[variable]?.isDictionary == true {
+            } else if let sourceRule = sourceEntry?[variable], Self.isPluralRule(sourceRule) {
                 if newVariables[variable] == nil { newVariableOrder.append(variable) }
                 newVariables[variable, default: []].append((category, text))
                 changes.append(.init(file: path, id: unit.id, old: nil, new: text))
@@ -158,7 +164,7 @@ struct StringsDictMerge {
                 unchanged += 1
                 return
             }
-            editor.replace(node.range, with: Editor.element(.string(text)))
+            editor.replace(node.range, with: Editor.stringElement(text))
             changes.append(.init(file: path, id: unit.id, old: old, new: text))
         } else {
             // Categories inserted at one place go in CLDR order, whatever order the units came in.
@@ -176,6 +182,17 @@ struct StringsDictMerge {
         source: PropertyListOutline.Node,
         path: String
     ) -> Editor.Value? {
+        if let rule = source.entries.first(where: { $0.value.isDictionary && !Self.isPluralRule($0.value) }) {
+            for item in items {
+                refuse(
+                    item.unit,
+                    path,
+                    "'\(key)' is new in \(path) and has a rule '\(rule.key)' that is not a plural (a device or "
+                        + "width rule); the import makes plural rules only, so add the entry by hand"
+                )
+            }
+            return nil
+        }
         var members: [(String, Editor.Value)] = []
         var taken: Set<String> = []
         for member in source.entries {
@@ -233,6 +250,11 @@ struct StringsDictMerge {
         return .dictionary(members)
     }
 
+    /// Whether a rule is a plural one (`NSStringFormatSpecTypeKey` `NSStringPluralRuleType`).
+    static func isPluralRule(_ rule: PropertyListOutline.Node) -> Bool {
+        rule["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType"
+    }
+
     /// Whether a format has nothing to translate: only specifiers, variables and punctuation
     /// (`%#@coffees@`, `%1$#@lines@, %2$#@items@`).
     static func isLanguageNeutral(_ format: String) -> Bool {
@@ -269,8 +291,18 @@ private struct Editor {
     private var insertions: [Anchor: [Insertion]] = [:]
     private var counter = 0
 
+    /// The file's line break (`\r\n` when it uses that), for the lines inserted.
+    private let newline: String
+
     init(outline: PropertyListOutline?) {
         self.outline = outline
+        if let bytes = outline?.bytes, let lineFeed = bytes.firstIndex(of: 0x0A), lineFeed > 0,
+            bytes[lineFeed - 1] == 0x0D
+        {
+            newline = "\r\n"
+        } else {
+            newline = "\n"
+        }
     }
 
     var hasEdits: Bool { !replacements.isEmpty || !insertions.isEmpty }
@@ -307,29 +339,29 @@ private struct Editor {
             let own = outline.indent(before: dictionary.range.lowerBound) ?? []
             let unit = indentUnit(outline)
             let child = dictionary.entries.first.flatMap { outline.indent(before: $0.keyStart) } ?? own + unit
-            let members = items.map { Self.member($0.key, $0.value, indent: child, unit: unit) }
+            let members = items.map { member($0.key, $0.value, indent: child, unit: unit) }
             switch anchor {
             case .before(let offset):
                 // `<key>new</key>…` then a line break and the indent the displaced key had.
-                let text = members.map { $0 + "\n" + String(decoding: child, as: UTF8.self) }.joined()
+                let text = members.map { $0 + newline + String(decoding: child, as: UTF8.self) }.joined()
                 edits.append((offset..<offset, Array(text.utf8)))
             case .end:
                 let childText = String(decoding: child, as: UTF8.self)
                 if let last = dictionary.entries.last {
-                    let text = members.map { "\n" + childText + $0 }.joined()
+                    let text = members.map { newline + childText + $0 }.joined()
                     let end = last.value.range.upperBound
                     edits.append((end..<end, Array(text.utf8)))
                 } else if let endTag = dictionary.endTag {
                     let closing = outline.indent(before: endTag)
                     let text =
-                        (closing == nil ? "\n" + childText : String(decoding: unit, as: UTF8.self))
-                        + members.joined(separator: "\n" + childText) + "\n"
+                        (closing == nil ? newline + childText : String(decoding: unit, as: UTF8.self))
+                        + members.joined(separator: newline + childText) + newline
                         + String(decoding: closing ?? own, as: UTF8.self)
                     edits.append((endTag..<endTag, Array(text.utf8)))
                 } else {
                     // `<dict/>` opened up.
                     let text =
-                        "<dict>\n" + childText + members.joined(separator: "\n" + childText) + "\n"
+                        "<dict>" + newline + childText + members.joined(separator: newline + childText) + newline
                         + String(decoding: own, as: UTF8.self) + "</dict>"
                     edits.append((dictionary.range, Array(text.utf8)))
                 }
@@ -352,10 +384,10 @@ private struct Editor {
             <dict>
 
             """
-        for member in members {
-            text += "\t" + Self.member(member.key, member.value, indent: [0x09], unit: [0x09]) + "\n"
+        for insertion in members {
+            text += "\t" + member(insertion.key, insertion.value, indent: [0x09], unit: [0x09]) + newline
         }
-        return Array((text + "</dict>\n</plist>\n").utf8)
+        return Array((text + "</dict>" + newline + "</plist>" + newline).utf8)
     }
 
     /// The file's indentation step: its root's first key's indent less the root's own.
@@ -368,22 +400,27 @@ private struct Editor {
     }
 
     /// `<key>KEY</key>`, a line break, then the value at `indent`.
-    private static func member(_ key: String, _ value: Value, indent: [UInt8], unit: [UInt8]) -> String {
-        "<key>\(escaped(key))</key>\n" + String(decoding: indent, as: UTF8.self)
+    private func member(_ key: String, _ value: Value, indent: [UInt8], unit: [UInt8]) -> String {
+        "<key>\(Self.escaped(key))</key>" + newline + String(decoding: indent, as: UTF8.self)
             + element(value, indent: indent, unit: unit)
     }
 
-    static func element(_ value: Value, indent: [UInt8] = [], unit: [UInt8] = [0x09]) -> String {
+    private func element(_ value: Value, indent: [UInt8], unit: [UInt8]) -> String {
         switch value {
         case .string(let text):
-            return "<string>\(escaped(text))</string>"
+            return Self.stringElement(text)
         case .dictionary(let members):
             let inner = indent + unit
             let innerText = String(decoding: inner, as: UTF8.self)
-            return "<dict>\n"
-                + members.map { innerText + member($0.0, $0.1, indent: inner, unit: unit) + "\n" }.joined()
+            return "<dict>" + newline
+                + members.map { innerText + member($0.0, $0.1, indent: inner, unit: unit) + newline }.joined()
                 + String(decoding: indent, as: UTF8.self) + "</dict>"
         }
+    }
+
+    /// `<string>text</string>`, the text escaped.
+    static func stringElement(_ text: String) -> String {
+        "<string>\(escaped(text))</string>"
     }
 
     /// Text as XML character data: `&`, `<` and `>` escaped, as Xcode writes property lists.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An XLIFF 1.2 document as translators send it back: files, and in each the units' ids, sources,
 /// targets and states.
 public struct XLIFFDocument: Hashable, Sendable {
@@ -27,6 +29,7 @@ public struct XLIFFDocument: Hashable, Sendable {
 /// left open.
 public enum XLIFFReader {
     public static func read(_ bytes: [UInt8]) throws(LocalizationError) -> XLIFFDocument {
+        try checkEncoding(bytes)
         var scanner = Scanner(bytes: bytes)
         var files: [XLIFFDocument.File] = []
         var file: XLIFFDocument.File?
@@ -93,6 +96,27 @@ public enum XLIFFReader {
         return XLIFFDocument(files: files)
     }
 
+    /// UTF-8 only, as Xcode writes XLIFF: a UTF-16 file, another declared encoding or bytes
+    /// that are not UTF-8 are refused by name rather than read into replacement characters.
+    private static func checkEncoding(_ bytes: [UInt8]) throws(LocalizationError) {
+        func refuse(_ message: String) -> LocalizationError {
+            LocalizationError(.unreadableCatalog, "XLIFF: \(message); only UTF-8 is read (save it as UTF-8)")
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(4).contains(0) {
+            throw refuse("the file is UTF-16")
+        }
+        let head = String(decoding: bytes.prefix(200), as: UTF8.self)
+        if head.hasPrefix("<?xml"), let declaration = head.split(separator: ">").first,
+            let range = declaration.range(of: "encoding=")
+        {
+            let value = declaration[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            guard value.lowercased() == "utf-8" || value.lowercased() == "utf8" else {
+                throw refuse("the file declares encoding \(value)")
+            }
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw refuse("the file is not valid UTF-8") }
+    }
+
     enum Token {
         case start(String, [String: String], empty: Bool)
         case end(String)
@@ -115,26 +139,35 @@ public enum XLIFFReader {
             LocalizationError(.unreadableCatalog, "XLIFF line \(line): \(message)")
         }
 
+        /// The next token; comments, processing instructions and declarations are skipped (in a
+        /// loop: a file of nothing but comments must not grow the stack).
         mutating func next() throws(LocalizationError) -> Token? {
-            guard index < bytes.count else { return nil }
+            while index < bytes.count {
+                if let token = try token() { return token }
+            }
+            return nil
+        }
+
+        /// The token at `index`, or `nil` after skipping one that is not content.
+        private mutating func token() throws(LocalizationError) -> Token? {
             guard bytes[index] == UInt8(ascii: "<") else { return .text(try characterData(until: UInt8(ascii: "<"))) }
             if starts(with: "<?") {
                 try skip(past: "?>")
-                return try next()
+                return nil
             }
             if starts(with: "<!--") {
                 try skip(past: "-->")
-                return try next()
+                return nil
             }
             if starts(with: "<![CDATA[") {
                 index += 9
                 let start = index
                 try skip(past: "]]>")
-                return .text(String(decoding: bytes[start..<(index - 3)], as: UTF8.self))
+                return .text(String(decoding: Self.normalizingLineEnds(bytes[start..<(index - 3)]), as: UTF8.self))
             }
             if starts(with: "<!") {
                 try skip(past: ">")
-                return try next()
+                return nil
             }
             if starts(with: "</") {
                 index += 2
@@ -229,12 +262,48 @@ public enum XLIFFReader {
                     out += try reference()
                     continue
                 }
+                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                    throw error("control character \(byte) is not allowed in XML")
+                }
                 if byte == 0x0A { line += 1 }
+                // XML reads CR LF and a lone CR as LF (XML 1.0 §2.11).
+                if byte == 0x0D {
+                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+                        index += 1
+                        continue
+                    }
+                    out.append(0x0A)
+                    index += 1
+                    continue
+                }
                 out.append(byte)
                 index += 1
             }
             if index >= bytes.count, end != UInt8(ascii: "<") { throw error("an attribute value is never closed") }
             return String(decoding: out, as: UTF8.self)
+        }
+
+        /// CR LF and a lone CR as LF (XML 1.0 §2.11).
+        static func normalizingLineEnds(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte == 0x0A, previous == 0x0D {
+                    previous = byte
+                    continue
+                }
+                out.append(byte == 0x0D ? 0x0A : byte)
+                previous = byte
+            }
+            return out
+        }
+
+        /// Whether XML 1.0 allows the character (§2.2: tab, LF, CR, and from U+0020 on, less the
+        /// surrogates, U+FFFE and U+FFFF).
+        static func isXMLCharacter(_ value: UInt32) -> Bool {
+            value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value)
+                || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
         }
 
         /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#10;`, `&#x1F600;` as UTF-8.
@@ -256,6 +325,7 @@ public enum XLIFFReader {
                     ? UInt32(name.dropFirst(2), radix: 16)
                     : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
                 guard let value, let scalar = Unicode.Scalar(value) else { throw error("unknown reference &\(name);") }
+                guard Self.isXMLCharacter(value) else { throw error("&\(name); is not a character XML allows") }
                 return Array(String(Character(scalar)).utf8)
             }
         }
