@@ -7,13 +7,6 @@ import ServiceLifecycle
 import Synchronization
 import ZeroMQ
 
-/// Why the worker could not start.
-public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// The worker, as a service: it binds and connects every socket (so a bad endpoint fails the
 /// start with its name), then runs its stages as child services in a `ServiceGroup`:
 ///
@@ -71,17 +64,26 @@ public final class Worker: Service {
         self.metrics = metrics
         cores = CoreBox(core)
         reloads = metrics.makeShard("reload")
+        let checkpoint: Checkpoint
         do {
             let url = configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
-            let checkpoint = try url.map(Checkpoint.read) ?? Checkpoint()
-            resumedSources = checkpoint.sources.count
-            resumed = Mutex(checkpoint)
+            checkpoint = try url.map(Checkpoint.read) ?? Checkpoint()
+        } catch {
+            throw WorkerError(.checkpoint, "cannot resume from it", key: "checkpoint.path", cause: error)
+        }
+        resumedSources = checkpoint.sources.count
+        resumed = Mutex(checkpoint)
+        do {
             self.context = try context ?? ZMQContext()
-            ownsContext = context == nil
+        } catch {
+            throw WorkerError(.endpoint, "cannot make a ZeroMQ context", cause: error)
+        }
+        ownsContext = context == nil
+        do {
             security =
                 try configuration.curve.isEnabled ? WorkerSecurity(configuration.curve, context: self.context) : nil
         } catch {
-            throw WorkerError("\(error)")
+            throw WorkerError(.security, "cannot start the ZAP authenticator", key: "curve", cause: error)
         }
     }
 
@@ -170,7 +172,7 @@ public final class Worker: Service {
         } catch {
             reloads.update { $0.reloadsRejected += 1 }
             logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
-            throw WorkerError("reload rejected: \(error)")
+            throw WorkerError(.catalog, "reload rejected", key: error.key, cause: error)
         }
         cores.replace(with: fresh)
         reloads.update { $0.reloadsLoaded += 1 }
@@ -270,14 +272,10 @@ public final class Worker: Service {
                 redrives: redrives
             )
             return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http, spans: spans)
-        } catch let error as WorkerError {
-            for socket in opened { socket.close(linger: .milliseconds(0)) }
-            spans?.stop()
-            throw error
         } catch {
             for socket in opened { socket.close(linger: .milliseconds(0)) }
             spans?.stop()
-            throw WorkerError("\(error)")
+            throw error as? WorkerError ?? WorkerError(.endpoint, "cannot open the worker's sockets", cause: error)
         }
     }
 
@@ -313,7 +311,7 @@ public final class Worker: Service {
     }
 
     /// The input socket, attached, and its watch (made first, so it sees every connection).
-    private func openInput() throws(ZMQError) -> (ZMQSocket, SocketWatch) {
+    private func openInput() throws -> (ZMQSocket, SocketWatch) {
         let input = configuration.input
         let socket = try context.socket(input.kind.socketType)
         let watch = try SocketWatch(
@@ -368,7 +366,11 @@ public final class Worker: Service {
     private func openMetricsEndpoint() throws(WorkerError) -> HTTPEndpoint? {
         guard !configuration.metrics.address.isEmpty else { return nil }
         guard let address = HostAndPort(configuration.metrics.address) else {
-            throw WorkerError("metrics.address '\(configuration.metrics.address)' is not host:port")
+            throw WorkerError(
+                .configuration,
+                "'\(configuration.metrics.address)' is not host:port",
+                key: "metrics.address"
+            )
         }
         let endpoint = try HTTPEndpoint(address: address) { [metrics, status] path in
             switch path {
@@ -397,17 +399,30 @@ public final class Worker: Service {
     }
 
     /// Binds or connects `socket` to each endpoint, as a CURVE server or client when CURVE is on.
-    private func attach(_ socket: ZMQSocket, _ endpoints: [WorkerEndpoint], role: String) throws(ZMQError) {
+    ///
+    /// - Throws: ``WorkerError`` (`.endpoint` or `.security`) naming the role's key
+    ///   (`input.endpoints`, `rpc.endpoint`…) and the endpoint, the ``ZMQError`` as its cause.
+    private func attach(_ socket: ZMQSocket, _ endpoints: [WorkerEndpoint], role: String) throws(WorkerError) {
+        let key = role == "rpc" ? "rpc.endpoint" : "\(role).endpoints"
         if let security {
-            try security.secure(socket, asServer: endpoints.contains { $0.mode == .bind })
+            do {
+                try security.secure(socket, asServer: endpoints.contains { $0.mode == .bind })
+            } catch {
+                throw WorkerError(.security, "cannot set CURVE on the \(role) socket", key: "curve", cause: error)
+            }
         }
         for endpoint in endpoints {
-            switch endpoint.mode {
-            case .bind:
-                let actual = try socket.bind(endpoint.address)
-                bound.withLock { $0[role, default: []].append(actual) }
-            case .connect:
-                try socket.connect(endpoint.address)
+            do {
+                switch endpoint.mode {
+                case .bind:
+                    let actual = try socket.bind(endpoint.address)
+                    bound.withLock { $0[role, default: []].append(actual) }
+                case .connect:
+                    try socket.connect(endpoint.address)
+                }
+            } catch {
+                let verb = endpoint.mode == .bind ? "bind" : "connect"
+                throw WorkerError(.endpoint, "cannot \(verb) \(endpoint.address)", key: key, cause: error)
             }
         }
     }

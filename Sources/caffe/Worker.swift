@@ -19,7 +19,8 @@ struct WorkerCommand: AsyncParsableCommand {
             The configuration is config/worker.yaml (or --config-file), then CAFFE_* environment \
             variables, then --set key=value flags. See config/worker.yaml for every key.
             Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the catalog and menu.
-            Exit status: 0 after a complete drain, 1 if draining timed out or the worker failed.
+            Exit status: 0 after a complete drain, 1 if draining timed out, the worker failed \
+            (the reason on standard error) or the configuration was refused (naming the key).
             --check-config validates the configuration, catalog, menu and checkpoint and exits: \
             0 when the worker could start with them, 1 naming the key that stops it.
             """
@@ -49,8 +50,7 @@ struct WorkerCommand: AsyncParsableCommand {
                 overrides: overrides + (logLevel.map { ["log.level=\($0)"] } ?? [])
             )
         } catch {
-            if checkConfig { try Self.refuse("\(error)") }
-            throw ValidationError("configuration: \(error)")
+            try Self.refuse("\(error)")
         }
         if checkConfig {
             try Self.check(configuration, file: used)
@@ -76,21 +76,27 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             core = try WorkerSetup.core(for: configuration, logger: logger)
         } catch {
-            throw ValidationError("\(error)")
+            try Self.refuse("\(error)")
         }
-        let worker = try Worker(configuration: configuration, core: core, logger: logger)
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: worker),
-                    .init(service: ReloadService(worker: worker), successTerminationBehavior: .ignore),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
+        do {
+            let worker = try Worker(configuration: configuration, core: core, logger: logger)
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [
+                        .init(service: worker),
+                        .init(service: ReloadService(worker: worker), successTerminationBehavior: .ignore),
+                    ],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
             )
-        )
-        try await group.run()
-        if !worker.isDrained { throw ExitCode(1) }
+            try await group.run()
+            if !worker.isDrained { throw ExitCode(1) }
+        } catch let error as WorkerError {
+            // A failure at run time, not a usage error: the reason, no usage text.
+            FileHandle.standardError.write(Data("caffe worker: failed (\(error.code)): \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }
 
@@ -101,9 +107,8 @@ extension WorkerCommand {
         do {
             _ = try WorkerSetup.core(for: configuration)
         } catch {
-            // CoreConfigurationError starts with the key at fault ("catalog: …", "menu: …").
-            let reason = "\(error)"
-            try refuse(reason.hasPrefix("catalog") || reason.hasPrefix("menu") ? reason : "menu: \(reason)")
+            // Its description starts with the key at fault (`error.key`: "catalog: …", "menu: …").
+            try refuse("\(error)")
         }
         let checkpoint = configuration.checkpoint.path
         var resumed = "off"

@@ -1,7 +1,7 @@
 import Foundation
 import GrammarAgreement
-import Synchronization
 import Localization
+import Synchronization
 
 /// What the core uses when an input leaves something out, and the limits it enforces.
 public struct CoreDefaults: Hashable, Sendable {
@@ -36,6 +36,14 @@ public struct CoreDefaults: Hashable, Sendable {
 public enum CoreConfigurationError: Error, CustomStringConvertible {
     case catalog(LocalizationError)
     case menu(MenuError)
+
+    /// The configuration key of the file at fault: `catalog` or `menu`.
+    public var key: String {
+        switch self {
+        case .catalog: "catalog"
+        case .menu: "menu"
+        }
+    }
 
     public var description: String {
         switch self {

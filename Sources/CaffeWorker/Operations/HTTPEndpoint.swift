@@ -59,7 +59,9 @@ final class HTTPEndpoint: Service {
     /// Listens on `address`; ``run()`` serves each `GET` path with `handler`.
     init(address: HostAndPort, handler: @escaping @Sendable (String) -> Response) throws(WorkerError) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw WorkerError("metrics: socket() failed: \(String(cString: strerror(errno)))") }
+        guard socket >= 0 else {
+            throw WorkerError(.endpoint, "cannot make a socket", key: "metrics.address", cause: Self.systemError())
+        }
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var socketAddress = sockaddr_in()
@@ -72,9 +74,9 @@ final class HTTPEndpoint: Service {
             }
         }
         guard bound == 0, listen(socket, 1024) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let cause = Self.systemError()
             close(socket)
-            throw WorkerError("metrics: cannot listen on \(address): \(reason)")
+            throw WorkerError(.endpoint, "cannot listen on \(address)", key: "metrics.address", cause: cause)
         }
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         var actual = sockaddr_in()
@@ -91,8 +93,18 @@ final class HTTPEndpoint: Service {
             stop = try ThreadStop()
         } catch {
             close(socket)
-            throw WorkerError("metrics: \(error)")
+            throw WorkerError(
+                .endpoint,
+                "cannot make the endpoint's wake-up pipe",
+                key: "metrics.address",
+                cause: error
+            )
         }
+    }
+
+    /// The calling thread's `errno` as an error.
+    private static func systemError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 
     func run() async throws {

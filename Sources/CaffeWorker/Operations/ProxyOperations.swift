@@ -35,7 +35,9 @@ public final class ProxyOperations: Sendable {
     }
 
     private init(address text: String, kind: String, report: @escaping @Sendable () -> Report) throws(WorkerError) {
-        guard let address = HostAndPort(text) else { throw WorkerError("--metrics-address '\(text)' is not host:port") }
+        guard let address = HostAndPort(text) else {
+            throw WorkerError(.configuration, "'\(text)' is not host:port", key: "--metrics-address")
+        }
         endpoint = try HTTPEndpoint(address: address) { path in
             switch path {
             case "/metrics":

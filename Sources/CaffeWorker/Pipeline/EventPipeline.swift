@@ -38,8 +38,8 @@ final class EventPipeline: Service {
         case drained
         /// Shutdown could not wait: undelivered inputs stay out of the checkpoint.
         case abandoned
-        /// A socket failed.
-        case failed(String)
+        /// A socket failed, or the final checkpoint could not be written.
+        case failed(WorkerError)
     }
 
     private let sockets: Handoff<Sockets>
@@ -115,7 +115,7 @@ final class EventPipeline: Service {
     func run() async throws {
         let outcome = await runThreadService(named: "caffe-pipeline", stop: stop) { self.loop() }
         ending.withLock { $0 = outcome }
-        if case .failed(let reason) = outcome { throw WorkerError("event pipeline: \(reason)") }
+        if case .failed(let error) = outcome { throw error }
     }
 
     private func loop() -> Ending {
@@ -288,7 +288,7 @@ private struct PipelineState {
             }
         } catch {
             logger.error("event pipeline stopped", metadata: ["error": "\(error)"])
-            ending = .failed("\(error)")
+            ending = .failed(WorkerError(.stageFailed, "the event pipeline stopped", cause: error))
         }
         return finish(ending)
     }
@@ -1030,7 +1030,13 @@ private struct PipelineState {
         complete(output.takeCompleted(), at: .now)
         var ending = ending
         if !checkpoints.writeFinal(books.finalChange()), case .drained = ending {
-            ending = .failed("the final checkpoint could not be written; a restart renders again what it lacks")
+            ending = .failed(
+                WorkerError(
+                    .checkpoint,
+                    "the final checkpoint could not be written; a restart renders again what it lacks",
+                    key: "checkpoint.path"
+                )
+            )
         }
         let undelivered = queued
         if case .abandoned = ending {

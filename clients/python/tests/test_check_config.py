@@ -95,3 +95,38 @@ def test_the_systemd_unit_verifies(tmp_path):
     path.write_text(unit.replace("/usr/local/bin/caffe", str(caffe_binary())))
     done = subprocess.run([analyze, "verify", str(path)], capture_output=True, text=True)
     assert (done.returncode, done.stdout + done.stderr) == (0, "")
+
+
+def start(*arguments: str, cwd):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("CAFFE_")}
+    return subprocess.run(
+        [str(caffe_binary()), "worker", *arguments], capture_output=True, text=True, env=env, cwd=cwd, timeout=60
+    )
+
+
+def test_a_refused_configuration_at_start_names_its_key_without_usage(tmp_path):
+    done = start("--set", f"checkpoint.path={tmp_path}/cp", "--set", "render.threads=two", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "caffe worker: configuration refused: render.threads (from --set): 'two' is not a whole number\n"
+
+
+def test_a_failure_at_run_time_gives_its_code_key_and_cause_without_usage(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = start(
+            "--set", f"checkpoint.path={tmp_path}/cp",
+            "--set", f"input.endpoints=@tcp://127.0.0.1:{port}",
+            "--set", "output.endpoints=@tcp://127.0.0.1:0",
+            "--set", "rpc.endpoint=", "--set", "metrics.address=",
+            cwd=tmp_path,
+        )
+    assert done.returncode == 1
+    assert "Usage:" not in done.stderr
+    assert (
+        f"caffe worker: failed (endpoint): input.endpoints: cannot bind tcp://127.0.0.1:{port}: "
+        f"zmq_bind(tcp://127.0.0.1:{port}) failed: Address already in use (errno 98)\n"
+    ) in done.stderr, done.stderr
