@@ -83,15 +83,6 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    /// The RPC method label: served methods as themselves, anything else `other`, so clients
-    /// cannot grow the label set.
-    static func methodLabel(_ method: String) -> String {
-        [
-            CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.healthCheck, CaffeMethod.stats,
-            CaffeMethod.redrive,
-        ].contains(method) ? method : "other"
-    }
-
     /// Every metric in the Prometheus text format (version 0.0.4), with `serving`, `healthy` and
     /// `ready` as gauges, then `caffe_build_info` and the `process_*` families.
     func exposition(serving: Bool, healthy: Bool? = nil, ready: Bool? = nil) -> [UInt8] {

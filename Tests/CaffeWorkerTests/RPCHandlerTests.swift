@@ -1,0 +1,214 @@
+import CaffeCore
+import CaffeProtocol
+import CaffeTransport
+import Foundation
+import Logging
+import SwiftProtobuf
+import Testing
+import ZeroMQ
+
+@testable import CaffeWorker
+
+/// Each RPC method's handler on its own, without a socket: requests made as a ROUTER receives
+/// them, replies caught as the endpoint would send them.
+@Suite("RPC handlers")
+struct RPCHandlerTests {
+    /// Replies caught instead of sent.
+    final class Sent {
+        var replies: [ResponseFrames] = []
+        var accept = true
+        var failure: ZMQError?
+    }
+
+    static let metrics = WorkerMetrics()
+
+    static func replies(_ sent: Sent, methods: Set<String> = []) -> RPCReplies {
+        RPCReplies(
+            counts: ThreadCounts("rpc-test", in: metrics),
+            methods: methods,
+            logger: Logger(label: "test")
+        ) { frames throws(ZMQError) in
+            if let failure = sent.failure { throw failure }
+            guard sent.accept else { return false }
+            // What a DEALER receives: the routing id gone (a reply that does not parse fails the
+            // test as a missing reply).
+            if let reply = try? ResponseFrames(parsing: Array(frames.dropFirst())) { sent.replies.append(reply) }
+            return true
+        }
+    }
+
+    static func request(_ method: String, _ body: some SwiftProtobuf.Message, id: String = "r-1") throws
+        -> RequestFrames
+    {
+        var header = Caffe_V1_RequestHeader()
+        header.method = method
+        header.requestID = id
+        let frames = try RequestFrames.encode(header: header, body: body)
+        return try RequestFrames(parsing: [try ZMQMessage(Array("client".utf8))] + frames)
+    }
+
+    static func serving(_ serving: Bool = true) -> WorkerStatus {
+        let status = WorkerStatus()
+        status.set(serving: serving)
+        return status
+    }
+
+    @Test("the router: one handler per method, services as health checks name them")
+    func router() {
+        var router = RPCRouter()
+        router.register(RenderOrderHandler())
+        router.register(RenderComplicationHandler())
+        router.register(StatsHandler(metrics: Self.metrics, status: Self.serving(), renderThreads: 1))
+        #expect(router.methods == [CaffeMethod.renderOrder, CaffeMethod.renderComplication, CaffeMethod.stats])
+        #expect(router.services == ["caffe.v1.Renderer", "caffe.v1.Admin"])
+        #expect(router.handler(for: CaffeMethod.stats) is StatsHandler)
+        #expect(router.handler(for: "caffe.v1.Admin/Nothing") == nil)
+    }
+
+    @Test("Health: SERVING or NOT_SERVING for the server and its services, NOT_FOUND for another")
+    func health() throws {
+        let sent = Sent()
+        var replies = Self.replies(sent)
+        func check(_ service: String, status: WorkerStatus) throws -> ResponseFrames {
+            var body = Grpc_Health_V1_HealthCheckRequest()
+            body.service = service
+            let handler = HealthHandler(status: status, services: ["caffe.v1.Renderer"])
+            #expect(handler.handle(try Self.request(CaffeMethod.healthCheck, body), replies: &replies) == .answered)
+            return try #require(sent.replies.last)
+        }
+        for service in ["", "caffe.v1.Renderer", "grpc.health.v1.Health"] {
+            let reply = try check(service, status: Self.serving())
+            #expect(reply.status.code == .ok)
+            #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
+        }
+        let draining = try check("", status: Self.serving(false))
+        #expect(try draining.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .notServing)
+        let unknown = try check("caffe.v1.Admin", status: Self.serving())
+        #expect(unknown.status == RPCStatus(code: .notFound, message: "unknown service 'caffe.v1.Admin'"))
+        #expect(unknown.header.requestID == "r-1")
+    }
+
+    @Test("Stats: kept until the counts are fresh, then answered; answered again from them within 10 ms")
+    func stats() throws {
+        let sent = Sent()
+        var replies = Self.replies(sent)
+        let handler = StatsHandler(metrics: Self.metrics, status: Self.serving(), renderThreads: 3)
+        let request = try Self.request(CaffeMethod.stats, Caffe_V1_StatsRequest())
+        #expect(handler.handle(request, replies: &replies) == .kept)
+        #expect(handler.keptCount == 1 && handler.keptWake == .milliseconds(1) && sent.replies.isEmpty)
+        // The counts are fresh (no other thread counts here) or the 50 ms wait ends: answered.
+        let started = ContinuousClock.now
+        while handler.keptCount > 0 {
+            handler.answerKept(replies: &replies)
+            try #require(ContinuousClock.now - started < .seconds(5))
+        }
+        let reply = try #require(sent.replies.last)
+        #expect(reply.status.code == .ok)
+        let stats = try reply.decodeBody(as: Caffe_V1_StatsResponse.self)
+        #expect(stats.gauges["render_threads"] == 3 && stats.gauges["serving"] == 1)
+        #expect(stats.counters["rpc_replies_dropped"] != nil)
+        #expect(handler.handle(request, replies: &replies) == .answered)
+        #expect(sent.replies.count == 2)
+    }
+
+    @Test("RenderOrder and RenderComplication: the session's rendering, or the failure's status")
+    func render() throws {
+        let session = EventRendererTests.core.makeSession()
+        let order = TestOrders.order(3)
+        let orders = RenderOrderHandler()
+        var replies = Self.replies(Sent())
+        let request = try Self.request(CaffeMethod.renderOrder, order)
+        #expect(orders.handle(request, replies: &replies) == .render)
+        let reply = orders.render(request, session: session)
+        #expect(reply.code == .ok)
+        let rendered = try session.render(order)
+        let body = try ResponseFrames(parsing: Array(try #require(reply.frames).dropFirst()))
+            .decodeBody(as: Caffe_V1_RenderOrderResponse.self)
+        #expect(body.confirmation == rendered.confirmation && body.receipt == rendered.receipt)
+
+        var offMenu = order
+        offMenu.lines[0].itemID = "caviar"
+        #expect(orders.render(try Self.request(CaffeMethod.renderOrder, offMenu), session: session).code == .notFound)
+        #expect(
+            orders.render(
+                try Self.request(CaffeMethod.renderOrder, Grpc_Health_V1_HealthCheckRequest()),
+                session: session
+            )
+            .code == .invalidArgument
+        )
+
+        var complication = Caffe_V1_ComplicationRequest()
+        complication.requestID = "c-1"
+        complication.userID = "u-1"
+        complication.families = [.circularSmall]
+        complication.locale = "ja-JP"
+        complication.timeZone = "Asia/Tokyo"
+        complication.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_795_000_000)
+        let faces = RenderComplicationHandler()
+        let face = faces.render(try Self.request(CaffeMethod.renderComplication, complication), session: session)
+        #expect(face.code == .ok)
+        let payload = try ResponseFrames(parsing: Array(try #require(face.frames).dropFirst()))
+            .decodeBody(as: Caffe_V1_ComplicationPayload.self)
+        #expect(payload == (try session.complication(complication)))
+    }
+
+    @Test("Redrive: the letter's event handed to the pipeline; refused while draining, when full, or without an event")
+    func redrive() throws {
+        let queue = try RedriveQueue(capacity: 1)
+        let sent = Sent()
+        var replies = Self.replies(sent)
+        let frames = try TestOrders.frames(7, source: "src")
+        var letter = Caffe_V1_DeadLetter()
+        letter.topic = String(decoding: frames[0].bytes, as: UTF8.self)
+        letter.originalHeader = Data(frames[1].bytes)
+        letter.originalBody = Data(frames[2].bytes)
+        let handler = RedriveHandler(
+            redrives: queue,
+            status: Self.serving(),
+            limits: .standard,
+            logger: Logger(label: "test")
+        )
+        func redrive(_ letter: Caffe_V1_DeadLetter, with handler: RedriveHandler) throws -> RPCStatus {
+            #expect(handler.handle(try Self.request(CaffeMethod.redrive, letter), replies: &replies) == .answered)
+            return try #require(sent.replies.last).status
+        }
+        #expect(try redrive(letter, with: handler).code == .ok)
+        let taken = queue.take()
+        #expect(taken.map(\.header.sequence) == [7])
+        #expect(taken.first?.header.metadata[redrivenMetadataKey] == "true")
+        #expect(try redrive(letter, with: handler).code == .ok)
+        #expect(
+            try redrive(letter, with: handler)
+                == RPCStatus(code: .resourceExhausted, message: "1 redrives already queued")
+        )
+        var empty = letter
+        empty.originalBody = Data()
+        #expect(try redrive(empty, with: handler).code == .invalidArgument)
+        let draining = RedriveHandler(
+            redrives: queue,
+            status: Self.serving(false),
+            limits: .standard,
+            logger: Logger(label: "test")
+        )
+        #expect(try redrive(letter, with: draining).code == .unavailable)
+    }
+
+    @Test("replies: counted by method (unregistered ones as other); a full or gone client's reply dropped and counted")
+    func counting() throws {
+        let sent = Sent()
+        var replies = Self.replies(sent, methods: [CaffeMethod.stats])
+        let request = try Self.request(CaffeMethod.stats, Caffe_V1_StatsRequest())
+        let stranger = try Self.request("caffe.v1.Admin/Nothing", Caffe_V1_StatsRequest())
+        replies.answer(request, .ok)
+        replies.answer(stranger, RPCStatus(code: .unimplemented, message: "no"))
+        sent.accept = false
+        replies.answer(request, .ok)
+        sent.failure = ZMQError(code: EHOSTUNREACH, operation: "zmq_msg_send")
+        replies.answer(request, .ok)
+        let counts = replies.counts.counts
+        #expect(counts.rpc[LabelPair(CaffeMethod.stats, "OK")] == 3)
+        #expect(counts.rpc[LabelPair("other", "UNIMPLEMENTED")] == 1)
+        #expect(counts.rpcRepliesDropped == 2)
+        #expect(sent.replies.count == 2)
+    }
+}
