@@ -48,6 +48,9 @@ let package = Package(
         // Bytes in use on the C heap (glibc's mallinfo2), for caches bounded in bytes.
         .target(name: "CHeapUsage"),
         .target(name: "CaffeTestKit", dependencies: ["CMallocCounter"]),
+        // Harness code for running and probing workers (HTTP probes…): the tests and the
+        // simulator link it, the `caffe` product does not.
+        .target(name: "WorkerTestKit", dependencies: ["CaffeProtocol"]),
 
         // MARK: Wire protocol
 
@@ -168,7 +171,7 @@ let package = Package(
                 "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement",
                 "CaffeCore",
                 "CaffeBooks",
-                "CaffeWorker", "CTransportBaseline", "CICUFloor",
+                "WorkerTestKit", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -257,6 +260,7 @@ let package = Package(
             dependencies: [
                 "CaffeBooks",
                 "CaffeWorker",
+                "WorkerTestKit",
                 "CaffeSimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

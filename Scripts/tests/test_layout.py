@@ -38,6 +38,12 @@ class LayoutDocsTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         targets = package()["targets"]
+        cls.dependencies = {
+            t["name"]: {
+                (d.get("byName") or d.get("target") or d.get("product") or [None])[0] for d in t.get("dependencies", [])
+            }
+            for t in targets
+        }
         cls.shipped = {target_folder(t): t["name"] for t in targets if t["type"] != "test" and not target_folder(t).startswith("Tests/")}
         cls.readme = (ROOT / "README.md").read_text(encoding="utf-8")
         cls.architecture = (ROOT / "docs/ARCHITECTURE.md").read_text(encoding="utf-8")
@@ -85,6 +91,22 @@ class LayoutDocsTests(unittest.TestCase):
                     self.assertTrue((ROOT / path).exists(), f"ARCHITECTURE 'Layout' names {path}, which does not exist")
         for folder, name in sorted(self.shipped.items()):
             self.assertIn(folder, paths, f"ARCHITECTURE 'Layout' has no line for the target {name} ({folder})")
+
+    def test_harnesses_depend_on_the_product_not_the_other_way(self):
+        # The simulator measures workers as processes; test helpers never ship in `caffe`.
+        self.assertNotIn("CaffeWorker", self.closure("CaffeSimulator"))
+        for kit in ["WorkerTestKit", "CaffeTestKit", "ZeroMQTestKit"]:
+            self.assertNotIn(kit, self.closure("caffe"), f"the caffe product links {kit}")
+        for path in (ROOT / "Simulator/Sources").rglob("*.swift"):
+            self.assertNotIn("import CaffeWorker", path.read_text(encoding="utf-8"), f"{path} imports CaffeWorker")
+
+    def closure(self, name):
+        seen, stack = set(), [name]
+        while stack:
+            for dependency in self.dependencies.get(stack.pop(), set()) - seen:
+                seen.add(dependency)
+                stack.append(dependency)
+        return seen
 
 
 if __name__ == "__main__":

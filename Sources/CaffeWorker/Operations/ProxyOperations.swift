@@ -1,3 +1,4 @@
+import CaffeProtocol
 import Foundation
 import ZeroMQ
 

@@ -1,10 +1,10 @@
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
-import CaffeWorker
 import Foundation
 import SwiftProtobuf
 import Synchronization
+import WorkerTestKit
 import ZeroMQ
 
 #if canImport(Glibc)

@@ -98,7 +98,8 @@ public struct ChaosSuite {
     public static let rowNames =
         [
             "kill-9-slow-consumer", "kill-9-fast-consumer", "sigterm-slow-consumer", "pub-slow-subscriber",
-            "push-slow-consumer", "push-kill-9-slow-consumer", "push-sigterm-slow-consumer", "pub-kill-9-slow-subscriber",
+            "push-slow-consumer", "push-kill-9-slow-consumer", "push-sigterm-slow-consumer",
+            "pub-kill-9-slow-subscriber",
             "hostile-input", "idle-and-greedy-clients",
         ] + attackRows
 
@@ -240,7 +241,8 @@ public struct ChaosSuite {
             let perStop = Self.boundedHighWaterMark / 2
             let bound = (name.contains("sigterm") ? 1 : Self.boundedKills) * perStop
             passed = lost <= bound
-            note += "; \(kind.rawValue) loses what libzmq still held: bound ≤ \(bound) orders "
+            note +=
+                "; \(kind.rawValue) loses what libzmq still held: bound ≤ \(bound) orders "
                 + "(output.high_water_mark \(Self.boundedHighWaterMark) outputs, 2 per order, per stop)"
         }
         return Row(

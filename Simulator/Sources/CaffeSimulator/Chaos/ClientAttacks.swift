@@ -1,8 +1,8 @@
 import CaffeProtocol
 import CaffeTransport
-import CaffeWorker
 import Foundation
 import SwiftProtobuf
+import WorkerTestKit
 import ZeroMQ
 
 #if canImport(Glibc)

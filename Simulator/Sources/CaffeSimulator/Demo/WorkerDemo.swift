@@ -2,9 +2,9 @@ import CaffeBooks
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
-import CaffeWorker
 import Foundation
 import SwiftProtobuf
+import WorkerTestKit
 import ZeroMQ
 
 /// The first step of `caffe-sim demo`: a real `caffe worker` process on the default configuration
