@@ -47,10 +47,10 @@ let package = Package(
         .target(name: "CMallocCounter"),
         // Bytes in use on the C heap (glibc's mallinfo2), for caches bounded in bytes.
         .target(name: "CHeapUsage"),
-        .target(name: "CaffeTestKit", dependencies: ["CMallocCounter"]),
-        // Harness code for running and probing workers (HTTP probes…): the tests and the
-        // simulator link it, the `caffe` product does not.
+        // Harness code for running and probing workers (the process launcher, the worker's
+        // command line, HTTP probes): the tests and the simulator link it, `caffe` does not.
         .target(name: "WorkerTestKit", dependencies: ["CaffeProtocol"]),
+        .target(name: "CaffeTestKit", dependencies: ["CMallocCounter", "WorkerTestKit"]),
 
         // MARK: Wire protocol
 
@@ -275,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "CaffeSimulatorTests",
             dependencies: [
-                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "CaffeProtocol", "CaffeTransport", "ZeroMQ",
+                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "WorkerTestKit", "CaffeProtocol", "CaffeTransport",
+                "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

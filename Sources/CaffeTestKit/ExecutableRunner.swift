@@ -1,4 +1,5 @@
 import Foundation
+import WorkerTestKit
 
 /// Runs the package's own executables as real processes from tests.
 public enum ExecutableRunner {
@@ -31,36 +32,10 @@ public enum ExecutableRunner {
         return nil
     }
 
-    /// Runs `executable` with `arguments`, feeding `input` on standard input, and waits for it.
-    /// Output goes through temporary files, so no pipe can fill up and block the child.
+    /// Runs `executable` with `arguments` to its end, `input` on standard input
+    /// (``ChildProcess/run(_:_:input:)``, the launcher the tests and the simulator share).
     public static func run(_ executable: URL, _ arguments: [String], input: String = "") throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let inputURL = folder.appendingPathComponent("stdin")
-        let outputURL = folder.appendingPathComponent("stdout")
-        let errorURL = folder.appendingPathComponent("stderr")
-        try Data(input.utf8).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let inputHandle = try FileHandle(forReadingFrom: inputURL)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = inputHandle
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        process.waitUntilExit()
-        try inputHandle.close()
-        try output.close()
-        try error.close()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
-        )
+        let result = try ChildProcess.run(executable, arguments, input: input)
+        return Result(status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 }

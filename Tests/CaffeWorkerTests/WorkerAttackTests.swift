@@ -205,7 +205,7 @@ struct WorkerAttackTests {
         )
         defer { withExtendedLifetime(fixture) {} }
         try fixture.worker.waitUntilServing()
-        let pid = fixture.worker.process.processIdentifier
+        let pid = fixture.worker.processIdentifier
         func descriptors() -> Int {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
         }

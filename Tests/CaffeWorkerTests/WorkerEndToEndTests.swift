@@ -6,6 +6,7 @@ import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeBooks
@@ -66,22 +67,20 @@ struct WorkerEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let checkpoint = folder.appendingPathComponent("worker.checkpoint")
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "worker", "--config-file", ConfigurationDirectory.builtIn.appendingPathComponent("worker.yaml").path,
-            "--set", "input.kind=pull", "--set", "input.endpoints=>\(sourceEndpoint)",
-            "--set", "output.kind=push", "--set", "output.endpoints=>\(collectorEndpoint)",
-            "--set", "checkpoint.path=\(checkpoint.path)", "--set", "render.threads=2",
-            "--set", "config_dir=\(ConfigurationDirectory.builtIn.path)",
-            "--set", "metrics.address=127.0.0.1:0", "--set", "rpc.endpoint=",
-        ]
-        let log = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = ChildProcess(
+            executable: executable,
+            arguments: WorkerCommandLine.arguments(
+                configurationDirectory: ConfigurationDirectory.builtIn,
+                settings: [
+                    "input.kind=pull", "input.endpoints=>\(sourceEndpoint)", "output.kind=push",
+                    "output.endpoints=>\(collectorEndpoint)", "checkpoint.path=\(checkpoint.path)",
+                    "render.threads=2", "metrics.address=127.0.0.1:0", "rpc.endpoint=",
+                ]
+            ),
+            log: folder.appendingPathComponent("stderr")
+        )
+        try process.start()
+        defer { process.stop() }
 
         let orders = [
             Self.order(
@@ -180,11 +179,9 @@ struct WorkerEndToEndTests {
         #expect(letter.topic == "order.x")
         #expect(letter.originalHeader == Data("not a header".utf8) && letter.originalBody == Data("not a body".utf8))
 
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(process.stop(SIGTERM, timeout: 60) == 0)
         #expect(try Checkpoint.read(checkpoint).sources == ["e2e": 4])
-        let stderr = try String(contentsOf: log, encoding: .utf8)
+        let stderr = process.logText
         #expect(stderr.contains("worker serving"))
         #expect(stderr.contains("duplicates=1") || stderr.contains("duplicates: 1"), "\(stderr)")
     }

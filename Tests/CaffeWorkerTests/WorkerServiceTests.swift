@@ -6,6 +6,7 @@ import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeWorker
@@ -207,22 +208,18 @@ struct WorkerServiceTests {
         let folder = try TemporaryFolder("worker-proxy")
         let path = folder.url.path
         let executable = try #require(ExecutableRunner.locate("caffe"))
-        func proxy(_ kind: String, _ frontend: String, _ backend: String) throws -> Process {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["proxy", "--kind", kind, "--frontend", frontend, "--backend", backend]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+        func proxy(_ kind: String, _ frontend: String, _ backend: String) throws -> ChildProcess {
+            let process = ChildProcess(
+                executable: executable,
+                arguments: ["proxy", "--kind", kind, "--frontend", frontend, "--backend", backend],
+                log: folder.url.appendingPathComponent("proxy-\(kind).log")
+            )
+            try process.start()
             return process
         }
         let queue = try proxy("queue", "@ipc://\(path)/orders-in", "@ipc://\(path)/orders-out")
         let rpc = try proxy("rpc", "@ipc://\(path)/rpc-in", "@ipc://\(path)/rpc-out")
-        defer {
-            for process in [queue, rpc] where process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
+        defer { for process in [queue, rpc] { process.stop() } }
         let context = try ZMQContext()
         defer { context.shutdown() }
         let collector = try WorkerRecoveryTests.Collector(context: context)
@@ -259,9 +256,7 @@ struct WorkerServiceTests {
         #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
         source.close(linger: .milliseconds(0))
         #expect(worker.terminate() == 0)
-        queue.terminate()
-        queue.waitUntilExit()
-        #expect(queue.terminationStatus == 0)
+        #expect(queue.stop() == 0)
     }
 
     @Test("a full RPC queue answers RESOURCE_EXHAUSTED at once; every request gets exactly one reply")

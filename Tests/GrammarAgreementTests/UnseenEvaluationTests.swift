@@ -1,4 +1,5 @@
 // Caffe — GrammarAgreement tests.
+import CaffeTestKit
 import Foundation
 import Localization
 import RichText
@@ -37,7 +38,9 @@ struct UnseenEvaluationTests {
     }
 
     static let locales = ["fr": "fr-FR", "de": "de-DE", "it": "it-IT", "pt": "pt-BR", "es": "es-ES", "en": "en-US"]
-    static let dictionaries = ["fr": "fr_FR", "de": "de_DE", "it": "it_IT", "pt": "pt_BR", "es": "es_ES", "en": "en_US"]
+    static let dictionaries = [
+        "fr": "fr_FR", "de": "de_DE", "it": "it_IT", "pt": "pt_BR", "es": "es_ES", "en": "en_US",
+    ]
 
     static func rows(_ name: String) throws -> [Row] {
         guard let url = Bundle.module.url(forResource: name, withExtension: "jsonl", subdirectory: "Evaluation/Unseen")
@@ -88,7 +91,9 @@ struct UnseenEvaluationTests {
             if row.expected.contains(output) {
                 result.correct += 1
             } else if verbose {
-                print("\(row.id) [\(row.phenomenon)] \(row.template) \(row.arguments) → \(output)  (expected \(row.expected.joined(separator: " || ")))")
+                print(
+                    "\(row.id) [\(row.phenomenon)] \(row.template) \(row.arguments) → \(output)  (expected \(row.expected.joined(separator: " || ")))"
+                )
             }
             outputs.append((row, output))
         }
@@ -108,7 +113,10 @@ struct UnseenEvaluationTests {
             }
         }
         guard !candidates.isEmpty else { return [] }
-        let rejected = try hunspellRejects(Set(candidates.map(\.word)), dictionary: try #require(dictionaries[language]))
+        let rejected = try hunspellRejects(
+            Set(candidates.map(\.word)),
+            dictionary: try #require(dictionaries[language])
+        )
         return candidates.filter { rejected.contains($0.word) }.map { "\($0.word) (\($0.row.id))" }
     }
 
@@ -120,28 +128,20 @@ struct UnseenEvaluationTests {
 
     /// The words Debian's hunspell rejects with `dictionary`.
     static func hunspellRejects(_ words: Set<String>, dictionary: String) throws -> Set<String> {
-        let path = ["/usr/bin/hunspell", "/usr/local/bin/hunspell"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(path, "hunspell is not installed: run `make deps` (apt-get install hunspell hunspell-\(dictionary))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-d", dictionary, "-l"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = words.sorted().joined(separator: "\n") + "\n"
-        // Writing everything first is safe: hunspell -l prints only rejected words, far fewer bytes
-        // than a pipe holds, and reads its input to the end before exiting.
-        DispatchQueue.global().async {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
+        let path = ["/usr/bin/hunspell", "/usr/local/bin/hunspell"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "hunspell -d \(dictionary) failed; is hunspell-\(dictionary) installed?")
-        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+        let executable = try #require(
+            path,
+            "hunspell is not installed: run `make deps` (apt-get install hunspell hunspell-\(dictionary))"
+        )
+        let result = try ExecutableRunner.run(
+            URL(fileURLWithPath: executable),
+            ["-d", dictionary, "-l"],
+            input: words.sorted().joined(separator: "\n") + "\n"
+        )
+        try #require(result.status == 0, "hunspell -d \(dictionary) failed; is hunspell-\(dictionary) installed?")
+        return Set(result.standardOutput.split(separator: "\n").map(String.init))
     }
 
     /// Scores a language's three parts, prints them, and checks the test part against the targets.
@@ -154,11 +154,15 @@ struct UnseenEvaluationTests {
         print("unseen agreement \(language): test \(test); everyday \(everyday); development \(development)")
         if verbose, !development.nonWords.isEmpty { print("  non-words (development): \(development.nonWords)") }
         if ProcessInfo.processInfo.environment["AGREEMENT_NONWORD_TOKENS"] == "1" {
-            print("  non-word tokens (test, everyday): \((test.nonWords + everyday.nonWords).map { $0.split(separator: " ")[0] })")
+            print(
+                "  non-word tokens (test, everyday): \((test.nonWords + everyday.nonWords).map { $0.split(separator: " ")[0] })"
+            )
         }
         #expect(test.accuracy >= minimum, "\(language) test part: \(test)")
-        #expect(test.nonWords.isEmpty && everyday.nonWords.isEmpty && development.nonWords.isEmpty,
-                "\(language): agreement made up words: \((test.nonWords + everyday.nonWords + development.nonWords).count)")
+        #expect(
+            test.nonWords.isEmpty && everyday.nonWords.isEmpty && development.nonWords.isEmpty,
+            "\(language): agreement made up words: \((test.nonWords + everyday.nonWords + development.nonWords).count)"
+        )
         #expect(everyday.correct >= everydayMinimum, "\(language) everyday: \(everyday)")
     }
 

@@ -8,6 +8,7 @@ import Histogram
 import SwiftProtobuf
 import Synchronization
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeSimulator
@@ -29,19 +30,20 @@ struct LoadTests {
 
     /// A `caffe worker` process on the test configuration, pulling from `ipc://<folder>/in`, its
     /// checkpoint in `folder`, no metrics endpoint, with `settings` (output, RPC) added.
-    static func startWorker(_ caffe: URL, in folder: URL, _ settings: [String]) throws -> Process {
-        let configuration = CatalogBenchmarkTests.configuration
-        let worker = Process()
-        worker.executableURL = caffe
+    static func startWorker(_ caffe: URL, in folder: URL, _ settings: [String]) throws -> ChildProcess {
         let common = [
-            "config_dir=\(configuration.path)", "input.kind=pull", "input.endpoints=>ipc://\(folder.path)/in",
-            "metrics.address=", "checkpoint.path=\(folder.path)/checkpoint",
+            "input.kind=pull", "input.endpoints=>ipc://\(folder.path)/in", "metrics.address=",
+            "checkpoint.path=\(folder.path)/checkpoint",
         ]
-        worker.arguments =
-            ["worker", "--config-file", configuration.appendingPathComponent("worker.yaml").path]
-            + (common + settings).flatMap { ["--set", $0] }
-        worker.standardError = FileHandle.nullDevice
-        try worker.runWithSignalsUnblocked()
+        let worker = ChildProcess(
+            executable: caffe,
+            arguments: WorkerCommandLine.arguments(
+                configurationDirectory: CatalogBenchmarkTests.configuration,
+                settings: common + settings
+            ),
+            log: folder.appendingPathComponent("worker.log")
+        )
+        try worker.start()
         return worker
     }
 
@@ -441,9 +443,7 @@ struct LoadTests {
             ]
         )
         #expect(load.status == 0, "\(load.standardError)")
-        worker.terminate()
-        worker.waitUntilExit()
-        #expect(worker.terminationStatus == 0)
+        #expect(worker.stop() == 0)
     }
 
     @Test("caffe-sim finds its configuration as caffe does: from any folder, the built-in one")
@@ -515,10 +515,7 @@ struct LoadTests {
                 "rpc.endpoint=@ipc://\(folder.path)/rpc",
             ]
         )
-        defer {
-            worker.terminate()
-            worker.waitUntilExit()
-        }
+        defer { worker.stop() }
         let common = [
             "load", "--config", configuration.path, "--input", "@ipc://\(folder.path)/in", "--input-kind", "push",
             "--output", "@ipc://\(folder.path)/out", "--output-kind", "pull", "--count", "300", "--rate", "1000",

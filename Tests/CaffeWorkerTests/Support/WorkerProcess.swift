@@ -15,28 +15,29 @@ import ZeroMQ
 /// `ipc://` RPC endpoint, log) and whatever `--set` overrides a test adds; metrics on a free port.
 final class WorkerProcess {
     let folder: URL
-    let log: URL
     let checkpoint: URL
     let rpcEndpoint: String
-    private(set) var process: Process
-    private let arguments: [String]
-    private let environment: [String: String]
+    /// The process, started by the launcher the tests and the simulator share.
+    let child: ChildProcess
 
     init(folder: URL, settings: [String], environment: [String: String] = [:]) throws {
-        self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         self.folder = folder
-        log = folder.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8))")
         checkpoint = folder.appendingPathComponent("worker.checkpoint")
         rpcEndpoint = "ipc://\(folder.path)/rpc"
         let defaults = [
             "checkpoint.path=\(checkpoint.path)", "render.threads=2", "metrics.address=127.0.0.1:0",
-            "rpc.endpoint=@\(rpcEndpoint)", "config_dir=\(ConfigurationDirectory.builtIn.path)",
-            "checkpoint.interval_ms=50",
+            "rpc.endpoint=@\(rpcEndpoint)", "checkpoint.interval_ms=50",
         ]
-        arguments =
-            ["worker", "--config-file", ConfigurationDirectory.builtIn.appendingPathComponent("worker.yaml").path]
-            + (defaults + settings).flatMap { ["--set", $0] }
-        process = Process()
+        let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
+        child = ChildProcess(
+            executable: executable,
+            arguments: WorkerCommandLine.arguments(
+                configurationDirectory: ConfigurationDirectory.builtIn,
+                settings: defaults + settings
+            ),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            log: folder.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8))")
+        )
         try launch()
     }
 
@@ -58,62 +59,35 @@ final class WorkerProcess {
         return (worker, input)
     }
 
-    /// Starts the process (again, after it ended), logging to a fresh file.
-    func launch() throws {
-        let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        if !FileManager.default.fileExists(atPath: log.path) {
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: log)
-        handle.seekToEndOfFile()
-        process.standardError = handle
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-    }
+    /// Starts the process (again, after it ended), logging to the same file.
+    func launch() throws { try child.start() }
+
+    var log: URL { child.log }
 
     /// Everything the worker logged so far (across restarts).
-    var stderr: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    var stderr: String { child.logText }
+
+    var processIdentifier: Int32 { child.processIdentifier ?? 0 }
 
     /// Waits for the `worker serving` line and returns the metrics address it names.
     @discardableResult
     func waitUntilServing(starts: Int = 1) throws -> String {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let text = stderr
-            if text.components(separatedBy: "worker serving").count - 1 >= starts,
-                let match = text.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last
-            {
-                return String(match.output.1)
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
+        if child.waitForLog("worker serving", count: starts, timeout: .seconds(30)),
+            let match = stderr.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last
+        {
+            return String(match.output.1)
         }
         Issue.record("the worker did not start: \(stderr)")
         throw CancellationError()
     }
 
-    /// Sends SIGTERM and waits; returns the exit status.
-    func terminate() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
-    }
+    /// Sends SIGTERM and waits; returns the exit status (a signal's negative).
+    func terminate() -> Int32 { child.stop(SIGTERM, timeout: 60) ?? child.terminationStatus ?? 0 }
 
     /// SIGKILL: no drain, no final checkpoint.
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { child.stop(SIGKILL) }
 
-    func signal(_ number: Int32) { Foundation.kill(process.processIdentifier, number) }
-
-    deinit {
-        if process.isRunning { kill() }
-    }
+    func signal(_ number: Int32) { child.signal(number) }
 }
 
 /// A temporary folder removed at the end of the test.
@@ -126,11 +100,10 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A GET on loopback: status code and body.
 /// A real `caffe proxy` process with `/metrics` on a free port: what it said first (its endpoints
 /// and metrics URL) and that address.
 final class ProxyProcess {
-    let process = Process()
+    let child: ChildProcess
     let said: String
     let metricsAddress: String
 
@@ -138,27 +111,28 @@ final class ProxyProcess {
     /// its first line.
     init(_ arguments: [String]) throws {
         let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
-        process.executableURL = executable
-        process.arguments = ["proxy"] + arguments + ["--metrics-address", "127.0.0.1:0"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        child = ChildProcess(
+            executable: executable,
+            arguments: ["proxy"] + arguments + ["--metrics-address", "127.0.0.1:0"],
+            log: FileManager.default.temporaryDirectory.appendingPathComponent("caffe-proxy-\(UUID().uuidString)")
+        )
+        try child.start()
         // "caffe proxy (queue): … -> …, metrics http://127.0.0.1:PORT/metrics"
-        var said = ""
-        while !said.contains("\n"), let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
-        self.said = said
+        _ = child.waitForLog("/metrics\n", timeout: .seconds(15))
+        said = child.logText
         metricsAddress = String(try #require(said.firstMatch(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/)).output.1)
     }
 
+    var isRunning: Bool { child.isRunning }
+
     /// SIGTERM, and waits.
     func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        child.stop()
+        try? FileManager.default.removeItem(at: child.log)
     }
 }
 
+/// A GET on loopback: status code and body.
 func httpGet(_ address: String, _ path: String) throws -> (status: Int, body: String) {
     let target = try #require(HostAndPort(address))
     return try #require(HTTPProbe.get(target, path), "nothing answers at \(address)")

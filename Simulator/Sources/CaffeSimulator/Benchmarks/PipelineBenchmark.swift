@@ -1,6 +1,7 @@
 import CaffeCore
 import Foundation
 import Synchronization
+import WorkerTestKit
 import ZeroMQ
 
 /// The whole pipeline under `caffe-sim load` on this machine: the highest rate a `caffe worker`
@@ -385,7 +386,7 @@ public struct PipelineBenchmark {
                 worker,
                 menu: menu,
                 context: context,
-                watch: process.process.processIdentifier
+                watch: process.processIdentifier
             ) { line in
                 let rss = process.residentMegabytes
                 memory.append(rss)
@@ -472,7 +473,7 @@ public struct PipelineBenchmark {
         )
         return try subject.withRunning { process in
             let samples = Mutex<[(subject: Double, generator: Double)]>([])
-            let pid = process.process.processIdentifier
+            let pid = process.processIdentifier
             let sampler = Thread {
                 let start = ContinuousClock.now
                 for offset in [window.start, window.end] {
@@ -719,19 +720,14 @@ public struct PipelineBenchmark {
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw Failure(description: "no Python peers at \(configuration.peersDirectory.path) (setup.sh missing)")
         }
-        let setup = Process()
-        setup.executableURL = URL(fileURLWithPath: "/bin/bash")
-        setup.arguments = [script.path]
-        let output = Pipe()
-        setup.standardOutput = output
-        try setup.runWithSignalsUnblocked()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        setup.waitUntilExit()
+        let setup = try ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), [script.path])
+        let printed = setup.standardOutput
         let python = configuration.peersDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/python-peers/bin/python")
-        guard setup.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: python.path) else {
+        guard setup.status == 0, FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(
-                description: "the Python peers' set-up failed (\(script.path) exited \(setup.terminationStatus))"
+                description: "the Python peers' set-up failed (\(script.path) exited \(setup.status)): "
+                    + String(setup.standardError.suffix(400))
             )
         }
         for line in printed.split(separator: "\n") { progress(String(line)) }
@@ -774,58 +770,29 @@ struct Subject {
     /// Starts the subject, gives it a moment to connect, runs `body`, and stops it (SIGTERM, then
     /// SIGKILL after 10 s).
     func withRunning<Result>(_ body: (RunningProcess) throws -> Result) throws -> Result {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.runWithSignalsUnblocked()
-        let running = RunningProcess(process: process)
-        defer { running.stop() }
+        try? FileManager.default.removeItem(at: log)
+        let child = ChildProcess(executable: executable, arguments: arguments, log: log, outputToLog: true)
+        try child.start()
+        defer { child.stop() }
         Thread.sleep(forTimeInterval: 1)
-        guard process.isRunning else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard child.isRunning else {
             throw PipelineBenchmark.Failure(
-                description: "\(name) exited at start (status \(process.terminationStatus)): \(text.suffix(600))"
+                description:
+                    "\(name) exited at start (status \(child.terminationStatus ?? 0)): \(child.logText.suffix(600))"
             )
         }
-        return try body(running)
+        return try body(RunningProcess(child: child))
     }
 }
 
 /// A started subject process.
 struct RunningProcess {
-    let process: Process
+    let child: ChildProcess
+
+    var processIdentifier: Int32 { child.processIdentifier ?? 0 }
 
     /// Resident memory from `/proc/<pid>/status`, in MiB; 0 once the process has gone.
-    var residentMegabytes: Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes / 1024
-    }
-
-    /// SIGTERM, SIGKILL after 10 s. Waits at most 10 s more: Foundation sees an exit only when
-    /// every process holding its watch socket is gone, so a killed parent whose children linger
-    /// would otherwise hang the benchmark.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        if !waitForExit(seconds: 10) {
-            kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(seconds: 10)
-        }
-    }
-
-    private func waitForExit(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        return !process.isRunning
-    }
+    var residentMegabytes: Double { child.residentMegabytes }
 }
 
 extension PipelineBenchmark {

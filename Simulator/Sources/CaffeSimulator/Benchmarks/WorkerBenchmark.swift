@@ -227,7 +227,7 @@ public struct WorkerBenchmark {
         )
         var threadCPU: [String: Double] = [:]
         let (seconds, deadLetters) = try worker.withRunning { running in
-            let pid = running.process.processIdentifier
+            let pid = running.processIdentifier
             let before = ProcessCPU.threadSeconds(of: pid)
             let result = try timing.run(through: worker.name)
             let after = ProcessCPU.threadSeconds(of: pid)
@@ -248,7 +248,7 @@ public struct WorkerBenchmark {
                 log: folder.appendingPathComponent("relay.log")
             )
             relaySeconds = try relay.withRunning { running in
-                let pid = running.process.processIdentifier
+                let pid = running.processIdentifier
                 let before = ProcessCPU.threadSeconds(of: pid).values.reduce(0, +)
                 let seconds = try timing.run(through: relay.name).seconds
                 let after = ProcessCPU.threadSeconds(of: pid).values.reduce(0, +)

@@ -62,27 +62,19 @@ struct WorkerDemo {
         let publisher = try context.socket(.xpub)
         let inbound = "ipc://\(folder)/orders"
         _ = try publisher.bind(inbound)
-        let process = Process()
-        process.executableURL = executable
         let settings = [
             "input.endpoints=>\(inbound)", "output.endpoints=@ipc://\(folder)/outputs",
             "rpc.endpoint=@ipc://\(folder)/rpc", "metrics.address=127.0.0.1:0",
-            "checkpoint.path=\(folder)/worker.checkpoint", "config_dir=\(configurationDirectory.path)",
+            "checkpoint.path=\(folder)/worker.checkpoint",
         ]
-        process.arguments =
-            ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
-            + settings.flatMap { ["--set", $0] }
         let log = URL(fileURLWithPath: "\(folder)/worker.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
-        defer {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
+        let process = ChildProcess(
+            executable: executable,
+            arguments: WorkerCommandLine.arguments(configurationDirectory: configurationDirectory, settings: settings),
+            log: log
+        )
+        try process.start()
+        defer { process.stop() }
         // The worker is serving once its SUB has subscribed to our XPUB.
         guard try await waitForSubscription(publisher, process: process) else {
             output(style.red("  the worker did not start:"))
@@ -194,10 +186,9 @@ struct WorkerDemo {
             for line in lines { output(style.dim("    " + line)) }
         }
         try loadRun(context: context, subscriber: subscriber, publisher: publisher)
-        process.terminate()
-        process.waitUntilExit()
+        let status = process.stop() ?? process.terminationStatus ?? 0
         output(
-            "  SIGTERM: drained, exit status \(process.terminationStatus); checkpoint "
+            "  SIGTERM: drained, exit status \(status); checkpoint "
                 + style.dim(Self.checkpointSummary(at: "\(folder)/worker.checkpoint"))
         )
         output("")
@@ -254,7 +245,7 @@ struct WorkerDemo {
         }
     }
 
-    private func waitForSubscription(_ publisher: ZMQSocket, process: Process) async throws -> Bool {
+    private func waitForSubscription(_ publisher: ZMQSocket, process: ChildProcess) async throws -> Bool {
         for _ in 0..<200 {
             if let frame = try await publisher.receive(timeout: .milliseconds(50)), frame.bytes.first == 1 {
                 return true

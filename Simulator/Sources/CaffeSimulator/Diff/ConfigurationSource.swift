@@ -1,4 +1,5 @@
 import Foundation
+import WorkerTestKit
 
 /// Where `caffe-sim diff` finds a configuration: a folder, or `REVISION:PATH` — the folder as a
 /// git revision of the repository around the working directory had it (`HEAD~3:config`,
@@ -54,17 +55,9 @@ public struct ConfigurationSource: Sendable {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+        guard result.status == 0 else {
+            let text = result.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(description: "\(tool) failed: \(text)")
         }
     }

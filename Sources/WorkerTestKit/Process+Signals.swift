@@ -12,7 +12,7 @@ extension Process {
     /// SIGTERM or SIGINT unless it unblocks them itself: `terminate()` does nothing and a forked
     /// child keeps Foundation's exit-watch socket open, so `waitUntilExit()` never returns. The
     /// mask is cleared for the spawn only and restored on this thread after it.
-    func runWithSignalsUnblocked() throws {
+    public func runWithSignalsUnblocked() throws {
         var none = sigset_t()
         sigemptyset(&none)
         var previous = sigset_t()
