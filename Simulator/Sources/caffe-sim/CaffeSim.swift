@@ -29,8 +29,7 @@ struct Chaos: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print JSON instead of a table.")
-    var json = false
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "Orders per row.")
     var orders = 3000
@@ -59,22 +58,15 @@ struct Chaos: ParsableCommand {
     @Option(help: "One-event sources in the source-flood row.")
     var sources = 200_000
 
-    @Option(
-        help:
-            "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-    )
-    var config: String?
+    @OptionGroup var config: ConfigurationOptions
 
-    @Option(help: "The caffe executable (default: the one next to caffe-sim).")
-    var caffe: String?
+    @OptionGroup var caffe: CaffeExecutableOptions
 
     func run() throws {
-        guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
-            throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")
-        }
+        let executable = try caffe.executable()
         var configuration = ChaosSuite.Configuration(
             executable: executable,
-            configurationDirectory: ConfigurationDirectory.resolve(config)
+            configurationDirectory: config.directory
         )
         configuration.orders = orders
         configuration.rate = rate
@@ -88,13 +80,7 @@ struct Chaos: ParsableCommand {
         let results = try ChaosSuite(configuration: configuration).run { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
-        } else {
-            print(ChaosSuite.table(results))
-        }
+        try output.report(results, summary: ChaosSuite.table(results))
         if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
 }
@@ -166,14 +152,15 @@ struct Bench: AsyncParsableCommand {
                 "Markdown parsed from source beside a template compiled once: the receipt note and the agreement template."
         )
 
+        @OptionGroup var output: OutputOptions
         @OptionGroup var options: CallBenchmarkOptions
 
         func run() throws {
             let benchmark = RichTextBenchmark(
                 configuration: .init(iterations: options.iterations(default: 100_000), rounds: options.rounds)
             )
-            let report = try benchmark.run(progress: options.progress)
-            try printReport(report, json: options.json, summary: RichTextBenchmark.summary(report))
+            let report = try benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 
@@ -183,8 +170,7 @@ struct Bench: AsyncParsableCommand {
                 "The formatting core on one core, beside a Foundation FormatStyle baseline and the ICU4C floor."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "Generated orders in the set.")
         var orders = 1000
@@ -195,13 +181,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Rounds; the median is reported.")
         var rounds = 5
 
-        @Option(help: "The generator's seed.")
-        var seed: UInt64 = 1
+        @OptionGroup var seed: SeedOptions
 
-        @Option(
-            help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-        )
-        var config: String?
+        @OptionGroup var config: ConfigurationOptions
 
         @Flag(help: "Time only the core, to profile it (perf record -g); baseline and floor figures are left out.")
         var coreOnly = false
@@ -215,18 +197,16 @@ struct Bench: AsyncParsableCommand {
         func run() throws {
             let benchmark = CoreBenchmark(
                 configuration: .init(
-                    configurationDirectory: ConfigurationDirectory.resolve(config),
+                    configurationDirectory: config.directory,
                     orders: orders,
                     complications: complications,
                     rounds: rounds,
-                    seed: seed,
+                    seed: seed.seed,
                     coreOnly: coreOnly
                 )
             )
-            let report = try benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: CoreBenchmark.summary(report))
+            let report = try benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 
@@ -237,8 +217,7 @@ struct Bench: AsyncParsableCommand {
                 "Orders/s through a real caffe worker (PUSH -> worker -> PULL on loopback), beside the in-process core on one thread."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "Orders in the timed run.")
         var orders = 50_000
@@ -249,17 +228,11 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Send at this many orders/s (CPU per order at a paced rate); none: as fast as taken.")
         var rate: Double?
 
-        @Option(help: "The generator's seed.")
-        var seed: UInt64 = 1
+        @OptionGroup var seed: SeedOptions
 
-        @Option(
-            help:
-                "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-        )
-        var config: String?
+        @OptionGroup var config: ConfigurationOptions
 
-        @Option(help: "The caffe executable (default: the one next to caffe-sim).")
-        var caffe: String?
+        @OptionGroup var caffe: CaffeExecutableOptions
 
         @Option(help: "The source_epoch every order's header carries (0: none).")
         var sourceEpoch: UInt64 = 0
@@ -274,19 +247,12 @@ struct Bench: AsyncParsableCommand {
 
         func run() throws {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
-            let executable =
-                caffe.map { URL(fileURLWithPath: $0) }
-                ?? ownExecutable.deletingLastPathComponent().appendingPathComponent("caffe")
-            guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-                throw ValidationError(
-                    "no caffe executable at \(executable.path); build it (swift build -c release) or pass --caffe"
-                )
-            }
+            let executable = try caffe.executable()
             var configuration = WorkerBenchmark.Configuration(
                 executable: executable,
-                configurationDirectory: ConfigurationDirectory.resolve(config),
+                configurationDirectory: config.directory,
                 orders: orders,
-                seed: seed,
+                seed: seed.seed,
                 renderThreads: renderThreads,
                 rate: rate,
                 simulatorExecutable: ownExecutable
@@ -294,10 +260,8 @@ struct Bench: AsyncParsableCommand {
             configuration.sourceEpoch = sourceEpoch
             configuration.tracing = tracing
             let benchmark = WorkerBenchmark(configuration: configuration)
-            let report = try benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: WorkerBenchmark.summary(report))
+            let report = try benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 
@@ -313,8 +277,7 @@ struct Bench: AsyncParsableCommand {
                 """
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "Seconds of load in each probe of the search.")
         var step = 10.0
@@ -337,20 +300,14 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Render threads in the worker; 0: one per core.")
         var renderThreads = 0
 
-        @Option(help: "The generator's seed.")
-        var seed: UInt64 = 1
+        @OptionGroup var seed: SeedOptions
 
-        @Option(
-            help:
-                "The folder holding worker.yaml, menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-        )
-        var config: String?
+        @OptionGroup var config: ConfigurationOptions
 
         @Option(help: "The folder holding the Python peers.")
         var peersDirectory = "Benchmarks/python"
 
-        @Option(help: "The caffe executable (default: the one next to caffe-sim).")
-        var caffe: String?
+        @OptionGroup var caffe: CaffeExecutableOptions
 
         @Option(help: "Seconds of load at each paced rate of the CPU measurement.")
         var cpuSeconds = 10.0
@@ -383,9 +340,7 @@ struct Bench: AsyncParsableCommand {
         }
 
         func run() throws {
-            guard let executable = caffe.map({ URL(fileURLWithPath: $0) }) ?? siblingExecutable("caffe") else {
-                throw ValidationError("no caffe executable next to caffe-sim; build it (swift build -c release)")
-            }
+            let executable = try caffe.executable()
             var backends: [PipelineBenchmark.PeerBackend] = []
             if peers != "none" {
                 for name in peers.split(separator: ",") {
@@ -397,7 +352,7 @@ struct Bench: AsyncParsableCommand {
             }
             var configuration = PipelineBenchmark.Configuration(
                 executable: executable,
-                configurationDirectory: ConfigurationDirectory.resolve(config),
+                configurationDirectory: config.directory,
                 peersDirectory: URL(fileURLWithPath: peersDirectory).standardizedFileURL
             )
             configuration.peers = backends
@@ -407,7 +362,7 @@ struct Bench: AsyncParsableCommand {
             configuration.soakSeconds = soak
             configuration.maxP99Milliseconds = maxP99Ms
             configuration.startRate = startRate
-            configuration.seed = seed
+            configuration.seed = seed.seed
             configuration.cpuSeconds = cpuSeconds
             configuration.cpuRates = cpuRates.split(separator: ",").compactMap { Double($0) }
             configuration.workerOutput = workerOutput
@@ -417,7 +372,7 @@ struct Bench: AsyncParsableCommand {
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }
-            try printReport(report, json: json, summary: PipelineBenchmark.summary(report))
+            try output.report(report)
         }
     }
 
@@ -426,14 +381,15 @@ struct Bench: AsyncParsableCommand {
             abstract: "Grammar agreement on a compiled number + adjective + noun span, beside the same fill without it."
         )
 
+        @OptionGroup var output: OutputOptions
         @OptionGroup var options: CallBenchmarkOptions
 
         func run() throws {
             let benchmark = AgreementBenchmark(
                 configuration: .init(iterations: options.iterations(default: 200_000), rounds: options.rounds)
             )
-            let report = try benchmark.run(progress: options.progress)
-            try printReport(report, json: options.json, summary: AgreementBenchmark.summary(report))
+            let report = try benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 
@@ -442,6 +398,7 @@ struct Bench: AsyncParsableCommand {
             abstract: "Catalog lookup + render of a plural, positional, three-argument entry, beside String(format:)."
         )
 
+        @OptionGroup var output: OutputOptions
         @OptionGroup var options: CallBenchmarkOptions
 
         @Option(help: "The catalog folder. Default: Localizations/ of $CAFFE_CONFIG, ./config, the built-in one.")
@@ -460,8 +417,8 @@ struct Bench: AsyncParsableCommand {
                     rounds: options.rounds
                 )
             )
-            let report = try benchmark.run(progress: options.progress)
-            try printReport(report, json: options.json, summary: CatalogBenchmark.summary(report))
+            let report = try benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 
@@ -470,8 +427,7 @@ struct Bench: AsyncParsableCommand {
             abstract: "PUSH/PULL throughput over tcp loopback: the Swift binding beside the same loop in C."
         )
 
-        @Flag(help: "Print one JSON object instead of text.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "Messages per run.")
         var messages = 1_000_000
@@ -508,10 +464,8 @@ struct Bench: AsyncParsableCommand {
                     receiveMode: receive
                 )
             )
-            let report = try await benchmark.run { line in
-                if !json { print(line) }
-            }
-            try printReport(report, json: json, summary: TransportBenchmark.summary(report))
+            let report = try await benchmark.run(progress: output.progress)
+            try output.report(report)
         }
     }
 }
@@ -519,12 +473,8 @@ struct Bench: AsyncParsableCommand {
 extension TransportBenchmark.ReceiveMode: ExpressibleByArgument {}
 extension WorkerBenchmark.Tracing: ExpressibleByArgument {}
 
-/// Prints a benchmark report: one JSON object (sorted keys) or its text summary.
 /// The options of the benchmarks that time calls in rounds (catalog, richtext, agreement).
 struct CallBenchmarkOptions: ParsableArguments {
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
-
     @Option(help: "Calls per round (default: 200,000; richtext: 100,000).")
     var iterations: Int?
 
@@ -539,21 +489,6 @@ struct CallBenchmarkOptions: ParsableArguments {
 
     /// The calls per round asked for, or the benchmark's own default.
     func iterations(default value: Int) -> Int { iterations ?? value }
-
-    /// Prints each round's line, unless the report is JSON.
-    func progress(_ line: String) {
-        if !json { print(line) }
-    }
-}
-
-func printReport(_ report: some Encodable, json: Bool, summary: @autoclosure () -> String) throws {
-    guard json else {
-        print(summary())
-        return
-    }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(report), as: UTF8.self))
 }
 
 /// The executable `name` built next to this one (`swift build` puts every product in one folder).

@@ -21,8 +21,7 @@ struct Complications: ParsableCommand {
     @Option(help: "Requests to generate.")
     var count = 20
 
-    @Option(help: "The generator's seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOptions
 
     @Option(help: "Locales and weights, such as en-US:40,ja-JP:10 (default: every market).")
     var locales: String?
@@ -42,10 +41,7 @@ struct Complications: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Colour (default: when writing to a terminal).")
     var color: Bool = TerminalStyle.colorByDefault()
 
-    @Option(
-        help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-    )
-    var config: String?
+    @OptionGroup var config: ConfigurationOptions
 
     func validate() throws {
         guard output != nil || print || checkFit else {
@@ -59,7 +55,7 @@ struct Complications: ParsableCommand {
             weights.isEmpty
             ? Market.defaults
             : Market.defaults.filter { market in weights.contains { $0.locale == market.locale && $0.weight > 0 } }
-        var generator = ComplicationGenerator(configuration: .init(seed: seed, markets: markets))
+        var generator = ComplicationGenerator(configuration: .init(seed: seed.seed, markets: markets))
         let requests = generator.next(count)
         if let output {
             var header = Caffe_V1_JournalHeader()
@@ -85,7 +81,7 @@ struct Complications: ParsableCommand {
             )
         }
         guard print || checkFit else { return }
-        let session = try RenderingCore(configurationDirectory: ConfigurationDirectory.resolve(config)).makeSession()
+        let session = try RenderingCore(configurationDirectory: config.directory).makeSession()
         let style = TerminalStyle(enabled: color)
         if print {
             let iso = Date.ISO8601FormatStyle()

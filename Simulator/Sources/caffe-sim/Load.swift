@@ -69,8 +69,7 @@ struct Load: ParsableCommand {
     @Option(help: "Locales and weights, such as en-US:40,es-MX:20.")
     var locales: String?
 
-    @Option(help: "The generator's seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOptions
 
     @Option(help: "Where to serve caffe.v1.Replay/Fetch from what was sent; empty: not served.")
     var replayEndpoint = "tcp://127.0.0.1:*"
@@ -84,8 +83,7 @@ struct Load: ParsableCommand {
     @Option(help: "Conditions such as 'p99<10ms,lost==0'; exit status 2 when one is violated.")
     var threshold: String?
 
-    @Option(help: "The folder holding menu.json. Default: $CAFFE_CONFIG, ./config, the built-in one.")
-    var config: String?
+    @OptionGroup var config: ConfigurationOptions
 
     func validate() throws {
         guard ["text", "json", "html", "csv"].contains(format) else {
@@ -134,13 +132,13 @@ struct Load: ParsableCommand {
         configuration.rpcEndpoint = rpc
         configuration.timeout = timeout
         configuration.warmup = warmup
-        configuration.seed = seed
+        configuration.seed = seed.seed
         configuration.locales = try locales.map(JournalGenerator.locales) ?? []
         configuration.replayEndpoint = replayEndpoint
         let thresholds = try threshold.map { text in
             do { return try LoadThresholds(text) } catch { throw ValidationError("--threshold: \(error)") }
         }
-        let menu = try Menu(contentsOf: ConfigurationDirectory.resolve(config).appendingPathComponent("menu.json"))
+        let menu = try Menu(contentsOf: config.directory.appendingPathComponent("menu.json"))
         let context = try ZMQContext()
         defer { context.shutdown() }
         let live = isatty(STDERR_FILENO) != 0

@@ -18,8 +18,7 @@ struct Generate: ParsableCommand {
     @Option(help: "Orders to generate.")
     var orders = 10_000
 
-    @Option(help: "The generator's seed: the same seed gives the same stream.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOptions
 
     @Option(help: "Locales and weights, such as en-US:40,es-MX:20 (default: every market equally).")
     var locales: String?
@@ -30,22 +29,19 @@ struct Generate: ParsableCommand {
     @Option(help: "The source id the orders carry.")
     var source = "sim-1"
 
-    @Option(
-        help: "The folder holding menu.json and Localizations/. Default: $CAFFE_CONFIG, ./config, the built-in one."
-    )
-    var config: String?
+    @OptionGroup var config: ConfigurationOptions
 
     func validate() throws {
         guard orders >= 1, rate > 0 else { throw ValidationError("--orders and --rate must be positive") }
     }
 
     func run() throws {
-        let folder = ConfigurationDirectory.resolve(config)
+        let folder = config.directory
         let menuURL = folder.appendingPathComponent("menu.json")
         let menu = try Menu(contentsOf: menuURL)
         let generator = JournalGenerator(
             configuration: .init(
-                seed: seed,
+                seed: seed.seed,
                 orders: orders,
                 sourceID: source,
                 locales: try locales.map(JournalGenerator.locales) ?? [],
