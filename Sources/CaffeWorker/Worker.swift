@@ -142,7 +142,7 @@ public final class Worker: Service {
                     .init(service: stages.pipeline),
                 ],
                 logger: logger
-            ).withDrainLimit(.milliseconds(configuration.shutdown.drainTimeoutMilliseconds))
+            ).withDrainLimit(configuration.shutdown.drainTimeout)
         )
         status.set(serving: true)
         logStart()
@@ -284,21 +284,21 @@ public final class Worker: Service {
         return EventPipeline.Settings(
             limits: limits,
             queueCapacity: configuration.render.queue,
-            checkpointInterval: .milliseconds(configuration.checkpoint.intervalMilliseconds),
+            checkpointInterval: configuration.checkpoint.interval,
             intake: Intake.Policy(
                 maxSequenceJump: UInt64(configuration.input.maxSequenceJump),
                 recovery: GapRecovery.Policy(
-                    timeout: .milliseconds(replay.timeoutMilliseconds),
+                    timeout: replay.timeout,
                     attempts: replay.attempts,
-                    backoff: .milliseconds(replay.backoffMilliseconds),
+                    backoff: replay.backoff,
                     batch: UInt64(replay.batch)
                 ),
                 configuredEndpoints: replay.endpoints,
                 allowEndpointChange: replay.allowEndpointChange,
-                idleTime: .milliseconds(configuration.input.sourceIdleMilliseconds),
+                idleTime: configuration.input.sourceIdle,
                 maxHeartbeatJump: UInt64(configuration.input.maxHeartbeatJump)
             ),
-            replayTimeout: .milliseconds(replay.timeoutMilliseconds),
+            replayTimeout: replay.timeout,
             replayConnections: replay.maxConnections,
             replayIdleTimeout: .seconds(30),
             outputLinger: .seconds(5),

@@ -57,7 +57,7 @@ struct WorkerCommand: AsyncParsableCommand {
             return
         }
         WorkerSetup.limitHeapArenas()
-        let level = Logger.Level(rawValue: configuration.log.level) ?? .info
+        let level = configuration.log.level
         let format = configuration.log.format
         LoggingSystem.bootstrap { label in
             switch format {

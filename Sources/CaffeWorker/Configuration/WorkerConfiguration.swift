@@ -1,6 +1,7 @@
 import CaffeBooks
 import CaffeProtocol
 import Foundation
+import Logging
 
 /// Everything `caffe worker` can be told, with the defaults `config/worker.yaml` documents. Made by
 /// ``WorkerConfigurationLoader`` from the file, the environment and flags (later wins), and checked
@@ -8,6 +9,9 @@ import Foundation
 public struct WorkerConfiguration: Hashable, Sendable {
     /// Where order events and complication requests come from.
     public struct Input: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// SUB with topic prefixes: many workers each see every event (filtered by prefix).
             case sub
@@ -33,7 +37,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var maxHeartbeatJump: Int = 10_000
         /// How long a source whose events are all done stays in memory in full without sending;
         /// then only its mark is kept (it comes back in full with its next event).
-        public var sourceIdleMilliseconds: Int = 15_000
+        public var sourceIdle: Duration = .milliseconds(15_000)
         /// This worker's shard of a fleet (`i/N`): it renders only the sources ``ShardAssignment``
         /// gives it and counts and drops the others; `nil`: every source.
         public var shard: ShardAssignment?
@@ -41,6 +45,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
 
     /// Where confirmations, receipts, complication payloads and dead letters go.
     public struct Output: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// PUB, one topic per kind and locale or store (`confirmation.es-MX`, `receipt.<store>`);
             /// a full subscriber makes the worker wait rather than drop.
@@ -58,7 +65,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var highWaterMark: Int = 10_000
         /// Acknowledged output: how long a consumer may stay silent before what it holds is
         /// delivered again (consumers report at least every second).
-        public var ackTimeoutMilliseconds: Int = 5000
+        public var ackTimeout: Duration = .milliseconds(5000)
         /// Acknowledged output: the window of a consumer whose feedback, after its hello, asks for 0.
         public var window: Int = 1000
         /// Acknowledged output: consumers at most; a new one replaces the one idle longest.
@@ -66,11 +73,13 @@ public struct WorkerConfiguration: Hashable, Sendable {
     }
 
     public struct Render: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// Render threads; 0 means one per core.
         public var threads: Int = 0
-        /// Events waiting per render thread before intake stops reading (backpressure): the
-        /// high-water mark of each inproc pipe, so the whole queue holds about
-        /// threads × 2 × queue events.
+        /// Events the pipeline holds taken in and not yet done (rendered and published) before it stops reading its
+        /// input (backpressure); libzmq's high-water marks queue more in front of it.
         public var queue: Int = 1024
         /// Events whose render failed because of the catalog, kept (not completed) until the next
         /// successful reload renders them; beyond this many they are dead-lettered.
@@ -87,25 +96,31 @@ public struct WorkerConfiguration: Hashable, Sendable {
     }
 
     public struct Checkpoint: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// The file holding each source's contiguous sequence; empty disables checkpoints.
         public var path: String = "caffe-worker.checkpoint"
         /// How often the checkpoint is written while running (it is also written at shutdown).
-        public var intervalMilliseconds: Int = 1000
+        public var interval: Duration = .milliseconds(1000)
         /// Failed checkpoint writes in a row before the worker reports NOT_SERVING.
         public var failuresBeforeUnhealthy: Int = 3
     }
 
     /// Gap recovery: where each source's replay endpoint is, and how hard to try.
     public struct Replay: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// Replay endpoints by source id (`pos-1=tcp://10.0.0.5:5563`). A source may also announce
         /// its endpoint in each event's `replay_endpoint` metadata; this map wins.
         public var endpoints: [String: String] = [:]
         /// How long to wait for a reply before asking again.
-        public var timeoutMilliseconds: Int = 1000
+        public var timeout: Duration = .milliseconds(1000)
         /// Requests per gap before it is reported unrecoverable.
         public var attempts: Int = 5
         /// The first wait before asking; doubled after each unanswered request (at most 5 s).
-        public var backoffMilliseconds: Int = 100
+        public var backoff: Duration = .milliseconds(100)
         /// The most sequences asked for in one request; longer gaps take several.
         public var batch: Int = 256
         /// Replay endpoints connected at once (configured ones are not counted); the least
@@ -118,20 +133,28 @@ public struct WorkerConfiguration: Hashable, Sendable {
 
     /// The gRPC-style request/reply endpoint (ROUTER).
     public struct RPC: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// Where clients send requests; `nil` (an empty value) turns the endpoint off.
         public var endpoint: WorkerEndpoint? = WorkerEndpoint(.bind, "tcp://127.0.0.1:5562")
-        /// Render requests waiting before new ones get RESOURCE_EXHAUSTED: the send high-water
-        /// mark of the pipe to the render threads (each of which holds one more).
+        /// Render requests waiting on the RPC thread before new ones get RESOURCE_EXHAUSTED.
         public var queue: Int = 1024
     }
 
     public struct Shutdown: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// How long in-flight work may take to drain after SIGTERM before the worker gives up on it
         /// (what was not published is not checkpointed, so it is replayed after a restart).
-        public var drainTimeoutMilliseconds: Int = 10_000
+        public var drainTimeout: Duration = .milliseconds(10_000)
     }
 
     public struct Log: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         public enum Format: String, Hashable, Sendable, CaseIterable {
             /// `2026-11-22T10:00:00+0000 info caffe.worker: worker serving input=…`
             case text
@@ -139,17 +162,23 @@ public struct WorkerConfiguration: Hashable, Sendable {
             case json
         }
 
-        public var level: String = "info"
+        public var level: Logger.Level = .info
         public var format: Format = .text
     }
 
     public struct Metrics: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// `host:port` serving `/metrics` (Prometheus text format) and `/healthz`; empty turns it off.
         public var address: String = "127.0.0.1:9464"
     }
 
     /// Spans of traced events, exported over OTLP/HTTP (JSON); off while `otlpEndpoint` is empty.
     public struct Tracing: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// `http://host:port/v1/traces` of an OpenTelemetry collector (usually beside the worker);
         /// empty: no spans are recorded (outputs still carry the events' `traceparent`).
         public var otlpEndpoint: String = ""
@@ -159,6 +188,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
 
     /// CURVE encryption and authentication; off while `secretKey` is empty.
     public struct Curve: Hashable, Sendable {
+        /// Every setting at its default.
+        public init() {}
+
         /// The worker's secret key (Z85, 40 characters); its public key is derived from it.
         public var secretKey: String = ""
         /// The public key of the servers the worker connects to (inputs and replay endpoints).
@@ -200,7 +232,57 @@ public struct WorkerConfiguration: Hashable, Sendable {
         case warn
     }
 
-    public init() {}
+    /// A configuration; each part defaults to what `config/worker.yaml` documents.
+    ///
+    /// - Parameters:
+    ///   - input: where events come from (`input.*`; SUB connecting to `tcp://127.0.0.1:5560`).
+    ///   - output: where outputs go (`output.*`; PUB bound on `tcp://127.0.0.1:5561`).
+    ///   - render: render threads, queues, parked events, the locale cache (`render.*`).
+    ///   - checkpoint: the checkpoint file and how often it is written (`checkpoint.*`).
+    ///   - replay: gap recovery from the sources' replay endpoints (`replay.*`).
+    ///   - rpc: the request endpoint (`rpc.*`; ROUTER bound on `tcp://127.0.0.1:5562`).
+    ///   - shutdown: how long a drain may take (`shutdown.drain_timeout_ms`, 10 s).
+    ///   - log: level (`info`) and format (`text`) (`log.*`).
+    ///   - metrics: the `/metrics` and `/healthz` address (`metrics.address`, `127.0.0.1:9464`).
+    ///   - tracing: OTLP/HTTP span export (`tracing.*`; off).
+    ///   - curve: CURVE keys (`curve.*`; off).
+    ///   - configDirectory: the folder with `Localizations/` and `menu.json` (`config_dir`).
+    ///   - catalog: the catalog folder (`catalog`; `<config_dir>/Localizations`).
+    ///   - menu: the menu file (`menu`; `<config_dir>/menu.json`).
+    ///   - catalogCheck: what a catalog that does not render gets (`catalog_check`; `refuse`).
+    public init(
+        input: Input = Input(),
+        output: Output = Output(),
+        render: Render = Render(),
+        checkpoint: Checkpoint = Checkpoint(),
+        replay: Replay = Replay(),
+        rpc: RPC = RPC(),
+        shutdown: Shutdown = Shutdown(),
+        log: Log = Log(),
+        metrics: Metrics = Metrics(),
+        tracing: Tracing = Tracing(),
+        curve: Curve = Curve(),
+        configDirectory: String = "",
+        catalog: String = "",
+        menu: String = "",
+        catalogCheck: CatalogCheck = .refuse
+    ) {
+        self.input = input
+        self.output = output
+        self.render = render
+        self.checkpoint = checkpoint
+        self.replay = replay
+        self.rpc = rpc
+        self.shutdown = shutdown
+        self.log = log
+        self.metrics = metrics
+        self.tracing = tracing
+        self.curve = curve
+        self.configDirectory = configDirectory
+        self.catalog = catalog
+        self.menu = menu
+        self.catalogCheck = catalogCheck
+    }
 
     /// The render threads to start: `render.threads`, or the active cores when 0.
     public var renderThreadCount: Int {

@@ -2,6 +2,7 @@ import CaffeBooks
 import CaffeProtocol
 import Foundation
 import Localization
+import Logging
 import Yams
 import ZeroMQ
 
@@ -225,7 +226,7 @@ public enum WorkerConfigurationLoader {
                 configuration.input.maxHeartbeatJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
             },
             Setter(key: "input.source_idle_ms") { raw, configuration throws(Message) in
-                configuration.input.sourceIdleMilliseconds = try integer(raw, 100...86_400_000)
+                configuration.input.sourceIdle = .milliseconds(try integer(raw, 100...86_400_000))
             },
             Setter(key: "input.shard") { raw, configuration throws(Message) in
                 let text = try scalar(raw)
@@ -251,7 +252,7 @@ public enum WorkerConfigurationLoader {
                 configuration.output.highWaterMark = try integer(raw, 1...10_000_000)
             },
             Setter(key: "output.ack_timeout_ms") { raw, configuration throws(Message) in
-                configuration.output.ackTimeoutMilliseconds = try integer(raw, 100...3_600_000)
+                configuration.output.ackTimeout = .milliseconds(try integer(raw, 100...3_600_000))
             },
             Setter(key: "output.window") { raw, configuration throws(Message) in
                 configuration.output.window = try integer(raw, 1...1_000_000)
@@ -285,7 +286,7 @@ public enum WorkerConfigurationLoader {
                 configuration.checkpoint.path = try scalar(raw)
             },
             Setter(key: "checkpoint.interval_ms") { raw, configuration throws(Message) in
-                configuration.checkpoint.intervalMilliseconds = try integer(raw, 10...3_600_000)
+                configuration.checkpoint.interval = .milliseconds(try integer(raw, 10...3_600_000))
             },
             Setter(key: "checkpoint.failures_before_unhealthy") { raw, configuration throws(Message) in
                 configuration.checkpoint.failuresBeforeUnhealthy = try integer(raw, 1...1000)
@@ -294,13 +295,13 @@ public enum WorkerConfigurationLoader {
                 configuration.replay.endpoints = try sourceEndpoints(raw)
             },
             Setter(key: "replay.timeout_ms") { raw, configuration throws(Message) in
-                configuration.replay.timeoutMilliseconds = try integer(raw, 10...600_000)
+                configuration.replay.timeout = .milliseconds(try integer(raw, 10...600_000))
             },
             Setter(key: "replay.attempts") { raw, configuration throws(Message) in
                 configuration.replay.attempts = try integer(raw, 1...1000)
             },
             Setter(key: "replay.backoff_ms") { raw, configuration throws(Message) in
-                configuration.replay.backoffMilliseconds = try integer(raw, 1...60_000)
+                configuration.replay.backoff = .milliseconds(try integer(raw, 1...60_000))
             },
             Setter(key: "replay.batch") { raw, configuration throws(Message) in
                 configuration.replay.batch = try integer(raw, 1...100_000)
@@ -319,13 +320,13 @@ public enum WorkerConfigurationLoader {
                 configuration.rpc.queue = try integer(raw, 1...1_000_000)
             },
             Setter(key: "shutdown.drain_timeout_ms") { raw, configuration throws(Message) in
-                configuration.shutdown.drainTimeoutMilliseconds = try integer(raw, 0...3_600_000)
+                configuration.shutdown.drainTimeout = .milliseconds(try integer(raw, 0...3_600_000))
             },
             Setter(key: "log.level") { raw, configuration throws(Message) in
-                let level = try scalar(raw).lowercased()
-                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-                guard levels.contains(level) else {
-                    throw Message("'\(level)' is not one of \(levels.joined(separator: ", "))")
+                let text = try scalar(raw).lowercased()
+                guard let level = Logger.Level(rawValue: text) else {
+                    let levels = Logger.Level.allCases.map(\.rawValue)
+                    throw Message("'\(text)' is not one of \(levels.joined(separator: ", "))")
                 }
                 configuration.log.level = level
             },

@@ -77,7 +77,7 @@ extension WorkerConfiguration.Output.Kind {
         case .acked:
             AcknowledgedChannel(
                 socket: socket,
-                ackTimeout: .milliseconds(output.ackTimeoutMilliseconds),
+                ackTimeout: output.ackTimeout,
                 defaultWindow: output.window,
                 maxWindow: output.highWaterMark,
                 maxConsumers: output.maxConsumers,
