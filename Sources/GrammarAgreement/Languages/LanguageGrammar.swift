@@ -23,6 +23,15 @@ struct PhraseAnalysis: Sendable {
 enum Referent: Sendable {
     case person(TermOfAddress)
     case thing(GrammaticalFeatures)
+
+    /// The gender and number a pronoun for it takes in a language with grammatical gender: a
+    /// person's, singular, from the term of address (`nil` when it has no gender), or the thing's.
+    var pronounFeatures: GrammaticalFeatures? {
+        switch self {
+        case .person(let term): term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
+        case .thing(let features): features
+        }
+    }
 }
 
 /// One language's agreement rules. Adding a language is a folder under `Languages/` with a type

@@ -102,7 +102,8 @@ struct GermanGrammar: LanguageGrammar {
             contractedArticle = Self.contractedArticles.contains(phrase.words[start].lower)
             start += 1
         }
-        let stated = rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
+        let stated =
+            rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
             ?? phrase.words.lazy.compactMap({ $0.hint?.grammaticalCase }).first
         let grammaticalCase =
             stated.map(GermanCase.init) ?? governed ?? grammaticalCase(of: phrase, rule: rule, context: &context)
@@ -113,7 +114,13 @@ struct GermanGrammar: LanguageGrammar {
         let hint = word.hint ?? phrase.hint
         let writtenPlural =
             hint?.number.map { $0 != .singular }
-            ?? writtenNumber(in: phrase, from: start, before: head.index, gender: hint?.grammaticalGender ?? head.reading.gender, case: grammaticalCase)
+            ?? writtenNumber(
+                in: phrase,
+                from: start,
+                before: head.index,
+                gender: hint?.grammaticalGender ?? head.reading.gender,
+                case: grammaticalCase
+            )
             ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
         let features = GrammaticalFeatures(gender: hint?.grammaticalGender ?? head.reading.gender, number: target)
@@ -154,8 +161,16 @@ struct GermanGrammar: LanguageGrammar {
         for index in start..<head {
             let written = phrase.words[index].lower
             guard let determiner = GermanDeclension.determiners[written] else { continue }
-            let singular = GermanDeclension.form(of: determiner, grammaticalCase, GrammaticalFeatures(gender: gender, number: .singular))
-            let plural = GermanDeclension.form(of: determiner, grammaticalCase, GrammaticalFeatures(gender: gender, number: .plural))
+            let singular = GermanDeclension.form(
+                of: determiner,
+                grammaticalCase,
+                GrammaticalFeatures(gender: gender, number: .singular)
+            )
+            let plural = GermanDeclension.form(
+                of: determiner,
+                grammaticalCase,
+                GrammaticalFeatures(gender: gender, number: .plural)
+            )
             if written == singular, written != plural { return false }
             if written == plural, written != singular { return true }
         }
@@ -530,14 +545,7 @@ struct GermanGrammar: LanguageGrammar {
     private static let subjectPronouns = ["er", "sie", "es", "sie"]
 
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
-        let features: GrammaticalFeatures
-        switch referent {
-        case .person(let term):
-            guard let gender = term.grammaticalGender else { return }
-            features = GrammaticalFeatures(gender: gender, number: .singular)
-        case .thing(let thing):
-            features = thing
-        }
+        guard let features = referent.pronounFeatures else { return }
         let slot = features.isPlural ? 3 : features.gender == .feminine ? 1 : features.gender == .neuter ? 2 : 0
         for index in phrase.words.indices where ["er", "sie", "es"].contains(phrase.words[index].lower) {
             phrase.words[index].set(Self.subjectPronouns[slot])

@@ -151,7 +151,12 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         for candidate in rules.adjectiveLemmaCandidates(of: word) where candidate != word {
             guard let entry = lexicon.entry(candidate), entry.canBeNoun, entry.canBeAdjective else { continue }
             let feminine = rules.adjectiveForm(candidate, entry: entry, features: Self.feminineSingular, before: nil)
-            let femininePlural = rules.adjectiveForm(candidate, entry: entry, features: Self.femininePlural, before: nil)
+            let femininePlural = rules.adjectiveForm(
+                candidate,
+                entry: entry,
+                features: Self.femininePlural,
+                before: nil
+            )
             if feminine == word || femininePlural == word {
                 return NounReading(
                     singular: feminine,
@@ -165,7 +170,9 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         return nil
     }
 
-    private static var feminineSingular: GrammaticalFeatures { GrammaticalFeatures(gender: .feminine, number: .singular) }
+    private static var feminineSingular: GrammaticalFeatures {
+        GrammaticalFeatures(gender: .feminine, number: .singular)
+    }
     private static var femininePlural: GrammaticalFeatures { GrammaticalFeatures(gender: .feminine, number: .plural) }
 
     private func reading(of lemma: String, entry: LexiconEntry, writtenPlural: Bool) -> NounReading {
@@ -498,11 +505,18 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                     // an adjective the complement's noun cannot take describes the head.
                     let written = rules.cells(of: word.lower, lemma: reading.lemma, entry: reading.entry)
                     let fitsHead = written.contains { fits($0, headWritten) }
-                    let fitsComplement = complementNoun.map { noun in
-                        written.contains {
-                            fits($0, GrammaticalFeatures(gender: noun.gender, number: noun.isWrittenPlural ? .plural : .singular))
-                        }
-                    } ?? false
+                    let fitsComplement =
+                        complementNoun.map { noun in
+                            written.contains {
+                                fits(
+                                    $0,
+                                    GrammaticalFeatures(
+                                        gender: noun.gender,
+                                        number: noun.isWrittenPlural ? .plural : .singular
+                                    )
+                                )
+                            }
+                        } ?? false
                     // An adjective given apart from the item (%@ %@ with "torta al cioccolato",
                     // "vegano") describes the item, not the noun inside its complement.
                     let givenApart = word.argument != nil && word.argument != complementArgument
@@ -631,9 +645,12 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     ) {
         let next = beforeNoun && index + 1 < phrase.words.count ? phrase.words[index + 1].currentLower : nil
         guard
-            let form = formForEitherGender(features, {
-                rules.adjectiveForm(reading.lemma, entry: reading.entry, features: $0, before: next)
-            })
+            let form = formForEitherGender(
+                features,
+                {
+                    rules.adjectiveForm(reading.lemma, entry: reading.entry, features: $0, before: next)
+                }
+            )
         else { return }
         setElidable(&phrase.words[index], form)
     }
@@ -707,7 +724,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             if let forms = determiners[lower] {
                 let next = index + 1 < phrase.words.count ? onset(of: phrase.words[index + 1]) : .consonant
                 if let form = formForEitherGender(features, { forms.form($0, before: next) }) {
-                    setElidable(&phrase.words[index], form, before: index + 1 < phrase.words.count ? phrase.words[index + 1] : nil)
+                    setElidable(
+                        &phrase.words[index],
+                        form,
+                        before: index + 1 < phrase.words.count ? phrase.words[index + 1] : nil
+                    )
                 }
             } else if let person = personForm(lower, features) {
                 phrase.words[index].set(person)
@@ -738,7 +759,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         let gender = features.gender ?? .masculine
         let singular = gender == .feminine ? personNouns[masculine] ?? masculine : masculine
         guard features.isPlural else { return singular }
-        return rules.plural(ofNoun: singular) ?? rules.defaultPlural(ofNoun: singular, gender: gender == .feminine ? .feminine : .masculine)
+        return rules.plural(ofNoun: singular)
+            ?? rules.defaultPlural(ofNoun: singular, gender: gender == .feminine ? .feminine : .masculine)
     }
 
     func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
@@ -746,14 +768,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     }
 
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
-        let features: GrammaticalFeatures
-        switch referent {
-        case .person(let term):
-            guard let gender = term.grammaticalGender else { return }
-            features = GrammaticalFeatures(gender: gender, number: .singular)
-        case .thing(let thing):
-            features = thing
-        }
+        guard let features = referent.pronounFeatures else { return }
         guard features.gender != nil || features.isPlural == false else { return }
         let slot = (features.gender == .feminine ? 1 : 0) + (features.isPlural ? 2 : 0)
         for index in phrase.words.indices where rules.subjectPronouns.contains(phrase.words[index].lower) {

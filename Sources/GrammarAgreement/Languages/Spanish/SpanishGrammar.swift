@@ -532,14 +532,7 @@ struct SpanishGrammar: LanguageGrammar {
     private static let objectPronouns = ["lo", "la", "los", "las"]
 
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
-        let features: GrammaticalFeatures
-        switch referent {
-        case .person(let term):
-            guard let gender = term.grammaticalGender else { return }
-            features = GrammaticalFeatures(gender: gender, number: .singular)
-        case .thing(let thing):
-            features = thing
-        }
+        guard let features = referent.pronounFeatures else { return }
         let slot = (features.gender == .feminine ? 1 : 0) + (features.isPlural ? 2 : 0)
         for index in phrase.words.indices {
             let lower = phrase.words[index].lower
