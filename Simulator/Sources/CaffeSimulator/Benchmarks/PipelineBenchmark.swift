@@ -110,11 +110,11 @@ public struct PipelineBenchmark {
     }
 
     public struct Report: Codable, Sendable {
-        public var maxSustainedOrdersPerSecond: Double
-        public var halfRate: Double
-        public var p50MillisecondsAtHalf: Double
-        public var p99MillisecondsAtHalf: Double
-        public var p999MillisecondsAtHalf: Double
+        public var maxSustainedOrdersPerSecond: Double = 0
+        public var halfRate: Double = 0
+        public var p50MillisecondsAtHalf: Double = 0
+        public var p99MillisecondsAtHalf: Double = 0
+        public var p999MillisecondsAtHalf: Double = 0
         /// The largest latency of the run at half rate, and `caffe-sim relay`'s at the same rate
         /// for as long in the same sitting, with its p99.9 (the floor the tail is judged against).
         public var maxMillisecondsAtHalf: Double = 0
@@ -128,13 +128,13 @@ public struct PipelineBenchmark {
         /// and lost (the run goes on without that figure).
         public var peerNotes: [String] = []
         /// Lost and duplicated orders in the run at half rate.
-        public var lost: Int
-        public var duplicates: Int
+        public var lost: Int = 0
+        public var duplicates: Int = 0
         public var peerPyICUOrdersPerSecond: Double?
         public var peerBabelOrdersPerSecond: Double?
         public var ratioVsPyICU: Double?
         /// The highest rate with 0 lost, 0 duplicates, ≥ 99 % achieved and p99 under 5 ms.
-        public var maxSustainedStrictOrdersPerSecond: Double
+        public var maxSustainedStrictOrdersPerSecond: Double = 0
         public var peerPyICUStrictOrdersPerSecond: Double?
         public var peerBabelStrictOrdersPerSecond: Double?
         public var strictRatioVsPyICU: Double?
@@ -148,17 +148,17 @@ public struct PipelineBenchmark {
         /// The floor + the render cost + 15 µs: what the worker's CPU per order should stay under.
         public var cpuBudget: [String: Double]
         public var workerOutput: String
-        public var rssMegabytesStart: Double
+        public var rssMegabytesStart: Double = 0
         /// Resident memory a minute into the run (allocator arenas and caches at their working
         /// size), when the run lasts that long: the end figure is compared with it.
         public var rssMegabytesAfterOneMinute: Double?
-        public var rssMegabytesEnd: Double
-        public var rssMegabytesMax: Double
-        public var soakSeconds: Double
+        public var rssMegabytesEnd: Double = 0
+        public var rssMegabytesMax: Double = 0
+        public var soakSeconds: Double = 0
         public var stepSeconds: Double
         public var renderThreads: Int
         public var peerProcesses: Int
-        public var probes: [Probe]
+        public var probes: [Probe] = []
 
         enum CodingKeys: String, CodingKey {
             case lost, duplicates, probes
@@ -265,42 +265,20 @@ public struct PipelineBenchmark {
 
         var budget: [String: Double] = [:]
         for (key, floor) in relayCPU { budget[key] = floor + (renderCPU[key] ?? 0) + 15 }
-        if configuration.cpuOnly {
-            return Report(
-                maxSustainedOrdersPerSecond: 0,
-                halfRate: 0,
-                p50MillisecondsAtHalf: 0,
-                p99MillisecondsAtHalf: 0,
-                p999MillisecondsAtHalf: 0,
-                lost: 0,
-                duplicates: 0,
-                peerPyICUOrdersPerSecond: nil,
-                peerBabelOrdersPerSecond: nil,
-                ratioVsPyICU: nil,
-                maxSustainedStrictOrdersPerSecond: 0,
-                peerPyICUStrictOrdersPerSecond: nil,
-                peerBabelStrictOrdersPerSecond: nil,
-                strictRatioVsPyICU: nil,
-                workerCPU: workerCPU,
-                relayFloorCPU: relayCPU,
-                renderCPU: renderCPU,
-                generatorCPU: generatorCPU,
-                peerPyICUCPU: nil,
-                peerBabelCPU: nil,
-                cpuBudget: budget,
-                workerOutput: configuration.workerOutput,
-                rssMegabytesStart: 0,
-                rssMegabytesAfterOneMinute: nil,
-                rssMegabytesEnd: 0,
-                rssMegabytesMax: 0,
-                soakSeconds: 0,
-                stepSeconds: configuration.stepSeconds,
-                renderThreads: configuration.renderThreads > 0
-                    ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
-                peerProcesses: configuration.peerProcesses,
-                probes: []
-            )
-        }
+        // What every report has; the search, the peers and the soak add the rest.
+        var report = Report(
+            workerCPU: workerCPU,
+            relayFloorCPU: relayCPU,
+            renderCPU: renderCPU,
+            generatorCPU: generatorCPU,
+            cpuBudget: budget,
+            workerOutput: configuration.workerOutput,
+            stepSeconds: configuration.stepSeconds,
+            renderThreads: configuration.renderThreads > 0
+                ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
+            peerProcesses: configuration.peerProcesses
+        )
+        if configuration.cpuOnly { return report }
         progress("searching the worker's sustained rate (\(Int(configuration.stepSeconds)) s probes)")
         var workerProbes = ProbeCache()
         let workerStrict = try sustainedRate(
@@ -404,41 +382,29 @@ public struct PipelineBenchmark {
         // The first figure after warm-up is the start: lazily built caches are then in place.
         let settledIndex = min(memory.count - 1, Int(configuration.warmupSeconds.rounded(.up)) + 1)
         let pyicu = peerRates[.pyicu]
-        var report = Report(
-            maxSustainedOrdersPerSecond: workerRate,
-            halfRate: half,
-            p50MillisecondsAtHalf: soak.p50Milliseconds,
-            p99MillisecondsAtHalf: soak.p99Milliseconds,
-            p999MillisecondsAtHalf: soak.p999Milliseconds,
-            lost: soak.lost,
-            duplicates: soak.duplicates,
-            peerPyICUOrdersPerSecond: pyicu?.lenient,
-            peerBabelOrdersPerSecond: peerRates[.babel]?.lenient,
-            ratioVsPyICU: pyicu.flatMap { $0.lenient > 0 ? workerRate / $0.lenient : nil },
-            maxSustainedStrictOrdersPerSecond: workerStrict,
-            peerPyICUStrictOrdersPerSecond: pyicu?.strict,
-            peerBabelStrictOrdersPerSecond: peerRates[.babel]?.strict,
-            strictRatioVsPyICU: pyicu.flatMap { $0.strict > 0 ? workerStrict / $0.strict : nil },
-            workerCPU: workerCPU,
-            relayFloorCPU: relayCPU,
-            renderCPU: renderCPU,
-            generatorCPU: generatorCPU,
-            peerPyICUCPU: peerCPU[.pyicu],
-            peerBabelCPU: peerCPU[.babel],
-            cpuBudget: budget,
-            workerOutput: configuration.workerOutput,
-            rssMegabytesStart: memory.isEmpty ? 0 : memory[max(0, settledIndex)],
-            // memory[0] is taken before the load, then one sample a second.
-            rssMegabytesAfterOneMinute: memory.count > 61 ? memory[60] : nil,
-            rssMegabytesEnd: memory.last ?? 0,
-            rssMegabytesMax: memory.max() ?? 0,
-            soakSeconds: configuration.soakSeconds,
-            stepSeconds: configuration.stepSeconds,
-            renderThreads: configuration.renderThreads > 0
-                ? configuration.renderThreads : ProcessInfo.processInfo.activeProcessorCount,
-            peerProcesses: configuration.peerProcesses,
-            probes: probes
-        )
+        report.maxSustainedOrdersPerSecond = workerRate
+        report.halfRate = half
+        report.p50MillisecondsAtHalf = soak.p50Milliseconds
+        report.p99MillisecondsAtHalf = soak.p99Milliseconds
+        report.p999MillisecondsAtHalf = soak.p999Milliseconds
+        report.lost = soak.lost
+        report.duplicates = soak.duplicates
+        report.peerPyICUOrdersPerSecond = pyicu?.lenient
+        report.peerBabelOrdersPerSecond = peerRates[.babel]?.lenient
+        report.ratioVsPyICU = pyicu.flatMap { $0.lenient > 0 ? workerRate / $0.lenient : nil }
+        report.maxSustainedStrictOrdersPerSecond = workerStrict
+        report.peerPyICUStrictOrdersPerSecond = pyicu?.strict
+        report.peerBabelStrictOrdersPerSecond = peerRates[.babel]?.strict
+        report.strictRatioVsPyICU = pyicu.flatMap { $0.strict > 0 ? workerStrict / $0.strict : nil }
+        report.peerPyICUCPU = peerCPU[.pyicu]
+        report.peerBabelCPU = peerCPU[.babel]
+        report.rssMegabytesStart = memory.isEmpty ? 0 : memory[max(0, settledIndex)]
+        // memory[0] is taken before the load, then one sample a second.
+        report.rssMegabytesAfterOneMinute = memory.count > 61 ? memory[60] : nil
+        report.rssMegabytesEnd = memory.last ?? 0
+        report.rssMegabytesMax = memory.max() ?? 0
+        report.soakSeconds = configuration.soakSeconds
+        report.probes = probes
         report.maxMillisecondsAtHalf = soak.maxMilliseconds
         report.relayP999MillisecondsAtHalf = relaySoak.p999Milliseconds
         report.relayMaxMillisecondsAtHalf = relaySoak.maxMilliseconds
