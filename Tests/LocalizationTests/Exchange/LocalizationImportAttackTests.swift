@@ -43,18 +43,7 @@ struct LocalizationImportAttackTests {
     }
 
     /// A catalog folder with `files` (path → text), removed by the caller.
-    static func folder(_ files: [String: String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-attack-\(UUID().uuidString)")
-        for (path, text) in files {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try Data(text.utf8).write(to: url)
-        }
-        return folder
-    }
+    static func folder(_ files: [String: String]) throws -> URL { try RenderingSupport.makeFolder(files) }
 
     static let standard: [String: String] = [
         "en.lproj/T.stringsdict": plist(cups("%lld cup", "%lld cups")),

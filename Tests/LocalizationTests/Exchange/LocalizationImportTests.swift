@@ -387,10 +387,11 @@ struct LocalizationImportTests {
 
     /// Every `.stringsdict` of the corpus of real apps (written by their tools, not by us).
     static let corpusStringsDicts: [URL] = {
-        let corpus = LocalizationExportTests.catalog.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpus/catalogs")
-        let files = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "stringsdict" }
+        let files = FileManager.default.enumerator(
+            at: PropertyListTestSupport.corpusDirectory,
+            includingPropertiesForKeys: nil
+        )?
+        .compactMap { $0 as? URL }.filter { $0.pathExtension == "stringsdict" }
         return (files ?? []).sorted { $0.path < $1.path }
     }()
 
