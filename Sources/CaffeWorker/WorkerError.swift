@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why the worker (or the proxy's operations endpoint) could not start, or stopped: what kind of
 /// failure (``code``), what happened in words, the configuration key at fault when there is one,
 /// and the error underneath (``cause``), kept as it was thrown rather than flattened into text.
@@ -21,7 +25,8 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
 
         /// A configuration value the worker cannot use (``WorkerError/key`` names it).
         public static let configuration = Code("configuration")
-        /// The catalog or the menu did not load, at start or on reload.
+        /// The catalog or the menu did not load on reload (at start they are refused before the
+        /// worker exists, as a `CoreConfigurationError`).
         public static let catalog = Code("catalog")
         /// The checkpoint could not be read, or the final one not written.
         public static let checkpoint = Code("checkpoint")
@@ -38,7 +43,8 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The configuration key at fault (`input.endpoints`, `metrics.address`), when there is one.
     public var key: String?
-    /// The error underneath (`ZMQError`, `CheckpointError`, `CoreConfigurationError`…).
+    /// The error underneath (`ZMQError`, `Checkpoint.Problem`, `CoreConfigurationError`,
+    /// ``SystemCallError``…).
     public var cause: (any Error)?
 
     public init(_ code: Code, _ message: String, key: String? = nil, cause: (any Error)? = nil) {
@@ -52,4 +58,18 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         [key, message, cause.map { "\($0)" }].compactMap { $0 }.joined(separator: ": ")
     }
+}
+
+/// A system call that failed, with its `errno`: `bind: Address already in use (errno 98)`.
+public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var call: String
+    public var code: Int32
+
+    /// The calling thread's `errno` for `call`, which just failed.
+    public init(_ call: String, code: Int32 = errno) {
+        self.call = call
+        self.code = code
+    }
+
+    public var description: String { "\(call): \(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -10,8 +10,9 @@ import Glibc
 ///   across restarts, so a test reads everything a worker said before and after a kill.
 /// - It starts with no signal blocked (``Foundation/Process/runWithSignalsUnblocked()``).
 /// - ``stop(_:timeout:)`` sends a signal, then SIGKILL after the timeout, and waits at most as
-///   long again: Foundation sees an exit only when every process holding its watch socket is
-///   gone, so a killed parent whose children linger never hangs the caller.
+///   long again, then gives up (`nil`): Foundation sees an exit only when every process holding
+///   its watch socket is gone, so a killed parent whose children linger neither hangs nor traps
+///   the caller.
 /// - Exit statuses are kept in order, a signal's as its negative number.
 ///
 /// ```swift
@@ -82,20 +83,25 @@ public final class ChildProcess: @unchecked Sendable {
     public func occurrences(of text: String) -> Int { logText.components(separatedBy: text).count - 1 }
 
     /// Sends `signal`, SIGKILL after `timeout`, and waits; the exit status, or `nil` when it was
-    /// not running.
+    /// not running or Foundation never saw it end (a killed process whose children hold on).
     @discardableResult
-    public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32? {
+    public func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 30) -> Int32? {
         guard let process, process.isRunning else { return nil }
         kill(process.processIdentifier, signal)
         if !waitForExit(process, seconds: timeout) {
             kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(process, seconds: timeout)
+            // Reading the status of a process Foundation still counts as running traps.
+            guard waitForExit(process, seconds: timeout) else { return nil }
         }
-        let status =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        let status = Self.status(process)
         exits.append(status)
         self.process = nil
         return status
+    }
+
+    /// A finished process's exit status, a signal's as its negative number.
+    private static func status(_ process: Process) -> Int32 {
+        process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
 
     /// Sends `signal` and returns at once.
@@ -107,8 +113,8 @@ public final class ChildProcess: @unchecked Sendable {
     public var processIdentifier: Int32? { process?.processIdentifier }
     /// The status of the last run, once it has ended on its own (`nil` while running).
     public var terminationStatus: Int32? {
-        guard let process, !process.isRunning else { return exits.last }
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        guard let process else { return exits.last }
+        return process.isRunning ? nil : Self.status(process)
     }
 
     /// Everything logged so far.
@@ -133,13 +139,13 @@ public final class ChildProcess: @unchecked Sendable {
     deinit {
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = waitForExit(process, seconds: 10)
         }
     }
 }
 
 extension ChildProcess {
-    /// What a process run to its end left behind.
+    /// What a process run to its end left behind (`status`: a signal's as its negative number).
     public struct Result: Sendable {
         public var status: Int32
         public var standardOutput: String
@@ -173,7 +179,7 @@ extension ChildProcess {
         try output.close()
         try error.close()
         return Result(
-            status: process.terminationStatus,
+            status: status(process),
             standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
             standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
         )

@@ -5,7 +5,7 @@ import Foundation
 
 /// `--json`, and printing what a command reports: one JSON object (sorted keys) or text.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print one JSON object instead of text.")
+    @Flag(help: "Print JSON instead of text.")
     var json = false
 
     /// Prints a progress line, unless the report is JSON.

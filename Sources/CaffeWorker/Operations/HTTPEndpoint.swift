@@ -38,11 +38,16 @@ final class HTTPEndpoint: Service {
     /// How long a connection may take to send its request head.
     static let headTimeout = Duration.seconds(2)
 
-    /// Listens on `address`; ``run()`` serves each `GET` path with `handler`.
-    init(address: HostAndPort, handler: @escaping @Sendable (String) -> Response) throws(WorkerError) {
+    /// Listens on `address`; ``run()`` serves each `GET` path with `handler`. `key` is the setting
+    /// that named the address, for errors (`metrics.address`, `--metrics-address`).
+    init(
+        address: HostAndPort,
+        key: String = "metrics.address",
+        handler: @escaping @Sendable (String) -> Response
+    ) throws(WorkerError) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else {
-            throw WorkerError(.endpoint, "cannot make a socket", key: "metrics.address", cause: Self.systemError())
+            throw WorkerError(.endpoint, "cannot make a socket", key: key, cause: SystemCallError("socket"))
         }
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -56,9 +61,9 @@ final class HTTPEndpoint: Service {
             }
         }
         guard bound == 0, listen(socket, 1024) == 0 else {
-            let cause = Self.systemError()
+            let cause = SystemCallError(bound == 0 ? "listen" : "bind")
             close(socket)
-            throw WorkerError(.endpoint, "cannot listen on \(address)", key: "metrics.address", cause: cause)
+            throw WorkerError(.endpoint, "cannot listen on \(address)", key: key, cause: cause)
         }
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         var actual = sockaddr_in()
@@ -78,15 +83,10 @@ final class HTTPEndpoint: Service {
             throw WorkerError(
                 .endpoint,
                 "cannot make the endpoint's wake-up pipe",
-                key: "metrics.address",
+                key: key,
                 cause: error
             )
         }
-    }
-
-    /// The calling thread's `errno` as an error.
-    private static func systemError() -> POSIXError {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 
     func run() async throws {

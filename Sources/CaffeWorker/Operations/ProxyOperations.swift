@@ -39,7 +39,7 @@ public final class ProxyOperations: Sendable {
         guard let address = HostAndPort(text) else {
             throw WorkerError(.configuration, "'\(text)' is not host:port", key: "--metrics-address")
         }
-        endpoint = try HTTPEndpoint(address: address) { path in
+        endpoint = try HTTPEndpoint(address: address, key: "--metrics-address") { path in
             switch path {
             case "/metrics":
                 HTTPEndpoint.Response(

@@ -7,7 +7,7 @@ import ZeroMQ
 
 /// One method the worker's RPC endpoint serves, registered with an ``RPCRouter`` (the way
 /// grpc-swift registers a handler per method). Handlers live on the RPC thread only; adding a
-/// method is a handler type and one line in ``RPCFrontend/handlers(_:)``.
+/// method is a handler type and one line in `RPCFrontend.handlers()`.
 ///
 /// ```swift
 /// final class EchoHandler: RPCHandler {

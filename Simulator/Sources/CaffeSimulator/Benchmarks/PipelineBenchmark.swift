@@ -696,7 +696,7 @@ public struct PipelineBenchmark {
                     + String(setup.standardError.suffix(400))
             )
         }
-        for line in printed.split(separator: "\n") { progress(String(line)) }
+        for line in (printed + setup.standardError).split(separator: "\n") { progress(String(line)) }
         return python
     }
 }
@@ -739,7 +739,7 @@ struct Subject {
         try? FileManager.default.removeItem(at: log)
         let child = ChildProcess(executable: executable, arguments: arguments, log: log, outputToLog: true)
         try child.start()
-        defer { child.stop() }
+        defer { child.stop(SIGTERM, timeout: 10) }
         Thread.sleep(forTimeInterval: 1)
         guard child.isRunning else {
             throw PipelineBenchmark.Failure(
