@@ -19,8 +19,10 @@ import Glibc
 public struct WorkerError: Error, Sendable, CustomStringConvertible {
     /// A kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name (`endpoint`), for logs and scripts.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The name.
         public var description: String { name }
 
         /// A configuration value the worker cannot use (``WorkerError/key`` names it).
@@ -38,6 +40,7 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
         public static let stageFailed = Code("stage-failed")
     }
 
+    /// What kind of failure.
     public var code: Code
     /// What happened, for people.
     public var message: String
@@ -47,6 +50,7 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
     /// ``SystemCallError``…).
     public var cause: (any Error)?
 
+    /// A failure of kind `code`, about `key` when there is one, with the error underneath.
     public init(_ code: Code, _ message: String, key: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -62,7 +66,9 @@ public struct WorkerError: Error, Sendable, CustomStringConvertible {
 
 /// A system call that failed, with its `errno`: `bind: Address already in use (errno 98)`.
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The call (`bind`, `listen`).
     public var call: String
+    /// Its `errno`.
     public var code: Int32
 
     /// The calling thread's `errno` for `call`, which just failed.
@@ -71,5 +77,6 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
         self.code = code
     }
 
+    /// `call: strerror (errno N)`.
     public var description: String { "\(call): \(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -6,19 +6,26 @@ import Localization
 /// size and currency, the sizes, and the stores with their tax rates. Read from `config/menu.json`
 /// and checked whole at load; once made, every price in it fits its currency.
 public struct Menu: Sendable {
+    /// What an item is: food lists its ingredients on the receipt.
     public enum Category: String, Hashable, Sendable, Codable {
         case food, drink
     }
 
+    /// A size every item is priced in (`small`, `large`).
     public struct Size: Hashable, Sendable {
+        /// The id orders name.
         public let id: String
         /// The key of the size's name in ``Menu/nameTable`` ("large" → "grande").
         public let nameKey: String
     }
 
+    /// Something on the menu.
     public struct Item: Sendable {
+        /// The id orders name (`pizza`).
         public let id: String
+        /// The key of the item's name in ``Menu/nameTable``.
         public let nameKey: String
+        /// Food or drink.
         public let category: Category
         /// Keys of the ingredients' names in ``Menu/nameTable``, in the order they are listed.
         public let ingredientKeys: [String]
@@ -26,7 +33,9 @@ public struct Menu: Sendable {
         public let prices: [String: [String: Money]]
     }
 
+    /// A store orders name (`store-us-sfo`).
     public struct Store: Hashable, Sendable {
+        /// The id orders name.
         public let id: String
         /// The sales-tax rate as a fraction (0.0825 for 8.25 %).
         public let taxRate: Decimal
@@ -38,15 +47,21 @@ public struct Menu: Sendable {
 
     /// The catalog table holding item, size, ingredient and store names.
     public let nameTable: String
+    /// Every size, in the menu's order.
     public let sizes: [Size]
+    /// Every item, in the menu's order.
     public let items: [Item]
+    /// Every store, in the menu's order.
     public let stores: [Store]
     private let itemsByID: [String: Item]
     private let sizesByID: [String: Size]
     private let storesByID: [String: Store]
 
+    /// The item `id`, if the menu has it.
     public func item(_ id: String) -> Item? { itemsByID[id] }
+    /// The size `id`, if the menu has it.
     public func size(_ id: String) -> Size? { sizesByID[id] }
+    /// The store `id`, if the menu has it.
     public func store(_ id: String) -> Store? { storesByID[id] }
 
     /// Every name key the menu uses, for checking a catalog against it.

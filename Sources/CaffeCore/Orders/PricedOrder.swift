@@ -8,26 +8,41 @@ import Synchronization
 /// rounded by the documented rule (``DecimalAmount``), the customer's locale and time zone
 /// settled (from the defaults when missing, with a note saying so).
 public struct PricedOrder: Sendable {
+    /// One order line, found on the menu and priced.
     public struct Line: Sendable {
+        /// The item ordered.
         public let item: Menu.Item
+        /// Its size.
         public let size: Menu.Size
+        /// How many (0 is allowed: an item taken off an order).
         public let quantity: UInt32
+        /// The menu's price of one, in the order's currency.
         public let unitPrice: Money
+        /// `unitPrice × quantity`.
         public let linePrice: Money
     }
 
+    /// The event as it came.
     public let event: Caffe_V1_OrderEvent
+    /// The customer's locale, settled (the default's when missing or unusable).
     public let locale: String
+    /// The customer's time zone, settled the same way.
     public let timeZone: String
+    /// How the customer is addressed, for grammar agreement.
     public let termOfAddress: TermOfAddress
+    /// The order's currency.
     public let currency: Currency
+    /// The store, with its tax rate.
     public let store: Menu.Store
+    /// The lines, in the event's order.
     public let lines: [Line]
     /// Sum of the line prices.
     public let subtotal: Money
     /// `subtotal × taxRate`, rounded to the currency's minor units, half away from zero.
     public let tax: Money
+    /// The tip the customer gave.
     public let tip: Money
+    /// `subtotal + tax + tip`.
     public let total: Money
     /// What the core decided that the event did not say.
     public let notes: [Caffe_V1_RenderNote]

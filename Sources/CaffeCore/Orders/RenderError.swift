@@ -3,10 +3,14 @@
 ///
 /// Nothing is rendered from an input that fails: no partial receipt, no wrong total.
 public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A kind of failure, with a stable name (`unknown-item`) for dead letters and scripts.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The stable name.
         public let rawValue: String
+        /// The code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
         init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The name.
         public var description: String { rawValue }
 
         /// A required field is empty.
@@ -36,17 +40,21 @@ public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let localeNotReady = Code("locale-not-ready")
     }
 
+    /// What kind of failure.
     public var code: Code
     /// The offending field, as a protobuf JSON path, when there is one.
     public var field: String?
+    /// A sentence for people.
     public var message: String
 
+    /// A failure of kind `code` at `field`.
     public init(_ code: Code, field: String? = nil, _ message: String) {
         self.code = code
         self.field = field
         self.message = message
     }
 
+    /// `code at field: message`.
     public var description: String {
         field.map { "\(code) at \($0): \(message)" } ?? "\(code): \(message)"
     }

@@ -12,6 +12,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
 
+        /// `input.kind`: how events arrive.
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// SUB with topic prefixes: many workers each see every event (filtered by prefix).
             case sub
@@ -19,7 +20,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
             case pull
         }
 
+        /// `input.kind` (`sub`).
         public var kind: Kind = .sub
+        /// `input.endpoints` (`>tcp://127.0.0.1:5560`): connected by default, `@` to bind.
         public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.connect, "tcp://127.0.0.1:5560")]
         /// Topic prefixes subscribed to (SUB only).
         public var topics: [String] = ["order.", "complication-request.", "heartbeat."]
@@ -48,6 +51,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
 
+        /// `output.kind`: how outputs leave.
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// PUB, one topic per kind and locale or store (`confirmation.es-MX`, `receipt.<store>`);
             /// a full subscriber makes the worker wait rather than drop.
@@ -60,8 +64,11 @@ public struct WorkerConfiguration: Hashable, Sendable {
             case acked
         }
 
+        /// `output.kind` (`pub`).
         public var kind: Kind = .pub
+        /// `output.endpoints` (`@tcp://127.0.0.1:5561`): bound by default, `>` to connect.
         public var endpoints: [WorkerEndpoint] = [WorkerEndpoint(.bind, "tcp://127.0.0.1:5561")]
+        /// `output.high_water_mark` (10,000): messages queued per consumer in the socket.
         public var highWaterMark: Int = 10_000
         /// Acknowledged output: how long a consumer may stay silent before what it holds is
         /// delivered again (consumers report at least every second).
@@ -72,6 +79,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var maxConsumers: Int = 256
     }
 
+    /// `render.*`: threads, queues and the locale cache.
     public struct Render: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
@@ -95,6 +103,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var warmUp = true
     }
 
+    /// `checkpoint.*`: where each source's delivered sequence is kept.
     public struct Checkpoint: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
@@ -142,6 +151,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var queue: Int = 1024
     }
 
+    /// `shutdown.*`: the drain after SIGTERM.
     public struct Shutdown: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
@@ -151,10 +161,12 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var drainTimeout: Duration = .milliseconds(10_000)
     }
 
+    /// `log.*`: what is logged and how.
     public struct Log: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
 
+        /// `log.format`.
         public enum Format: String, Hashable, Sendable, CaseIterable {
             /// `2026-11-22T10:00:00+0000 info caffe.worker: worker serving input=…`
             case text
@@ -162,10 +174,13 @@ public struct WorkerConfiguration: Hashable, Sendable {
             case json
         }
 
+        /// `log.level` (`info`): `trace` … `critical`.
         public var level: Logger.Level = .info
+        /// `log.format` (`text`).
         public var format: Format = .text
     }
 
+    /// `metrics.*`: the operations endpoint.
     public struct Metrics: Hashable, Sendable {
         /// Every setting at its default.
         public init() {}
@@ -202,16 +217,27 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var isEnabled: Bool { !secretKey.isEmpty }
     }
 
+    /// `input.*`.
     public var input = Input()
+    /// `output.*`.
     public var output = Output()
+    /// `render.*`.
     public var render = Render()
+    /// `checkpoint.*`.
     public var checkpoint = Checkpoint()
+    /// `replay.*`.
     public var replay = Replay()
+    /// `rpc.*`.
     public var rpc = RPC()
+    /// `shutdown.*`.
     public var shutdown = Shutdown()
+    /// `log.*`.
     public var log = Log()
+    /// `metrics.*`.
     public var metrics = Metrics()
+    /// `tracing.*`.
     public var tracing = Tracing()
+    /// `curve.*`.
     public var curve = Curve()
     /// The folder with `Localizations/` and `menu.json`; empty: `$CAFFE_CONFIG`, `./config`, or the
     /// built-in `config/`.
@@ -224,6 +250,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
     /// passes (``CatalogProbe``).
     public var catalogCheck: CatalogCheck = .refuse
 
+    /// `catalog_check`: what a catalog that does not render gets.
     public enum CatalogCheck: String, Hashable, Sendable, CaseIterable {
         /// Refuse it: the worker does not start, a reload keeps the loaded catalog.
         case refuse
@@ -294,13 +321,17 @@ public struct WorkerConfiguration: Hashable, Sendable {
 /// or `>tcp://…` (connect), as CZMQ writes them; without a prefix the role's default applies
 /// (inputs connect, outputs bind).
 public struct WorkerEndpoint: Hashable, Sendable, CustomStringConvertible {
+    /// Whether the socket binds the address (`@`) or connects to it (`>`).
     public enum Mode: String, Hashable, Sendable {
         case bind, connect
     }
 
+    /// How the address is attached.
     public var mode: Mode
+    /// The address with its transport: `tcp://127.0.0.1:5560`, `ipc:///run/caffe/in`.
     public var address: String
 
+    /// An endpoint that binds or connects `address`.
     public init(_ mode: Mode, _ address: String) {
         self.mode = mode
         self.address = address
@@ -323,5 +354,6 @@ public struct WorkerEndpoint: Hashable, Sendable, CustomStringConvertible {
         self.address = String(address)
     }
 
+    /// `@address` or `>address`, as the configuration writes it.
     public var description: String { (mode == .bind ? "@" : ">") + address }
 }

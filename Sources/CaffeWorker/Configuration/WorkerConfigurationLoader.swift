@@ -8,17 +8,21 @@ import ZeroMQ
 
 /// A configuration value that cannot be used: which key, where it came from, and why.
 public struct WorkerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The key at fault (`render.threads`); empty when the whole file is.
     public var key: String
     /// The file, the environment variable or `--set` the value came from.
     public var source: String
+    /// Why the value was refused.
     public var message: String
 
+    /// A refusal of `key`'s value from `source`.
     public init(key: String, source: String, _ message: String) {
         self.key = key
         self.source = source
         self.message = message
     }
 
+    /// `key (from source): message`, as `caffe worker` prints it.
     public var description: String {
         key.isEmpty ? "\(source): \(message)" : "\(key) (from \(source)): \(message)"
     }
