@@ -145,6 +145,28 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 extension ChildProcess {
+    /// The executable `name` built next to the running test bundle (`swift build --build-tests`
+    /// puts products and the test bundle in one folder), or `nil` when it is not there.
+    public static func locate(_ name: String) -> URL? {
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for folder in folders {
+            let candidate = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate.standardizedFileURL
+            }
+        }
+        return nil
+    }
+
     /// What a process run to its end left behind (`status`: a signal's as its negative number).
     public struct Result: Sendable {
         public var status: Int32

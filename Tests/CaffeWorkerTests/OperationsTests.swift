@@ -30,13 +30,18 @@ struct OperationsTests {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/OPERATIONS.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
-        let listed = Set(text.matches(of: /\n\| `([a-z_]+)` \| (counter|gauge|histogram) \|/).map { String($0.output.1) })
+        let listed = Set(
+            text.matches(of: /\n\| `([a-z_]+)` \| (counter|gauge|histogram) \|/).map { String($0.output.1) }
+        )
         let exposition = String(
             decoding: WorkerMetrics().exposition(serving: true, healthy: true, ready: true),
             as: UTF8.self
         )
         let exposed = Set(exposition.matches(of: #/\# TYPE ([a-z_]+) /#).map { String($0.output.1) })
-        #expect(listed == exposed, "undocumented: \(exposed.subtracting(listed)), stale: \(listed.subtracting(exposed))")
+        #expect(
+            listed == exposed,
+            "undocumented: \(exposed.subtracting(listed)), stale: \(listed.subtracting(exposed))"
+        )
     }
 
     @Test("the exposition ends with build info and the standard process metrics, read from /proc")

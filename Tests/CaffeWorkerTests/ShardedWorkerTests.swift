@@ -6,6 +6,7 @@ import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeWorker

@@ -7,6 +7,7 @@ import Foundation
 import SwiftProtobuf
 import Synchronization
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeBooks

@@ -23,6 +23,18 @@ struct WorkerServiceTests {
         ]
     }
 
+    @Test("withTestWorker: a worker serving on the built-in configuration, healthy, then drained with exit 0")
+    func withATestWorker() throws {
+        let health = try withTestWorker(
+            configuration: ConfigurationDirectory.builtIn,
+            settings: ["input.kind=pull", "input.endpoints=@tcp://127.0.0.1:0", "output.endpoints=@tcp://127.0.0.1:0"]
+        ) { worker, metrics in
+            #expect(worker.stderr.contains("worker serving"))
+            return try httpGet(metrics, "/healthz")
+        }
+        #expect(health.status == 200 && health.body == "SERVING\n")
+    }
+
     @Test(
         "RenderOrder, RenderComplication, Health and Stats answered by request id; deadlines, bad input and unknown names get their status codes"
     )

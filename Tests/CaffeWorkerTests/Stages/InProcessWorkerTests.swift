@@ -9,6 +9,7 @@ import ServiceLifecycle
 import SwiftProtobuf
 import Synchronization
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeBooks

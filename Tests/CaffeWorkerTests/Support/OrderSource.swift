@@ -4,6 +4,7 @@ import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Synchronization
+import WorkerTestKit
 import ZeroMQ
 
 /// A test's order source: a PUSH the worker pulls from, and a ROUTER serving

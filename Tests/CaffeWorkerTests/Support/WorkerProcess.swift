@@ -11,34 +11,18 @@ import ZeroMQ
 
 @testable import CaffeWorker
 
-/// A real `caffe worker` process with the built-in configuration, its own folder (checkpoint,
-/// `ipc://` RPC endpoint, log) and whatever `--set` overrides a test adds; metrics on a free port.
-final class WorkerProcess {
-    let folder: URL
-    let checkpoint: URL
-    let rpcEndpoint: String
-    /// The process, started by the launcher the tests and the simulator share.
-    let child: ChildProcess
+/// The tests' worker: a ``TestWorker`` (WorkerTestKit) on the built-in configuration.
+typealias WorkerProcess = TestWorker
 
-    init(folder: URL, settings: [String], environment: [String: String] = [:]) throws {
-        self.folder = folder
-        checkpoint = folder.appendingPathComponent("worker.checkpoint")
-        rpcEndpoint = "ipc://\(folder.path)/rpc"
-        let defaults = [
-            "checkpoint.path=\(checkpoint.path)", "render.threads=2", "metrics.address=127.0.0.1:0",
-            "rpc.endpoint=@\(rpcEndpoint)", "checkpoint.interval_ms=50",
-        ]
-        let executable = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
-        child = ChildProcess(
-            executable: executable,
-            arguments: WorkerCommandLine.arguments(
-                configurationDirectory: ConfigurationDirectory.builtIn,
-                settings: defaults + settings
-            ),
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            log: folder.appendingPathComponent("stderr-\(UUID().uuidString.prefix(8))")
+extension TestWorker {
+    /// A worker on the built-in configuration in `folder`, with `settings` added.
+    convenience init(folder: URL, settings: [String], environment: [String: String] = [:]) throws {
+        try self.init(
+            configuration: ConfigurationDirectory.builtIn,
+            folder: folder,
+            settings: settings,
+            environment: environment
         )
-        try launch()
     }
 
     /// A worker that PULLs from `ipc://<folder>/in` (which the test binds) and PUSHes its outputs to
@@ -47,9 +31,9 @@ final class WorkerProcess {
         folder: URL,
         collector: WorkerRecoveryTests.Collector,
         settings: [String] = []
-    ) throws -> (worker: WorkerProcess, input: String) {
+    ) throws -> (worker: TestWorker, input: String) {
         let input = "ipc://\(folder.path)/in"
-        let worker = try WorkerProcess(
+        let worker = try TestWorker(
             folder: folder,
             settings: [
                 "input.kind=pull", "input.endpoints=>\(input)", "output.kind=push",
@@ -58,46 +42,6 @@ final class WorkerProcess {
         )
         return (worker, input)
     }
-
-    /// Starts the process (again, after it ended), logging to the same file.
-    func launch() throws { try child.start() }
-
-    var log: URL { child.log }
-
-    /// Everything the worker logged so far (across restarts).
-    var stderr: String { child.logText }
-
-    var processIdentifier: Int32 { child.processIdentifier ?? 0 }
-
-    /// Waits for the `worker serving` line and returns the metrics address it names.
-    @discardableResult
-    func waitUntilServing(starts: Int = 1) throws -> String {
-        if child.waitForLog("worker serving", count: starts, timeout: .seconds(30)),
-            let match = stderr.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last
-        {
-            return String(match.output.1)
-        }
-        Issue.record("the worker did not start: \(stderr)")
-        throw CancellationError()
-    }
-
-    /// Sends SIGTERM and waits; returns the exit status (a signal's negative).
-    func terminate() -> Int32 { child.stop(SIGTERM, timeout: 60) ?? child.terminationStatus ?? 0 }
-
-    /// SIGKILL: no drain, no final checkpoint.
-    func kill() { child.stop(SIGKILL) }
-
-    func signal(_ number: Int32) { child.signal(number) }
-}
-
-/// A temporary folder removed at the end of the test.
-final class TemporaryFolder {
-    let url: URL
-    init(_ name: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A real `caffe proxy` process with `/metrics` on a free port: what it said first (its endpoints
