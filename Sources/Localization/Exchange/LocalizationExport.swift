@@ -446,15 +446,16 @@ public struct LocalizationExport: Sendable {
         return bundle
     }
 
-    /// Text as XML character data or an attribute value.
-    static func escape(_ text: String, attribute: Bool = false) -> String {
+    /// Text as XML character data or an attribute value. `quotes: false` leaves `"` as written,
+    /// as Xcode writes property lists' character data (the import's `.stringsdict` edits).
+    static func escape(_ text: String, attribute: Bool = false, quotes: Bool = true) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
+            case "\"" where quotes: out += "&quot;"
             case "\r": out += "&#13;"
             // In an attribute a parser turns a raw newline or tab into a space.
             case "\n" where attribute: out += "&#10;"

@@ -423,17 +423,7 @@ private struct Editor {
         "<string>\(escaped(text))</string>"
     }
 
-    /// Text as XML character data: `&`, `<` and `>` escaped, as Xcode writes property lists.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text as a property list's character data: `&`, `<`, `>` and a carriage return escaped
+    /// (XML readers would read a raw CR as LF), `"` as written, as Xcode writes it.
+    static func escaped(_ text: String) -> String { LocalizationExport.escape(text, quotes: false) }
 }

@@ -142,6 +142,18 @@ struct LocalizationImportAttackTests {
         #expect(document.files[0].units[0].target == "%lld\ntasse\nx")
     }
 
+    @Test("a carriage return given as &#13; is written as one, so it reads back as a CR, not a LF")
+    func carriageReturn() throws {
+        let folder = try Self.folder(Self.standard)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let merge = try Self.importing(Self.xliff(Self.unit("one", "%lld &#13;tasse \"x\"")), into: folder)
+        let written = try #require(merge.files["fr.lproj/T.stringsdict"])
+        #expect(String(decoding: written, as: UTF8.self).contains("<string>%lld &#13;tasse \"x\"</string>"))
+        let value = PropertyListReader.read(Data(written), file: "T").value?.dictionaryValue?["%lld cups"]?
+            .dictionaryValue?["cups"]?.dictionaryValue?["one"]?.stringValue
+        #expect(value == "%lld \rtasse \"x\"")
+    }
+
     @Test("thousands of comments between units read without growing the stack")
     func manyComments() throws {
         let comments = String(repeating: "<!---->", count: 50_000)
