@@ -114,9 +114,21 @@ struct EvaluationTests {
         var all = Score()
         var unseen = Score()
         var rules = Score()
+        var outputs = AgreementOutputs()
         for row in rows {
             let document = try RichTextParser.parse(row.input)
             let output = engine.inflect(document, termOfAddress: row.term).plainText
+            if outputs.isRecording {
+                outputs.record("\(row.line)", term: row.term, output)
+                for term in AgreementOutputs.terms where term != row.term {
+                    outputs.record("\(row.line)", term: term, engine.inflect(document, termOfAddress: term).plainText)
+                }
+                outputs.record(
+                    "\(row.line) rules alone",
+                    term: row.term,
+                    rulesOnly.inflect(document, termOfAddress: row.term).plainText
+                )
+            }
             let isRight = row.accepted.contains(output)
             all.total += 1
             if isRight { all.correct += 1 }
@@ -134,6 +146,7 @@ struct EvaluationTests {
                 )
             }
         }
+        try outputs.write(set: name)
         print("agreement accuracy \(name): all \(all); words not in the lexicon \(unseen); rules alone \(rules)")
         #expect(all.accuracy >= minimum, "\(name): \(all)")
     }

@@ -11,7 +11,12 @@ import Testing
 @Suite("Issue 27: never worse than the input")
 struct IssueTwentySevenTests {
     /// The template rendered with `arguments`, and the warnings' codes and words.
-    static func render(_ template: String, _ arguments: [FormatArgument], _ locale: String, term: TermOfAddress = .unknown)
+    static func render(
+        _ template: String,
+        _ arguments: [FormatArgument],
+        _ locale: String,
+        term: TermOfAddress = .unknown
+    )
         throws -> (text: String, warnings: [String])
     {
         let text = try GrammarAgreement.inflect(template, arguments: arguments, locale: locale, termOfAddress: term)
@@ -66,10 +71,15 @@ struct IssueTwentySevenTests {
     }
 
     @Test func sizesAndGenderComeFromTheLexiconNotTheEnding() throws {
-        #expect(try Self.text("^[%lld %@ %@](inflect: true)", [2, "grand", "margarita"], "fr-FR") == "2 grandes margaritas")
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "grand", "margarita"], "fr-FR") == "2 grandes margaritas"
+        )
         #expect(try Self.text("^[%lld %@ %@](inflect: true)", [2, "dose", "pequeno"], "pt-BR") == "2 doses pequenas")
         #expect(try Self.text("^[%lld %@ %@](inflect: true)", [2, "grand", "latte"], "fr-FR") == "2 grands lattes")
-        #expect(try Self.text("^[%lld %@ %@](inflect: true)", [2, "jambon-beurre", "moyen"], "fr-FR") == "2 jambons-beurre moyens")
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "jambon-beurre", "moyen"], "fr-FR")
+                == "2 jambons-beurre moyens"
+        )
     }
 
     @Test func anAdjectiveGivenApartDescribesTheItemNotItsComplement() throws {
@@ -79,9 +89,13 @@ struct IssueTwentySevenTests {
                 == "5 torte al cioccolato vegane"
         )
         // Written inside the item, it stays with the noun it follows (vin rouge).
-        #expect(try Self.text("^[%lld %@](inflect: true)", [2, "verre de vin rouge"], "fr-FR") == "2 verres de vin rouge")
+        #expect(
+            try Self.text("^[%lld %@](inflect: true)", [2, "verre de vin rouge"], "fr-FR") == "2 verres de vin rouge"
+        )
         // A form only the head can take belongs to the head (jus d'orange pressé).
-        #expect(try Self.text("^[%lld %@](inflect: true)", [2, "jus d'orange pressé"], "fr-FR") == "2 jus d'orange pressés")
+        #expect(
+            try Self.text("^[%lld %@](inflect: true)", [2, "jus d'orange pressé"], "fr-FR") == "2 jus d'orange pressés"
+        )
     }
 
     // MARK: German case after prepositions
@@ -102,7 +116,9 @@ struct IssueTwentySevenTests {
 
     @Test func aTwoWayPrepositionTakesTheCaseAHintStates() throws {
         // Without a hint, the dative (where something is); with one, the case it states.
-        #expect(try Self.text("Stell es ^[auf ein %@](inflect: true)", ["Tablett"], "de-DE") == "Stell es auf einem Tablett")
+        #expect(
+            try Self.text("Stell es ^[auf ein %@](inflect: true)", ["Tablett"], "de-DE") == "Stell es auf einem Tablett"
+        )
         #expect(
             try Self.text(
                 "Stell es ^[auf ein %@](inflect: true, morphology: {grammaticalCase: 'accusative'})",
@@ -115,8 +131,14 @@ struct IssueTwentySevenTests {
     // MARK: Conjunctions
 
     @Test(arguments: [
-        ("en-US", "^[%lld %@ and %@](inflect: true)", [2, "bagel", "coffee"] as [FormatArgument], "2 bagels and coffee"),
-        ("es-ES", "^[%lld %@ y %@](inflect: true)", [5, "churro", "chocolate caliente"], "5 churros y chocolate caliente"),
+        (
+            "en-US", "^[%lld %@ and %@](inflect: true)", [2, "bagel", "coffee"] as [FormatArgument],
+            "2 bagels and coffee"
+        ),
+        (
+            "es-ES", "^[%lld %@ y %@](inflect: true)", [5, "churro", "chocolate caliente"],
+            "5 churros y chocolate caliente"
+        ),
         ("fr-FR", "^[%lld %@ et %@](inflect: true)", [2, "croissant", "café"], "2 croissants et café"),
         ("de-DE", "^[%lld %@ und %@](inflect: true)", [2, "Brezel", "Kaffee"], "2 Brezeln und Kaffee"),
         ("it-IT", "^[%lld %@ e %@](inflect: true)", [2, "cornetto", "cappuccino"], "2 cornetti e cappuccino"),
@@ -151,7 +173,10 @@ struct IssueTwentySevenTests {
         let one = try template.render([1, "groß", "Zorglub"], engine: engine, formatter: formatter)
         #expect(one.plainText == "1 große Zorglub hinzufügen")
         // The shared engine does not know it.
-        #expect(try Self.text("^[%lld %@ %@](inflect: true) hinzufügen", [2, "groß", "Zorglub"], "de-DE") == "2 groß Zorglub hinzufügen")
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true) hinzufügen", [2, "groß", "Zorglub"], "de-DE")
+                == "2 groß Zorglub hinzufügen"
+        )
     }
 
     static let configuration = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -221,7 +246,9 @@ struct IssueTwentySevenTests {
 
     @Test func aHandWrittenEntryWinsAndTheDictionaryAddsWhatItLacks() throws {
         let handWritten = "frappé\tnoun\tm\n"
-        let dictionary = "frappé\tadjective\t-\nfrappé\tnoun\tf\n".split(separator: "\n").dropLast().joined(separator: "\n")
+        let dictionary = "frappé\tadjective\t-\nfrappé\tnoun\tf\n".split(separator: "\n").dropLast().joined(
+            separator: "\n"
+        )
         let lexicon = try Lexicon(
             files: [(handWritten, "fr.tsv"), (dictionary + "\n", "fr.dictionary.tsv")],
             hasGenderColumn: true

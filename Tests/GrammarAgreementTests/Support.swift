@@ -1,4 +1,5 @@
 // Caffe — GrammarAgreement tests.
+import Foundation
 import GrammarAgreement
 import Localization
 import RichText
@@ -17,4 +18,39 @@ func inflectPlain(
 /// The plain text of `inflectPlain`.
 func plain(_ markup: String, _ locale: String, term: TermOfAddress = .unknown) throws -> String {
     try inflectPlain(markup, locale: locale, term: term).plainText
+}
+
+/// Every output of an evaluation set, written to `$AGREEMENT_OUTPUTS/<set>.txt` when that folder is
+/// set, so a change meant to keep behaviour (a grammar moved onto another walk) can be compared
+/// before and after, byte for byte (`diff -r`). Each row is rendered with its own term of address
+/// and with each of the others, so the reader-agreement paths are covered too.
+struct AgreementOutputs {
+    /// The terms every row is rendered with besides its own.
+    static let terms: [TermOfAddress] = [.unknown, .feminine, .masculine, .neutral]
+    private let folder: String?
+    private var lines: [String] = []
+
+    init() {
+        folder = ProcessInfo.processInfo.environment["AGREEMENT_OUTPUTS"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether outputs are being recorded.
+    var isRecording: Bool { folder != nil }
+
+    /// Records one rendering of a row.
+    mutating func record(_ id: String, term: TermOfAddress, _ output: String) {
+        guard isRecording else { return }
+        lines.append("\(id)\t\(term.gender)\t\(output)")
+    }
+
+    /// Writes the set's outputs.
+    func write(set name: String) throws {
+        guard let folder else { return }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: "\(folder)/\(name).txt",
+            atomically: true,
+            encoding: .utf8
+        )
+    }
 }

@@ -69,23 +69,32 @@ struct UnseenEvaluationTests {
     }
 
     /// Scores `rows`; prints misses when `verbose`.
-    static func score(_ rows: [Row], language: String, verbose: Bool) throws -> Result {
+    static func score(_ rows: [Row], language: String, set name: String, verbose: Bool) throws -> Result {
         let locale = try #require(locales[language])
         let engine = try GrammarAgreement.engine(for: locale)
         let formatter = try Localizer(catalog: .empty(), locale: locale)
         var result = Result()
         var outputs: [(row: Row, output: String)] = []
-        for row in rows {
-            let output: String
+        var recorded = AgreementOutputs()
+        func render(_ row: Row, _ term: TermOfAddress) -> String {
             do {
-                output = try AgreementTemplate(row.template).render(
+                return try AgreementTemplate(row.template).render(
                     row.arguments,
                     engine: engine,
                     formatter: formatter,
-                    termOfAddress: row.term
+                    termOfAddress: term
                 ).plainText
             } catch {
-                output = "error: \(error)"
+                return "error: \(error)"
+            }
+        }
+        for row in rows {
+            let output = render(row, row.term)
+            if recorded.isRecording {
+                recorded.record(row.id, term: row.term, output)
+                for term in AgreementOutputs.terms where term != row.term {
+                    recorded.record(row.id, term: term, render(row, term))
+                }
             }
             result.total += 1
             if row.expected.contains(output) {
@@ -97,6 +106,7 @@ struct UnseenEvaluationTests {
             }
             outputs.append((row, output))
         }
+        try recorded.write(set: name)
         result.nonWords = try nonWords(in: outputs, language: language)
         return result
     }
@@ -147,10 +157,15 @@ struct UnseenEvaluationTests {
     /// Scores a language's three parts, prints them, and checks the test part against the targets.
     static func evaluate(_ language: String, minimum: Double, everydayMinimum: Int) throws {
         let verbose = ProcessInfo.processInfo.environment["AGREEMENT_EVALUATION_VERBOSE"] == "1"
-        let development = try score(try rows("\(language)-dev"), language: language, verbose: verbose)
-        let test = try score(try rows("\(language)-test"), language: language, verbose: false)
+        let development = try score(
+            try rows("\(language)-dev"),
+            language: language,
+            set: "\(language)-dev",
+            verbose: verbose
+        )
+        let test = try score(try rows("\(language)-test"), language: language, set: "\(language)-test", verbose: false)
         let everydayRows = try rows("\(language)-everyday")
-        let everyday = try score(everydayRows, language: language, verbose: false)
+        let everyday = try score(everydayRows, language: language, set: "\(language)-everyday", verbose: false)
         print("unseen agreement \(language): test \(test); everyday \(everyday); development \(development)")
         if verbose, !development.nonWords.isEmpty { print("  non-words (development): \(development.nonWords)") }
         if ProcessInfo.processInfo.environment["AGREEMENT_NONWORD_TOKENS"] == "1" {

@@ -54,16 +54,13 @@ struct GermanGrammar: LanguageGrammar {
         "gibt", "gab", "ist's",
     ]
     /// Nouns for people with a feminine in *-in* or another form (*Kunde* → *Kundin*).
-    static let personNouns: WordTable<String> = [
+    static let personNouns = PersonNouns([
         "kunde": "kundin", "gast": "gast", "freund": "freundin", "nutzer": "nutzerin", "besucher": "besucherin",
         "mitglied": "mitglied", "abonnent": "abonnentin", "gewinner": "gewinnerin", "koch": "köchin",
         "kellner": "kellnerin", "barista": "barista", "nachbar": "nachbarin", "genießer": "genießerin",
         "frühaufsteher": "frühaufsteherin", "liebhaber": "liebhaberin", "kenner": "kennerin", "fan": "fan",
         "student": "studentin", "mitarbeiter": "mitarbeiterin", "teilnehmer": "teilnehmerin", "käufer": "käuferin",
-    ]
-    private static let personNounsByFeminine = WordTable(
-        personNouns.allKeys.compactMap { masculine in personNouns[masculine].map { ($0, masculine) } }.reversed()
-    )
+    ])
 
     // MARK: Inflecting a span
 
@@ -73,11 +70,10 @@ struct GermanGrammar: LanguageGrammar {
         rule: Morphology?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let parts = phrase.conjuncts { Self.conjunctions.contains($0.lower) }
-        guard parts.count > 1 else {
-            return inflect(&phrase, part: 0..<phrase.words.count, number: number, rule: rule, context: &context)
-        }
-        return phrase.inflectEachConjunct(parts) { phrase, part, own in
+        phrase.inflectByConjunct(number: number, isConjunction: { Self.conjunctions.contains($0.lower) }) {
+            phrase,
+            part,
+            own in
             inflect(&phrase, part: part, number: own, rule: rule, context: &context)
         }
     }
@@ -478,7 +474,7 @@ struct GermanGrammar: LanguageGrammar {
         guard let head = head(of: phrase, in: part, context: &scratch) else { return nil }
         let lemma = head.reading.singular
         var gender = phrase.words[head.index].hint?.grammaticalGender ?? head.reading.gender
-        if let masculine = Self.personNounsByFeminine[lemma], masculine != lemma { gender = .feminine }
+        if Self.personNouns.isDistinctFeminine(lemma) { gender = .feminine }
         return GrammaticalFeatures(gender: gender, number: head.reading.isWrittenPlural ? .plural : .singular)
     }
 
@@ -531,16 +527,14 @@ struct GermanGrammar: LanguageGrammar {
     /// Every form of the person nouns (*Kundinnen*, *Kundin*, *Kunden*, *Kunde*), longest first,
     /// with the masculine and feminine it is a form of.
     private static let personNounForms: [(form: String, masculine: String, feminine: String)] =
-        personNouns.allKeys.flatMap { masculine -> [(String, String, String)] in
-            let feminine = personNouns[masculine] ?? masculine
+        personNouns.feminineByMasculine.allKeys.flatMap { masculine -> [(String, String, String)] in
+            let feminine = personNouns.feminineByMasculine[masculine] ?? masculine
             return [feminine + "nen", feminine, masculine + "n", masculine + "en", masculine].map {
                 ($0, masculine, feminine)
             }
         }.sorted { $0.0.utf8.count > $1.0.utf8.count }
 
-    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
-        term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
-    }
+    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? { term.singularFeatures }
 
     private static let subjectPronouns = ["er", "sie", "es", "sie"]
 

@@ -13,8 +13,6 @@ import RichText
 /// part holding the number takes it (*2 croissants et café*).
 struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     let rules: Language
-    private let personNounsByFeminine: WordTable<String>
-    private let pluralVerbs: WordTable<String>
 
     var language: String { rules.code }
     // The rules' tables, kept here so lookups read them in place: reading one through `rules` (a
@@ -24,8 +22,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private let prepositions: WordSet
     private let conjunctions: WordSet
     private let sizeAdjectives: WordSet
-    private let personNouns: WordTable<String>
-    private let verbs: WordTable<String>
+    private let personNouns: PersonNouns
+    private let verbs: NumberedVerbs
     private let elisions: WordSet
     private let prenominalAdjectives: WordSet
     /// Determiners, prepositions and conjunctions, so a word's role takes one lookup.
@@ -41,19 +39,12 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         prepositions = rules.prepositions
         conjunctions = rules.conjunctions
         sizeAdjectives = rules.sizeAdjectives
-        personNouns = rules.personNouns
-        verbs = rules.verbs
+        personNouns = PersonNouns(rules.personNouns)
+        verbs = NumberedVerbs(rules.verbs)
         elisions = rules.elisions
         prenominalAdjectives = rules.prenominalAdjectives
         closedClass = Self.closedClasses(of: rules)
         aspiratedInitials = Self.aspiratedInitials(in: rules.lexicon)
-        personNounsByFeminine = WordTable(
-            rules.personNouns.allKeys.compactMap { masculine in rules.personNouns[masculine].map { ($0, masculine) } }
-                .reversed()
-        )
-        pluralVerbs = WordTable(
-            rules.verbs.allKeys.compactMap { singular in rules.verbs[singular].map { ($0, singular) } }
-        )
     }
 
     private enum Role {
@@ -128,11 +119,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         if let entry = lexicon.entry(word), entry.canBeNoun {
             return reading(of: word, entry: entry, writtenPlural: entry.isPluralOnly)
         }
-        if let masculine = personNounsByFeminine[word], masculine != word {
+        if personNouns.isDistinctFeminine(word) {
             let plural = rules.plural(ofNoun: word) ?? rules.defaultPlural(ofNoun: word, gender: .feminine)
             return NounReading(singular: word, plural: plural, gender: .feminine, isWrittenPlural: false)
         }
-        if personNouns[word] != nil {
+        if personNouns.feminineByMasculine[word] != nil {
             let plural = rules.plural(ofNoun: word) ?? rules.defaultPlural(ofNoun: word, gender: .masculine)
             return NounReading(singular: word, plural: plural, gender: .masculine, isWrittenPlural: false)
         }
@@ -205,7 +196,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         guard let reading = adjectiveReading(word) else { return false }
         if prenominalAdjectives.contains(reading.lemma) { return true }
         // Before a person noun (querido cliente, chère cliente) an adjective describes the person.
-        if let next, personNouns[next.lower] != nil || personNounsByFeminine[next.lower] != nil { return true }
+        if let next, personNouns.contains(next.lower) { return true }
         guard let next, !reading.entry.canBeNoun else { return false }
         let nextIsNoun = nounReading(next.lower) != nil || lexicon.startsPhrase(next.lower)
         return nextIsNoun && adjectiveReading(next) == nil
@@ -241,11 +232,10 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         context: inout AgreementContext
     ) -> PhraseAnalysis {
         splitElisions(&phrase)
-        let parts = phrase.conjuncts { conjunctions.contains($0.lower) }
-        guard parts.count > 1 else {
-            return inflect(&phrase, part: 0..<phrase.words.count, number: number, rule: rule, context: &context)
-        }
-        return phrase.inflectEachConjunct(parts) { phrase, part, own in
+        return phrase.inflectByConjunct(number: number, isConjunction: { conjunctions.contains($0.lower) }) {
+            phrase,
+            part,
+            own in
             inflect(&phrase, part: part, number: own, rule: rule, context: &context)
         }
     }
@@ -259,14 +249,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         context: inout AgreementContext
     ) -> PhraseAnalysis {
         guard let head = head(of: phrase, in: part, hasNumber: number != nil, context: &context) else {
-            // inflect: {grammaticalGender: …, number: …} on words without a noun: agree with the rule.
-            if let rule, rule.grammaticalGender != nil || rule.number != nil {
-                let features = GrammaticalFeatures(
-                    gender: rule.grammaticalGender ?? .masculine,
-                    number: rule.number ?? number ?? .singular
-                )
-                agree(&phrase, with: features, context: &context)
-                return PhraseAnalysis(features: features, addressesReader: false)
+            if let analysis = agreeWithRule(&phrase, rule: rule, number: number, context: &context) {
+                return analysis
             }
             elideBeforeVowels(&phrase)
             return PhraseAnalysis(features: nil, addressesReader: number == nil && !hasUnknownContent(phrase, part))
@@ -295,8 +279,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         let lemma = head.reading.singular
         // A person noun, or one whose gender is the person's (le bienvenu, la bienvenue).
         let isPerson =
-            personNouns[lemma] != nil || personNounsByFeminine[lemma] != nil
-            || head.reading.entry.map { $0.gender == .common && $0.canBeAdjective } == true
+            personNouns.contains(lemma) || head.reading.entry.map { $0.gender == .common && $0.canBeAdjective } == true
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
 
@@ -732,10 +715,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                 }
             } else if let person = personForm(lower, features) {
                 phrase.words[index].set(person)
-            } else if let plural = verbs[lower] {
-                if features.isPlural { phrase.words[index].set(plural) }
-            } else if let singular = pluralVerbs[lower] {
-                if !features.isPlural { phrase.words[index].set(singular) }
+            } else if verbs.contains(lower) {
+                if let form = verbs.form(of: lower, plural: features.isPlural) { phrase.words[index].set(form) }
             } else if prepositions.contains(lower) || conjunctions.contains(lower) {
                 continue
             } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
@@ -748,24 +729,13 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
 
     /// A person noun in the gender and number asked for (*client* → *cliente*).
     private func personForm(_ word: String, _ features: GrammaticalFeatures) -> String? {
-        let masculine: String
-        if personNouns[word] != nil {
-            masculine = word
-        } else if let found = personNounsByFeminine[word] {
-            masculine = found
-        } else {
-            return nil
+        personNouns.form(of: word, for: features) { singular, gender in
+            rules.plural(ofNoun: singular)
+                ?? rules.defaultPlural(ofNoun: singular, gender: gender == .feminine ? .feminine : .masculine)
         }
-        let gender = features.gender ?? .masculine
-        let singular = gender == .feminine ? personNouns[masculine] ?? masculine : masculine
-        guard features.isPlural else { return singular }
-        return rules.plural(ofNoun: singular)
-            ?? rules.defaultPlural(ofNoun: singular, gender: gender == .feminine ? .feminine : .masculine)
     }
 
-    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
-        term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
-    }
+    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? { term.singularFeatures }
 
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
         guard let features = referent.pronounFeatures else { return }

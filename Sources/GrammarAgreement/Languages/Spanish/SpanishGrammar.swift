@@ -28,7 +28,7 @@ struct SpanishGrammar: LanguageGrammar {
     static let conjunctions: WordSet = ["y", "e", "o", "u", "ni"]
 
     /// Nouns for people whose form follows their gender (*cliente*/*clienta*).
-    static let personNouns: WordTable<String> = [
+    static let personNouns = PersonNouns([
         "cliente": "clienta", "señor": "señora", "jefe": "jefa", "presidente": "presidenta", "amigo": "amiga",
         "socio": "socia", "usuario": "usuaria", "invitado": "invitada", "compañero": "compañera",
         "vecino": "vecina", "camarero": "camarera", "cocinero": "cocinera", "cajero": "cajera", "chico": "chica",
@@ -38,7 +38,7 @@ struct SpanishGrammar: LanguageGrammar {
         "miembro": "miembro", "estudiante": "estudiante", "barista": "barista", "chef": "chef",
         "comensal": "comensal", "visitante": "visitante", "huésped": "huésped", "ganador": "ganadora",
         "jugador": "jugadora", "participante": "participante",
-    ]
+    ])
     /// Forms of *estar*, *ser* and *haber* that sit in a span addressing the reader (*¿Estás listo?*).
     static let auxiliaries: WordSet = [
         "estás", "está", "estáis", "están", "estoy", "eres", "es", "sois", "son", "soy", "has", "ha", "habéis",
@@ -55,20 +55,14 @@ struct SpanishGrammar: LanguageGrammar {
         "pequeño", "mediano", "grande", "chico", "enorme", "gigante", "doble", "triple", "extra", "individual",
         "familiar", "mini", "normal", "sencillo", "mayor", "menor", "xl",
     ]
-    private static let personNounsByFeminine = WordTable(
-        personNouns.allKeys.compactMap { masculine in personNouns[masculine].map { ($0, masculine) } }.reversed()
-    )
 
     /// Third-person verbs that agree in number (*está*/*están*).
-    private static let verbs: WordTable<String> = [
+    private static let verbs = NumberedVerbs([
         "está": "están", "es": "son", "estaba": "estaban", "fue": "fueron", "será": "serán",
         "estará": "estarán", "ha": "han", "queda": "quedan", "llega": "llegan", "incluye": "incluyen",
         "cuesta": "cuestan", "sale": "salen", "viene": "vienen", "lleva": "llevan", "tiene": "tienen",
         "contiene": "contienen", "parece": "parecen", "sabe": "saben",
-    ]
-    private static let pluralVerbs = WordTable(
-        verbs.allKeys.compactMap { singular in verbs[singular].map { ($0, singular) } }
-    )
+    ])
 
     // MARK: Inflecting a span
 
@@ -200,16 +194,8 @@ struct SpanishGrammar: LanguageGrammar {
         context: inout AgreementContext
     ) -> PhraseAnalysis {
         guard let head = head(of: phrase, hasNumber: number != nil, context: &context) else {
-            // inflect: {grammaticalGender: …, number: …} on words without a noun: agree with the rule.
-            if let rule, rule.grammaticalGender != nil || rule.number != nil {
-                let features = GrammaticalFeatures(
-                    gender: rule.grammaticalGender ?? .masculine,
-                    number: rule.number ?? number ?? .singular
-                )
-                agree(&phrase, with: features, context: &context)
-                return PhraseAnalysis(features: features, addressesReader: false)
-            }
-            return PhraseAnalysis(features: nil, addressesReader: number == nil)
+            return agreeWithRule(&phrase, rule: rule, number: number, context: &context)
+                ?? PhraseAnalysis(features: nil, addressesReader: number == nil)
         }
         let word = phrase.words[head]
         let hint = word.hint ?? phrase.hint
@@ -249,7 +235,7 @@ struct SpanishGrammar: LanguageGrammar {
             features: features,
             stressedA: entry?.takesMasculineArticle ?? (entry == nil && SpanishNouns.startsWithStressedA(lemma))
         )
-        let isPerson = Self.personNouns[lemma] != nil || Self.personNounsByFeminine[lemma] != nil
+        let isPerson = Self.personNouns.contains(lemma)
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
 
@@ -321,9 +307,10 @@ struct SpanishGrammar: LanguageGrammar {
     private func isKnownNoun(_ word: Word) -> Bool {
         let lower = word.lower
         if let entry = lexicon.entry(lower) { return entry.partsOfSpeech.first == .noun }
-        if Self.personNouns[lower] != nil || Self.personNounsByFeminine[lower] != nil { return true }
+        if Self.personNouns.contains(lower) { return true }
         if let singular = nouns.singular(of: lower) {
-            return lexicon.entry(singular)?.partsOfSpeech.first == .noun || Self.personNouns[singular] != nil
+            return lexicon.entry(singular)?.partsOfSpeech.first == .noun
+                || Self.personNouns.feminineByMasculine[singular] != nil
         }
         return false
     }
@@ -464,7 +451,7 @@ struct SpanishGrammar: LanguageGrammar {
         let plural = nouns.isPlural(word)
         let lemma = plural ? nouns.guessedSingular(of: word) : word
         var gender = phrase.words[head].hint?.grammaticalGender ?? nouns.gender(of: lemma)
-        if let feminine = Self.personNounsByFeminine[lemma], feminine != lemma { gender = .feminine }
+        if Self.personNouns.isDistinctFeminine(lemma) { gender = .feminine }
         return GrammaticalFeatures(gender: gender, number: plural ? .plural : .singular)
     }
 
@@ -491,10 +478,8 @@ struct SpanishGrammar: LanguageGrammar {
                 phrase.words[index].set(form)
             } else if let person = personForm(lower, features) {
                 phrase.words[index].set(person)
-            } else if let plural = Self.verbs[lower] {
-                if features.isPlural { phrase.words[index].set(plural) }
-            } else if let singular = Self.pluralVerbs[lower] {
-                if !features.isPlural { phrase.words[index].set(singular) }
+            } else if Self.verbs.contains(lower) {
+                if let form = Self.verbs.form(of: lower, plural: features.isPlural) { phrase.words[index].set(form) }
             } else if Self.prepositions.contains(lower) || Self.conjunctions.contains(lower)
                 || Self.auxiliaries.contains(lower)
             {
@@ -510,21 +495,10 @@ struct SpanishGrammar: LanguageGrammar {
 
     /// A person noun in the gender and number asked for (*cliente* → *clienta*).
     private func personForm(_ word: String, _ features: GrammaticalFeatures) -> String? {
-        let masculine: String
-        if Self.personNouns[word] != nil {
-            masculine = word
-        } else if let found = Self.personNounsByFeminine[word] {
-            masculine = found
-        } else {
-            return nil
-        }
-        let singular = features.gender == .feminine ? Self.personNouns[masculine] ?? masculine : masculine
-        return features.isPlural ? nouns.plural(of: singular) : singular
+        Self.personNouns.form(of: word, for: features) { singular, _ in nouns.plural(of: singular) }
     }
 
-    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? {
-        term.grammaticalGender.map { GrammaticalFeatures(gender: $0, number: .singular) }
-    }
+    func features(addressing term: TermOfAddress) -> GrammaticalFeatures? { term.singularFeatures }
 
     // MARK: Pronouns
 
