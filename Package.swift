@@ -47,9 +47,17 @@ let package = Package(
         .target(name: "CMallocCounter"),
         // Bytes in use on the C heap (glibc's mallinfo2), for caches bounded in bytes.
         .target(name: "CHeapUsage"),
-        // Harness code for running and probing workers (the process launcher, the worker's
-        // command line, HTTP probes): the tests and the simulator link it, `caffe` does not.
-        .target(name: "WorkerTestKit", dependencies: ["CaffeProtocol"]),
+        // Harness code for running, feeding and probing workers (the process launcher, the worker's
+        // command line, HTTP probes, order sources, the replay server): the tests and the
+        // simulator link it, `caffe` does not.
+        .target(
+            name: "WorkerTestKit",
+            dependencies: [
+                "CaffeProtocol", "CaffeTransport", "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(name: "CaffeTestKit", dependencies: ["CMallocCounter", "WorkerTestKit"]),
 
         // MARK: Wire protocol
@@ -181,6 +189,7 @@ let package = Package(
             name: "caffe-sim",
             dependencies: [
                 "CaffeSimulator",
+                "WorkerTestKit",
                 "CaffeCore",
                 "CaffeProtocol",
                 "CaffeTransport",

@@ -280,7 +280,7 @@ struct HostileNeighbourTests {
                 && events.contains { $0.topic == CaffeTopic.deadLetter }
         }
         #expect(events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [3, 4])
-        #expect(fixture.source.requests.withLock { $0 } == [3...3])
+        #expect(fixture.source.requests == [3...3])
         #expect(try attacker.receiveMultipart(timeout: .milliseconds(300)) == nil)
         let letter = try #require(events.first { $0.topic == CaffeTopic.deadLetter }).decodeBody(
             as: Caffe_V1_DeadLetter.self

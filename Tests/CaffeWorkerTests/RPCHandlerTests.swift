@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SwiftProtobuf
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeWorker

@@ -190,7 +190,7 @@ struct WorkerAttackTests {
         #expect(
             events.filter { $0.topic.hasPrefix("confirmation.") }.map(\.header.sequence).sorted() == [1, 2, 3, 4, 5]
         )
-        #expect(fixture.source.requests.withLock { $0 } == [4...5])
+        #expect(fixture.source.requests == [4...5])
         #expect(fixture.worker.terminate() == 0)
         #expect(try Checkpoint.read(fixture.worker.checkpoint).sources == ["src": 5])
     }

@@ -45,7 +45,7 @@ struct WorkerRecoveryTests {
 
         // 3 and 4 are lost on the way (as a PUB at its high-water mark drops them); 7 and 8 the
         // source has forgotten too.
-        source.forgotten.withLock { $0 = [7, 8] }
+        source.forget([7, 8])
         for sequence in UInt64(1)...10 {
             let order = TestOrders.order(sequence)
             if [3, 4, 7, 8].contains(sequence) { source.drop(order) } else { try source.send(order) }
@@ -66,7 +66,7 @@ struct WorkerRecoveryTests {
         #expect(letters.count == 1)
         #expect(letters.first?.reason == .unrecoverableGap)
         #expect(letters.first.map { ($0.gapFrom, $0.gapTo, $0.ref.sourceID) } ?? (0, 0, "") == (7, 8, "src"))
-        #expect(source.requests.withLock { $0 } == [3...4, 7...8])
+        #expect(source.requests == [3...4, 7...8])
 
         // The replayed events render exactly as live ones.
         let session = try RenderingCore(configurationDirectory: ConfigurationDirectory.builtIn).makeSession()
@@ -207,7 +207,7 @@ struct WorkerRecoveryTests {
         #expect(!events.contains { $0.topic == CaffeTopic.deadLetter })
         let replayed = events.filter { $0.header.metadata["replayed"] == "true" && $0.topic.hasPrefix("confirmation.") }
         print(
-            "high-water mark 1: \(replayed.count) of \(total) orders arrived by replay, \(source.requests.withLock { $0.count }) requests"
+            "high-water mark 1: \(replayed.count) of \(total) orders arrived by replay, \(source.requests.count) requests"
         )
         #expect(worker.terminate() == 0)
     }

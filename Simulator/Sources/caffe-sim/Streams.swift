@@ -4,6 +4,7 @@ import CaffeProtocol
 import CaffeSimulator
 import Foundation
 import SwiftProtobuf
+import WorkerTestKit
 import ZeroMQ
 
 /// `caffe-sim generate`: a deterministic synthetic order journal.
@@ -238,6 +239,7 @@ struct Replay: ParsableCommand {
             _ = try sender.bind(endpoint.hasPrefix("@") ? String(endpoint.dropFirst()) : endpoint)
         }
         let server = try replayEndpoint.isEmpty ? nil : ReplayServer(context: context, endpoint: replayEndpoint)
+        server?.start()
         defer { server?.stop() }
         // Every journal order can be replayed, not only the selection.
         if let server {

@@ -6,6 +6,7 @@ import Foundation
 import SwiftProtobuf
 import Synchronization
 import Testing
+import WorkerTestKit
 import ZeroMQ
 
 @testable import CaffeSimulator
@@ -166,6 +167,7 @@ struct JournalTests {
         defer { context.shutdown() }
         let (receiver, sender) = try Self.loopback(context)
         let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
+        server.start()
         defer { server.stop() }
         var options = ReplayPlan.Options()
         options.speed = .factor(1000)
@@ -287,6 +289,7 @@ struct JournalPlayerLingerTests {
         let (receiver, sender) = try JournalTests.loopback(context)
         defer { receiver.close(linger: .zero) }
         let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
+        server.start()
         defer { server.stop() }
         var options = ReplayPlan.Options()
         options.speed = .max

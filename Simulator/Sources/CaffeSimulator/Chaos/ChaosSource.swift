@@ -4,6 +4,7 @@ import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import Synchronization
+import WorkerTestKit
 import ZeroMQ
 
 /// The chaos suite's order source: a bound PUSH sending `count` pre-encoded orders at `rate` (a
@@ -49,6 +50,7 @@ public final class ChaosSource: @unchecked Sendable {
         )
         let encoded = encoded
         server.serve(source: sourceID) { encoded.replayed(sequence: $0) }
+        server.start()
         socket = try context.socket(.push)
         try socket.set(.sendHighWaterMark, to: 1000)
         endpoint = try socket.bind("tcp://127.0.0.1:*")

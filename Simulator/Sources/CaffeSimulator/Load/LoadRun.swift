@@ -4,6 +4,7 @@ import CaffeTransport
 import Foundation
 import Histogram
 import SwiftProtobuf
+import WorkerTestKit
 import ZeroMQ
 
 /// `caffe-sim load`: traffic against a running worker, open loop (a ``LoadProfile``) or closed
@@ -148,6 +149,7 @@ public struct LoadRun {
         let server =
             try configuration.replayEndpoint.isEmpty || rpc
             ? nil : ReplayServer(context: context, endpoint: configuration.replayEndpoint)
+        server?.start()
         defer { server?.stop() }
         // Orders are encoded before the run; the replay server answers from the same encoding.
         let encoded: EncodedOrders? =

@@ -2,6 +2,7 @@ import CaffeProtocol
 import CaffeTransport
 import Foundation
 import SwiftProtobuf
+import WorkerTestKit
 import ZeroMQ
 
 /// Sends a ``ReplayPlan`` on a socket, each record at its offset from the start (anchored: no

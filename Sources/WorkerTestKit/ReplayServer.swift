@@ -1,13 +1,24 @@
 import CaffeProtocol
 import CaffeTransport
 import Foundation
+import ServiceLifecycle
 import Synchronization
 import ZeroMQ
 
-/// Serves `caffe.v1.Replay/Fetch` on a ROUTER from the orders a simulator sent or can send: a
+/// Serves `caffe.v1.Replay/Fetch` on a ROUTER from the orders a source sent or can send: a
 /// worker that detected a gap asks here, gets the events this server has, and is told which ones
-/// it does not. Runs on a thread of its own until ``stop()``.
-public final class ReplayServer: Sendable {
+/// it does not.
+///
+/// A `Service`: `init` binds, ``run()`` serves until the task is cancelled or the service group
+/// shuts down gracefully. Code that is not async starts it with ``start()`` and ends it with
+/// ``stop()``.
+///
+/// ```swift
+/// let server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
+/// server.remember(order)
+/// try await ServiceGroup(services: [server, …], logger: logger).run()
+/// ```
+public final class ReplayServer: Service, Sendable {
     /// The endpoint bound (wildcard port resolved).
     public let endpoint: String
     private let store = Mutex<[String: [UInt64: Caffe_V1_OrderEvent]]>([:])
@@ -15,23 +26,30 @@ public final class ReplayServer: Sendable {
     private let generated = Mutex<[String: @Sendable (UInt64) -> Caffe_V1_ReplayedEvent]>([:])
     private let sentThrough = Mutex<[String: UInt64]>([:])
     private let prepared = Mutex<[String: [UInt64: Caffe_V1_ReplayedEvent]]>([:])
+    private let forgotten = Mutex<[String: Set<UInt64>]>([:])
+    private let asked = Mutex<[ClosedRange<UInt64>]>([])
     private let served = Atomic<Int>(0)
     private let servedEvents = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
-    private let finished = DispatchSemaphore(value: 0)
+    private let phase: Mutex<Phase>
 
-    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port) and starts serving.
+    /// Where the server is in its life: bound (the socket waiting for its thread), serving (the
+    /// thread owns the socket; `waiters` resume when it ends) or ended.
+    private enum Phase: @unchecked Sendable {
+        case bound(ZMQSocket)
+        case serving(finished: DispatchSemaphore, waiters: [CheckedContinuation<Void, Never>])
+        case ended
+    }
+
+    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port); nothing is served until ``run()`` or
+    /// ``start()``.
     public init(context: ZMQContext, endpoint: String) throws(ZMQError) {
         let router = try context.socket(.router)
         self.endpoint = try router.bind(endpoint)
-        let box = SocketBox(router)
-        let thread = Thread { [self] in
-            serve(box.socket)
-            finished.signal()
-        }
-        thread.name = "caffe-sim-replay"
-        thread.start()
+        phase = Mutex(.bound(router))
     }
+
+    deinit { stop() }
 
     /// Serves `source`'s events from `event`, which makes the event of a sequence (as its frames);
     /// sequences above the highest ``markSent(source:through:)`` are unavailable.
@@ -54,8 +72,14 @@ public final class ReplayServer: Sendable {
         store.withLock { $0[order.sourceID, default: [:]][order.sequence] = order }
     }
 
+    /// From now on, says these sequences of `source` are unavailable even where it has them: a
+    /// source whose retention ran out.
+    public func forget(source: String, sequences: some Sequence<UInt64>) {
+        forgotten.withLock { $0[source, default: []].formUnion(sequences) }
+    }
+
     /// The most sequences one reply covers.
-    static let maxBatch: UInt64 = 10_000
+    public static let maxBatch: UInt64 = 10_000
 
     /// Requests answered so far.
     public var requestsServed: Int { served.load(ordering: .relaxed) }
@@ -63,22 +87,90 @@ public final class ReplayServer: Sendable {
     /// Events handed out in replies so far.
     public var eventsServed: Int { servedEvents.load(ordering: .relaxed) }
 
-    /// Stops serving and closes the socket.
+    /// The ranges asked for so far (`from...to` of each well-formed Fetch), in order.
+    public var requestedRanges: [ClosedRange<UInt64>] { asked.withLock { $0 } }
+
+    /// Serves until the task is cancelled or the service group shuts down gracefully.
+    public func run() async {
+        start()
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await ended()
+            } onGracefulShutdown: {
+                self.running.store(false, ordering: .relaxed)
+            }
+        } onCancel: {
+            self.running.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Starts serving on a thread of its own (once; later calls do nothing).
+    public func start() {
+        phase.withLock { phase in
+            guard case .bound(let router) = phase else { return }
+            let finished = DispatchSemaphore(value: 0)
+            phase = .serving(finished: finished, waiters: [])
+            let box = UncheckedBox(router)
+            let thread = Thread { [self] in
+                serve(box.value)
+                let waiters = self.phase.withLock { phase in
+                    defer { phase = .ended }
+                    if case .serving(_, let waiters) = phase { return waiters }
+                    return []
+                }
+                finished.signal()
+                for waiter in waiters { waiter.resume() }
+            }
+            thread.name = "caffe-replay"
+            thread.start()
+        }
+    }
+
+    /// Stops serving, closes the socket and returns once it is closed.
     public func stop() {
-        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        finished.wait()
+        running.store(false, ordering: .relaxed)
+        let finished: DispatchSemaphore? = phase.withLock { phase in
+            switch phase {
+            case .bound(let router):
+                router.close(linger: .milliseconds(0))
+                phase = .ended
+                return nil
+            case .serving(let finished, _):
+                return finished
+            case .ended:
+                return nil
+            }
+        }
+        // The thread signals once; pass the signal on to any other caller waiting.
+        finished?.wait()
+        finished?.signal()
+    }
+
+    /// Returns when the serving thread has ended (at once if it has).
+    private func ended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = phase.withLock { phase in
+                guard case .serving(let finished, var waiters) = phase else { return false }
+                waiters.append(continuation)
+                phase = .serving(finished: finished, waiters: waiters)
+                return true
+            }
+            if !waiting { continuation.resume() }
+        }
     }
 
     /// The reply to one request: the events held in the range and the sequences not held.
     func response(to request: Caffe_V1_ReplayRequest) -> Caffe_V1_ReplayResponse {
         var response = Caffe_V1_ReplayResponse()
         guard request.fromSequence <= request.toSequence else { return response }
+        asked.withLock { $0.append(request.fromSequence...request.toSequence) }
         // At most one batch per reply; the worker asks again for the rest.
         let last = request.fromSequence + Swift.min(request.toSequence - request.fromSequence, Self.maxBatch - 1)
+        let forgotten = forgotten.withLock { $0[request.sourceID] ?? [] }
         if let make = generated.withLock({ $0[request.sourceID] }) {
             let sent = sentThrough.withLock { $0[request.sourceID] ?? 0 }
             for sequence in request.fromSequence...last {
-                if sequence >= 1, sequence <= sent {
+                if sequence >= 1, sequence <= sent, !forgotten.contains(sequence) {
                     response.frames.append(make(sequence))
                 } else {
                     response.unavailable.append(sequence)
@@ -88,7 +180,7 @@ public final class ReplayServer: Sendable {
         }
         if let frames = prepared.withLock({ $0[request.sourceID] }) {
             for sequence in request.fromSequence...last {
-                if let event = frames[sequence] {
+                if let event = frames[sequence], !forgotten.contains(sequence) {
                     response.frames.append(event)
                 } else {
                     response.unavailable.append(sequence)
@@ -98,7 +190,7 @@ public final class ReplayServer: Sendable {
         }
         let events = store.withLock { $0[request.sourceID] ?? [:] }
         for sequence in request.fromSequence...last {
-            if let event = events[sequence] {
+            if let event = events[sequence], !forgotten.contains(sequence) {
                 response.events.append(event)
             } else {
                 response.unavailable.append(sequence)
@@ -133,8 +225,8 @@ public final class ReplayServer: Sendable {
     }
 }
 
-/// A socket handed to the thread that will own it.
-final class SocketBox: @unchecked Sendable {
-    let socket: ZMQSocket
-    init(_ socket: ZMQSocket) { self.socket = socket }
+/// A value (a socket) handed to the thread that will own it.
+public struct UncheckedBox<Value>: @unchecked Sendable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
 }
