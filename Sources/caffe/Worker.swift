@@ -22,7 +22,8 @@ struct WorkerCommand: AsyncParsableCommand {
             Exit status: 0 after a complete drain, 1 if draining timed out, the worker failed \
             (the reason on standard error) or the configuration was refused (naming the key).
             --check-config validates the configuration, catalog, menu and checkpoint and exits: \
-            0 when the worker could start with them, 1 naming the key that stops it.
+            0 when the worker could start with them, 1 naming the key that stops it. \
+            --keys lists every key with its type, default and environment variable.
             """
     )
 
@@ -38,7 +39,14 @@ struct WorkerCommand: AsyncParsableCommand {
     @Flag(help: "Validate the configuration (file, CAFFE_* variables, --set), catalog, menu, checkpoint; exit.")
     var checkConfig = false
 
+    @Flag(help: "List every configuration key with its type, default and environment variable; exit.")
+    var keys = false
+
     func run() async throws {
+        if keys {
+            print(Self.keyTable(), terminator: "")
+            return
+        }
         let file =
             configFile.map { URL(fileURLWithPath: $0) }
             ?? ConfigurationDirectory.resolve().appendingPathComponent("worker.yaml")
@@ -101,6 +109,34 @@ struct WorkerCommand: AsyncParsableCommand {
 }
 
 extension WorkerCommand {
+    /// `--keys`: one line per key, its type, its default (`""` when empty) and its environment
+    /// variable, in columns.
+    static func keyTable() -> String {
+        let header = WorkerConfigurationKey(
+            name: "KEY",
+            environmentVariable: "ENVIRONMENT",
+            type: "TYPE",
+            defaultValue: "DEFAULT"
+        )
+        let rows =
+            [header]
+            + WorkerConfigurationLoader.keyTable.map { key in
+                var key = key
+                if key.defaultValue.isEmpty { key.defaultValue = "\"\"" }
+                return key
+            }
+        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let defaultWidth = rows.map(\.defaultValue.count).max() ?? 0
+        let variableWidth = rows.map(\.environmentVariable.count).max() ?? 0
+        func padded(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(0, width - text.count))
+        }
+        return rows.map {
+            padded($0.name, nameWidth) + "  " + padded($0.defaultValue, defaultWidth) + "  "
+                + padded($0.environmentVariable, variableWidth) + "  " + $0.type + "\n"
+        }.joined()
+    }
+
     /// `--check-config`: what `run()` would load before opening a socket, loaded and reported.
     /// Endpoints are checked as text (binding them would be starting).
     static func check(_ configuration: WorkerConfiguration, file: URL?) throws {

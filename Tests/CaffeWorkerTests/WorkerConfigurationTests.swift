@@ -1,5 +1,6 @@
 // Caffe — CaffeWorker tests.
 import CaffeCore
+import CaffeTestKit
 import Foundation
 import Testing
 
@@ -16,6 +17,63 @@ struct WorkerConfigurationTests {
         let text = try String(contentsOf: Self.file, encoding: .utf8)
         let flat = try WorkerConfigurationLoader.flatten(yaml: text, source: "worker.yaml").map(\.0)
         #expect(flat == WorkerConfigurationLoader.keys)
+    }
+
+    @Test("the key table's defaults are what config/worker.yaml writes, and read back as the defaults")
+    func keyTableDefaults() throws {
+        let table = WorkerConfigurationLoader.keyTable
+        #expect(table.map(\.name) == WorkerConfigurationLoader.keys)
+        let text = try String(contentsOf: Self.file, encoding: .utf8)
+        let written = try WorkerConfigurationLoader.flatten(yaml: text, source: "worker.yaml")
+        for (key, (name, raw)) in zip(table, written) {
+            #expect(key.name == name)
+            let value: String
+            switch raw {
+            case .scalar(let text): value = text
+            case .list(let items): value = items.joined(separator: ", ")
+            }
+            #expect(key.defaultValue == value, "\(name): the table says \(key.defaultValue), the file \(value)")
+        }
+        // Every default given back as a flag makes the built-in configuration.
+        let again = try WorkerConfigurationLoader.load(
+            file: nil,
+            environment: [:],
+            overrides: table.map { "\($0.name)=\($0.defaultValue)" }
+        )
+        #expect(again == WorkerConfiguration())
+        let threads = try #require(table.first { $0.name == "render.threads" })
+        #expect(
+            threads
+                == WorkerConfigurationKey(
+                    name: "render.threads",
+                    environmentVariable: "CAFFE_RENDER_THREADS",
+                    type: "whole number 0…256",
+                    defaultValue: "0"
+                )
+        )
+        #expect(table.first { $0.name == "input.source_idle_ms" }?.type == "milliseconds 100…86400000")
+        #expect(table.first { $0.name == "output.kind" }?.type == "pub | push | acked")
+        #expect(
+            table.first { $0.name == "input.endpoints" }?.type
+                == "list of endpoints (@ binds, > connects; without either: connect)"
+        )
+    }
+
+    @Test("caffe worker --keys lists every key, its default, variable and type")
+    func keysCommand() throws {
+        let caffe = try #require(ExecutableRunner.locate("caffe"), "build with swift build --build-tests")
+        let result = try ExecutableRunner.run(caffe, ["worker", "--keys"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(lines.count == WorkerConfigurationLoader.keys.count + 1)
+        #expect(lines.first == "KEY DEFAULT ENVIRONMENT TYPE")
+        #expect(lines.contains("render.threads 0 CAFFE_RENDER_THREADS whole number 0…256"))
+        #expect(
+            lines.contains("shutdown.drain_timeout_ms 10000 CAFFE_SHUTDOWN_DRAIN_TIMEOUT_MS milliseconds 0…3600000")
+        )
+        #expect(lines.contains("input.shard \"\" CAFFE_INPUT_SHARD i/N (0 ≤ i < N ≤ 4096) or empty"))
     }
 
     @Test("file < environment < flags")

@@ -48,7 +48,7 @@ public enum WorkerConfigurationLoader {
     }
 
     /// Every key, in the order `config/worker.yaml` lists them.
-    public static let keys: [String] = Setter.all.map(\.key)
+    public static let keys: [String] = Key.all.map(\.name)
 
     /// The environment variable that overrides `key`.
     public static func environmentVariable(for key: String) -> String {
@@ -73,10 +73,10 @@ public enum WorkerConfigurationLoader {
                 try apply(key, value, source: file.path, to: &configuration)
             }
         }
-        for setter in Setter.all {
-            let variable = environmentVariable(for: setter.key)
+        for key in Key.all {
+            let variable = environmentVariable(for: key.name)
             if let value = environment[variable] {
-                try apply(setter.key, .scalar(value), source: variable, to: &configuration)
+                try apply(key.name, .scalar(value), source: variable, to: &configuration)
             }
         }
         for override in overrides {
@@ -143,8 +143,8 @@ public enum WorkerConfigurationLoader {
         source: String,
         to configuration: inout WorkerConfiguration
     ) throws(WorkerConfigurationError) {
-        guard let setter = Setter.all.first(where: { $0.key == key }) else {
-            let known = Setter.all.map(\.key).joined(separator: ", ")
+        guard let setter = Key.all.first(where: { $0.name == key }) else {
+            let known = Key.all.map(\.name).joined(separator: ", ")
             throw WorkerConfigurationError(key: key, source: source, "unknown key; the keys are \(known)")
         }
         do {
@@ -194,271 +194,6 @@ public enum WorkerConfigurationLoader {
         if let shared = configuration.output.endpoints.first(where: { $0.mode == .bind && inputs.contains($0.address) })
         {
             throw fail("output.endpoints", "\(shared.address) is bound by the input too")
-        }
-    }
-
-    struct Message: Error {
-        var text: String
-        init(_ text: String) { self.text = text }
-    }
-
-    /// One key: its name and how a raw value is checked and stored.
-    struct Setter: Sendable {
-        let key: String
-        let set: @Sendable (Raw, inout WorkerConfiguration) throws(Message) -> Void
-
-        static let all: [Setter] = [
-            Setter(key: "input.kind") { raw, configuration throws(Message) in
-                configuration.input.kind = try choice(raw)
-            },
-            Setter(key: "input.endpoints") { raw, configuration throws(Message) in
-                configuration.input.endpoints = try endpoints(raw, defaultMode: .connect)
-            },
-            Setter(key: "input.topics") { raw, configuration throws(Message) in
-                configuration.input.topics = raw.items
-            },
-            Setter(key: "input.high_water_mark") { raw, configuration throws(Message) in
-                configuration.input.highWaterMark = try integer(raw, 1...10_000_000)
-            },
-            Setter(key: "input.max_message_bytes") { raw, configuration throws(Message) in
-                configuration.input.maxMessageBytes = try integer(raw, 256...(1 << 30))
-            },
-            Setter(key: "input.max_sequence_jump") { raw, configuration throws(Message) in
-                configuration.input.maxSequenceJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
-            },
-            Setter(key: "input.max_heartbeat_jump") { raw, configuration throws(Message) in
-                configuration.input.maxHeartbeatJump = try integer(raw, 0...Int(IntakeTracker.maxSequence))
-            },
-            Setter(key: "input.source_idle_ms") { raw, configuration throws(Message) in
-                configuration.input.sourceIdle = .milliseconds(try integer(raw, 100...86_400_000))
-            },
-            Setter(key: "input.shard") { raw, configuration throws(Message) in
-                let text = try scalar(raw)
-                guard !text.isEmpty else {
-                    configuration.input.shard = nil
-                    return
-                }
-                guard let shard = ShardAssignment(text) else {
-                    throw Message(
-                        "'\(text)' is not a shard: write i/N with 0 ≤ i < N ≤ \(ShardAssignment.maximumCount) "
-                            + "(2/4 is the third of four)"
-                    )
-                }
-                configuration.input.shard = shard
-            },
-            Setter(key: "output.kind") { raw, configuration throws(Message) in
-                configuration.output.kind = try choice(raw)
-            },
-            Setter(key: "output.endpoints") { raw, configuration throws(Message) in
-                configuration.output.endpoints = try endpoints(raw, defaultMode: .bind)
-            },
-            Setter(key: "output.high_water_mark") { raw, configuration throws(Message) in
-                configuration.output.highWaterMark = try integer(raw, 1...10_000_000)
-            },
-            Setter(key: "output.ack_timeout_ms") { raw, configuration throws(Message) in
-                configuration.output.ackTimeout = .milliseconds(try integer(raw, 100...3_600_000))
-            },
-            Setter(key: "output.window") { raw, configuration throws(Message) in
-                configuration.output.window = try integer(raw, 1...1_000_000)
-            },
-            Setter(key: "output.max_consumers") { raw, configuration throws(Message) in
-                configuration.output.maxConsumers = try integer(raw, 1...100_000)
-            },
-            Setter(key: "render.threads") { raw, configuration throws(Message) in
-                configuration.render.threads = try integer(raw, 0...256)
-            },
-            Setter(key: "render.queue") { raw, configuration throws(Message) in
-                configuration.render.queue = try integer(raw, 1...1_000_000)
-            },
-            Setter(key: "render.max_parked") { raw, configuration throws(Message) in
-                configuration.render.maxParked = try integer(raw, 0...10_000_000)
-            },
-            Setter(key: "render.locale_cache_bytes") { raw, configuration throws(Message) in
-                configuration.render.localeCacheBytes = try integer(raw, 1 << 20...1 << 34)
-            },
-            Setter(key: "render.prepare_locales") { raw, configuration throws(Message) in
-                let locales = raw.items.filter { !$0.isEmpty }
-                if let bad = locales.first(where: { !LocaleTag.isWellFormed($0) }) {
-                    throw Message("'\(bad)' is not a BCP 47 locale tag")
-                }
-                configuration.render.prepareLocales = locales
-            },
-            Setter(key: "render.warm_up") { raw, configuration throws(Message) in
-                configuration.render.warmUp = try boolean(raw)
-            },
-            Setter(key: "checkpoint.path") { raw, configuration throws(Message) in
-                configuration.checkpoint.path = try scalar(raw)
-            },
-            Setter(key: "checkpoint.interval_ms") { raw, configuration throws(Message) in
-                configuration.checkpoint.interval = .milliseconds(try integer(raw, 10...3_600_000))
-            },
-            Setter(key: "checkpoint.failures_before_unhealthy") { raw, configuration throws(Message) in
-                configuration.checkpoint.failuresBeforeUnhealthy = try integer(raw, 1...1000)
-            },
-            Setter(key: "replay.endpoints") { raw, configuration throws(Message) in
-                configuration.replay.endpoints = try sourceEndpoints(raw)
-            },
-            Setter(key: "replay.timeout_ms") { raw, configuration throws(Message) in
-                configuration.replay.timeout = .milliseconds(try integer(raw, 10...600_000))
-            },
-            Setter(key: "replay.attempts") { raw, configuration throws(Message) in
-                configuration.replay.attempts = try integer(raw, 1...1000)
-            },
-            Setter(key: "replay.backoff_ms") { raw, configuration throws(Message) in
-                configuration.replay.backoff = .milliseconds(try integer(raw, 1...60_000))
-            },
-            Setter(key: "replay.batch") { raw, configuration throws(Message) in
-                configuration.replay.batch = try integer(raw, 1...100_000)
-            },
-            Setter(key: "replay.max_connections") { raw, configuration throws(Message) in
-                configuration.replay.maxConnections = try integer(raw, 1...10_000)
-            },
-            Setter(key: "replay.allow_endpoint_change") { raw, configuration throws(Message) in
-                configuration.replay.allowEndpointChange = try boolean(raw)
-            },
-            Setter(key: "rpc.endpoint") { raw, configuration throws(Message) in
-                let text = try scalar(raw)
-                configuration.rpc.endpoint = try text.isEmpty ? nil : endpoints(.scalar(text), defaultMode: .bind).first
-            },
-            Setter(key: "rpc.queue") { raw, configuration throws(Message) in
-                configuration.rpc.queue = try integer(raw, 1...1_000_000)
-            },
-            Setter(key: "shutdown.drain_timeout_ms") { raw, configuration throws(Message) in
-                configuration.shutdown.drainTimeout = .milliseconds(try integer(raw, 0...3_600_000))
-            },
-            Setter(key: "log.level") { raw, configuration throws(Message) in
-                let text = try scalar(raw).lowercased()
-                guard let level = Logger.Level(rawValue: text) else {
-                    let levels = Logger.Level.allCases.map(\.rawValue)
-                    throw Message("'\(text)' is not one of \(levels.joined(separator: ", "))")
-                }
-                configuration.log.level = level
-            },
-            Setter(key: "log.format") { raw, configuration throws(Message) in
-                configuration.log.format = try choice(raw)
-            },
-            Setter(key: "metrics.address") { raw, configuration throws(Message) in
-                let address = try scalar(raw)
-                guard address.isEmpty || HostAndPort(address) != nil else {
-                    throw Message("'\(address)' is not host:port, such as 127.0.0.1:9464 or 0.0.0.0:9464")
-                }
-                configuration.metrics.address = address
-            },
-            Setter(key: "tracing.otlp_endpoint") { raw, configuration throws(Message) in
-                let text = try scalar(raw)
-                guard text.isEmpty || OTLPEndpoint(text) != nil else {
-                    throw Message(
-                        "'\(text)' is not http://host:port/path, such as http://127.0.0.1:4318/v1/traces "
-                            + "(plain HTTP: run the collector beside the worker)"
-                    )
-                }
-                configuration.tracing.otlpEndpoint = text
-            },
-            Setter(key: "tracing.service_name") { raw, configuration throws(Message) in
-                let name = try scalar(raw)
-                guard !name.isEmpty else { throw Message("the service name is empty") }
-                configuration.tracing.serviceName = name
-            },
-            Setter(key: "curve.secret_key") { raw, configuration throws(Message) in
-                configuration.curve.secretKey = try curveKey(raw)
-            },
-            Setter(key: "curve.server_key") { raw, configuration throws(Message) in
-                configuration.curve.serverKey = try curveKey(raw)
-            },
-            Setter(key: "curve.allowed_clients") { raw, configuration throws(Message) in
-                var keys: [String] = []
-                for item in raw.items where !item.isEmpty { keys.append(try curveKey(.scalar(item))) }
-                configuration.curve.allowedClients = keys
-            },
-            Setter(key: "config_dir") { raw, configuration throws(Message) in
-                configuration.configDirectory = try scalar(raw)
-            },
-            Setter(key: "catalog") { raw, configuration throws(Message) in
-                configuration.catalog = try scalar(raw)
-            },
-            Setter(key: "menu") { raw, configuration throws(Message) in
-                configuration.menu = try scalar(raw)
-            },
-            Setter(key: "catalog_check") { raw, configuration throws(Message) in
-                configuration.catalogCheck = try choice(raw)
-            },
-        ]
-
-        init(key: String, set: @escaping @Sendable (Raw, inout WorkerConfiguration) throws(Message) -> Void) {
-            self.key = key
-            self.set = set
-        }
-
-        static func scalar(_ raw: Raw) throws(Message) -> String {
-            switch raw {
-            case .scalar(let text): text.trimmingCharacters(in: .whitespaces)
-            case .list: throw Message("expected one value, not a list")
-            }
-        }
-
-        static func integer(_ raw: Raw, _ range: ClosedRange<Int>) throws(Message) -> Int {
-            let text = try scalar(raw).replacingOccurrences(of: "_", with: "")
-            guard let value = Int(text) else { throw Message("'\(text)' is not a whole number") }
-            guard range.contains(value) else {
-                throw Message("\(value) is outside \(range.lowerBound)...\(range.upperBound)")
-            }
-            return value
-        }
-
-        static func boolean(_ raw: Raw) throws(Message) -> Bool {
-            switch try scalar(raw).lowercased() {
-            case "true", "yes", "on", "1": return true
-            case "false", "no", "off", "0": return false
-            case let text: throw Message("'\(text)' is not true or false")
-            }
-        }
-
-        static func choice<Value: RawRepresentable & CaseIterable>(_ raw: Raw) throws(Message) -> Value
-        where Value.RawValue == String {
-            let text = try scalar(raw).lowercased()
-            guard let value = Value(rawValue: text) else {
-                let names = Value.allCases.map(\.rawValue).joined(separator: " or ")
-                throw Message("'\(text)' is not \(names)")
-            }
-            return value
-        }
-
-        /// A Z85 CURVE key (40 characters), or empty.
-        static func curveKey(_ raw: Raw) throws(Message) -> String {
-            let text = try scalar(raw)
-            guard text.isEmpty || (try? ZMQCurveKey(z85: text)) != nil else {
-                throw Message("not a CURVE key: expected 40 characters of Z85 (caffe keygen prints a pair)")
-            }
-            return text
-        }
-
-        /// `source=endpoint` pairs.
-        static func sourceEndpoints(_ raw: Raw) throws(Message) -> [String: String] {
-            var map: [String: String] = [:]
-            for item in raw.items where !item.isEmpty {
-                guard let equals = item.firstIndex(of: "="),
-                    let endpoint = WorkerEndpoint(
-                        parsing: String(item[item.index(after: equals)...]),
-                        defaultMode: .connect
-                    ),
-                    endpoint.mode == .connect
-                else {
-                    throw Message("'\(item)' is not source=endpoint, such as pos-1=tcp://10.0.0.5:5563")
-                }
-                map[item[..<equals].trimmingCharacters(in: .whitespaces)] = endpoint.address
-            }
-            return map
-        }
-
-        static func endpoints(_ raw: Raw, defaultMode: WorkerEndpoint.Mode) throws(Message) -> [WorkerEndpoint] {
-            var endpoints: [WorkerEndpoint] = []
-            for item in raw.items where !item.isEmpty {
-                guard let endpoint = WorkerEndpoint(parsing: item, defaultMode: defaultMode) else {
-                    throw Message("'\(item)' is not an endpoint such as @tcp://*:5561 or >tcp://host:5560")
-                }
-                endpoints.append(endpoint)
-            }
-            return endpoints
         }
     }
 }
