@@ -29,8 +29,11 @@ import ZeroMQ
 /// try await group.run()
 /// ```
 public final class Worker: Service {
+    /// The configuration it runs with (a reload changes the catalog and menu, not this).
     public let configuration: WorkerConfiguration
+    /// Its counters, as `/metrics` and Stats show them.
     public let metrics: WorkerMetrics
+    /// Where it logs.
     public let logger: Logger
     let cores: CoreBox
     let status = WorkerStatus()

@@ -26,10 +26,15 @@ import Glibc
 /// worker.stop(SIGKILL)
 /// ```
 public final class ChildProcess: @unchecked Sendable {
+    /// The program started.
     public let executable: URL
+    /// Its arguments, without the program.
     public let arguments: [String]
     /// The environment; `nil`: the parent's.
     public let environment: [String: String]?
+    /// The folder it runs in; `nil`: the parent's.
+    public let workingDirectory: URL?
+    /// The file standard error (and output, with `outputToLog`) is appended to.
     public let log: URL
     /// Whether standard output goes to the log too (otherwise it is discarded).
     public let outputToLog: Bool
@@ -37,16 +42,19 @@ public final class ChildProcess: @unchecked Sendable {
     /// Exit statuses of the runs that ended, in order (a signal's negative).
     public private(set) var exits: [Int32] = []
 
+    /// A process to be started by ``start()``; nothing runs yet.
     public init(
         executable: URL,
         arguments: [String],
         environment: [String: String]? = nil,
+        workingDirectory: URL? = nil,
         log: URL,
         outputToLog: Bool = false
     ) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.workingDirectory = workingDirectory
         self.log = log
         self.outputToLog = outputToLog
     }
@@ -62,6 +70,7 @@ public final class ChildProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.standardError = handle
         process.standardOutput = outputToLog ? handle : FileHandle.nullDevice
         try process.runWithSignalsUnblocked()
@@ -109,7 +118,9 @@ public final class ChildProcess: @unchecked Sendable {
         if let process, process.isRunning { kill(process.processIdentifier, signal) }
     }
 
+    /// Whether the last start is still running.
     public var isRunning: Bool { process?.isRunning ?? false }
+    /// The running process's id.
     public var processIdentifier: Int32? { process?.processIdentifier }
     /// The status of the last run, once it has ended on its own (`nil` while running).
     public var terminationStatus: Int32? {
@@ -169,14 +180,24 @@ extension ChildProcess {
 
     /// What a process run to its end left behind (`status`: a signal's as its negative number).
     public struct Result: Sendable {
+        /// The exit status; a signal's as its negative number.
         public var status: Int32
+        /// Everything written to standard output.
         public var standardOutput: String
+        /// Everything written to standard error.
         public var standardError: String
     }
 
-    /// Runs `executable` with `arguments` to its end, `input` on standard input. Output goes
-    /// through temporary files, so no pipe can fill up and block the child.
-    public static func run(_ executable: URL, _ arguments: [String], input: String = "") throws -> Result {
+    /// Runs `executable` with `arguments` to its end, `input` on standard input, in
+    /// `workingDirectory` with `environment` (each `nil`: the parent's). Output goes through
+    /// temporary files, so no pipe can fill up and block the child.
+    public static func run(
+        _ executable: URL,
+        _ arguments: [String],
+        input: String = "",
+        workingDirectory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -192,6 +213,8 @@ extension ChildProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        if let environment { process.environment = environment }
         process.standardInput = inputHandle
         process.standardOutput = output
         process.standardError = error
@@ -211,6 +234,7 @@ extension ChildProcess {
 /// `caffe worker`'s command line, built in one place: the configuration folder's `worker.yaml`,
 /// `config_dir` pointing at that folder, then each setting as `--set key=value`.
 public enum WorkerCommandLine {
+    /// `worker --config-file <folder>/worker.yaml --set config_dir=<folder>` and `--set` per setting.
     public static func arguments(configurationDirectory: URL, settings: [String]) -> [String] {
         ["worker", "--config-file", configurationDirectory.appendingPathComponent("worker.yaml").path]
             + (["config_dir=\(configurationDirectory.path)"] + settings).flatMap { ["--set", $0] }

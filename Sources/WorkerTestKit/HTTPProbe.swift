@@ -9,6 +9,7 @@ import Glibc
 /// body, or `nil` when nothing answers (5 s at most). Not for the product: the worker serves HTTP,
 /// it never asks.
 public enum HTTPProbe {
+    /// `GET path` on `address`: the status and body, or `nil` when nothing answered.
     public static func get(_ address: HostAndPort, _ path: String) -> (status: Int, body: String)? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }

@@ -217,8 +217,9 @@ public final class ReplayServer: Service, Sendable {
                 reply = try? request.reply(status: RPCStatus(code: .invalidArgument, message: "not a ReplayRequest"))
             }
             if let reply {
-                _ = try? router.send(multipart: reply, timeout: .milliseconds(100))
+                // Counted before it leaves, so whoever reads the reply reads the count too.
                 served.add(1, ordering: .relaxed)
+                _ = try? router.send(multipart: reply, timeout: .milliseconds(100))
             }
         }
         router.close(linger: .milliseconds(0))
@@ -227,6 +228,8 @@ public final class ReplayServer: Service, Sendable {
 
 /// A value (a socket) handed to the thread that will own it.
 public struct UncheckedBox<Value>: @unchecked Sendable {
+    /// What was handed over.
     public let value: Value
+    /// Wraps `value` to cross to another thread.
     public init(_ value: Value) { self.value = value }
 }

@@ -6,7 +6,9 @@ import Glibc
 
 /// Why a test worker could not be used.
 public struct TestWorkerError: Error, CustomStringConvertible {
+    /// What went wrong.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -20,8 +22,11 @@ public struct TestWorkerError: Error, CustomStringConvertible {
 /// }
 /// ```
 public final class TestWorker {
+    /// The worker's own folder (checkpoint, RPC socket, log).
     public let folder: URL
+    /// Where it writes its checkpoint.
     public let checkpoint: URL
+    /// Its RPC endpoint (`ipc://` in its folder).
     public let rpcEndpoint: String
     /// The process, started by the launcher the tests and the simulator share.
     public let child: ChildProcess
@@ -58,11 +63,13 @@ public final class TestWorker {
     /// Starts the process (again, after it ended), logging to the same file.
     public func launch() throws { try child.start() }
 
+    /// What it wrote to standard error, across restarts.
     public var log: URL { child.log }
 
     /// Everything the worker logged so far (across restarts).
     public var stderr: String { child.logText }
 
+    /// The running worker's process id (0 when none is running).
     public var processIdentifier: Int32 { child.processIdentifier ?? 0 }
 
     /// Waits for the `starts`-th `worker serving` line and returns the metrics address it names.
@@ -82,13 +89,16 @@ public final class TestWorker {
     /// SIGKILL: no drain, no final checkpoint.
     public func kill() { child.stop(SIGKILL) }
 
+    /// Sends `number` and returns at once.
     public func signal(_ number: Int32) { child.signal(number) }
 }
 
 /// A temporary folder, removed when released.
 public final class TemporaryFolder {
+    /// The folder.
     public let url: URL
 
+    /// A new folder in the temporary directory, its name starting with `name`.
     public init(_ name: String) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -10,7 +10,7 @@ import ZeroMQ
 
 /// The replay server the tests' order sources and the simulator share (WorkerTestKit), as a
 /// service group runs it.
-@Suite("Replay server")
+@Suite("Replay server", .timeLimit(.minutes(1)))
 struct ReplayServerTests {
     @Test(
         "runs as a Service: answers a Fetch from what it holds, the forgotten as unavailable, and ends on graceful shutdown"
@@ -36,7 +36,7 @@ struct ReplayServerTests {
 
         await group.triggerGracefulShutdown()
         try await running
-        // Ended: the socket is closed, so nothing answers any more.
+        // Ended: nothing answers any more (the socket's closing is what stopBeforeStart checks).
         #expect(try await Self.fetch(1...4, on: client, timeout: .milliseconds(300)) == nil)
     }
 

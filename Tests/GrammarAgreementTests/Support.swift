@@ -43,14 +43,27 @@ struct AgreementOutputs {
         lines.append("\(id)\t\(term.gender)\t\(output)")
     }
 
-    /// Writes the set's outputs.
+    /// Writes the set's outputs; of a test part (`-test`, `-everyday`), only a hash of each, so a
+    /// comparison says which rows changed without showing what the test part's answers are.
     func write(set name: String) throws {
         guard let folder else { return }
+        let isTestPart = name.hasSuffix("-test") || name.hasSuffix("-everyday")
+        let lines = isTestPart ? lines.map(Self.hashingOutput) : lines
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: "\(folder)/\(name).txt",
             atomically: true,
             encoding: .utf8
         )
+    }
+
+    /// `id<TAB>term<TAB>output` with the output replaced by its 64-bit FNV-1a hash.
+    private static func hashingOutput(_ line: String) -> String {
+        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (fields.count == 3 ? fields[2] : "").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return fields.prefix(2).joined(separator: "\t") + "\t" + String(hash, radix: 16)
     }
 }

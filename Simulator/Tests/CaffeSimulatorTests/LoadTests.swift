@@ -451,15 +451,13 @@ struct LoadTests {
         let simulator = try #require(ExecutableRunner.locate("caffe-sim"))
         let folder = try Self.temporaryFolder("config-rule")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = simulator
-        process.arguments = ["generate", "-o", "o.journal", "--orders", "3"]
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CAFFE_CONFIG" }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let generated = try ChildProcess.run(
+            simulator,
+            ["generate", "-o", "o.journal", "--orders", "3"],
+            workingDirectory: folder,
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "CAFFE_CONFIG" }
+        )
+        #expect(generated.status == 0, "\(generated.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("o.journal").path))
     }
 
@@ -544,20 +542,17 @@ struct LoadTests {
         #expect(unknown.status == 64 && unknown.standardError.contains("'xml' is not text, json, html or csv"))
 
         // Ctrl-C: the summary and the report of what ran, exit 130.
-        let interrupted = Process()
-        interrupted.executableURL = simulator
         let reportFile = folder.appendingPathComponent("interrupted.json")
-        interrupted.arguments =
-            common.filter { $0 != "300" && $0 != "--count" }
-            + ["--duration", "30", "--report-file", reportFile.path]
-        let errors = Pipe()
-        interrupted.standardError = errors
-        try interrupted.runWithSignalsUnblocked()
+        let interrupted = ChildProcess(
+            executable: simulator,
+            arguments: common.filter { $0 != "300" && $0 != "--count" }
+                + ["--duration", "30", "--report-file", reportFile.path],
+            log: folder.appendingPathComponent("interrupted.log")
+        )
+        try interrupted.start()
         Thread.sleep(forTimeInterval: 2)
-        kill(interrupted.processIdentifier, SIGINT)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        interrupted.waitUntilExit()
-        #expect(interrupted.terminationStatus == 130)
+        #expect(interrupted.stop(SIGINT, timeout: 30) == 130)
+        let said = interrupted.logText
         #expect(said.contains("FAILED: interrupted after "), "\(said)")
         let written = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as? [String: Any]
