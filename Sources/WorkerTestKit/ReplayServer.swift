@@ -167,35 +167,30 @@ public final class ReplayServer: Service, Sendable {
         // At most one batch per reply; the worker asks again for the rest.
         let last = request.fromSequence + Swift.min(request.toSequence - request.fromSequence, Self.maxBatch - 1)
         let forgotten = forgotten.withLock { $0[request.sourceID] ?? [] }
+        /// Each sequence of the range goes to `answers` as `held` gives it, or to the response's
+        /// unavailable ones (also when forgotten).
+        var unavailable: [UInt64] = []
+        func answer<Held>(_ held: (UInt64) -> Held?) -> [Held] {
+            var answers: [Held] = []
+            for sequence in request.fromSequence...last {
+                if !forgotten.contains(sequence), let value = held(sequence) {
+                    answers.append(value)
+                } else {
+                    unavailable.append(sequence)
+                }
+            }
+            return answers
+        }
         if let make = generated.withLock({ $0[request.sourceID] }) {
             let sent = sentThrough.withLock { $0[request.sourceID] ?? 0 }
-            for sequence in request.fromSequence...last {
-                if sequence >= 1, sequence <= sent, !forgotten.contains(sequence) {
-                    response.frames.append(make(sequence))
-                } else {
-                    response.unavailable.append(sequence)
-                }
-            }
-            return response
+            response.frames = answer { $0 >= 1 && $0 <= sent ? make($0) : nil }
+        } else if let frames = prepared.withLock({ $0[request.sourceID] }) {
+            response.frames = answer { frames[$0] }
+        } else {
+            let events = store.withLock { $0[request.sourceID] ?? [:] }
+            response.events = answer { events[$0] }
         }
-        if let frames = prepared.withLock({ $0[request.sourceID] }) {
-            for sequence in request.fromSequence...last {
-                if let event = frames[sequence], !forgotten.contains(sequence) {
-                    response.frames.append(event)
-                } else {
-                    response.unavailable.append(sequence)
-                }
-            }
-            return response
-        }
-        let events = store.withLock { $0[request.sourceID] ?? [:] }
-        for sequence in request.fromSequence...last {
-            if let event = events[sequence], !forgotten.contains(sequence) {
-                response.events.append(event)
-            } else {
-                response.unavailable.append(sequence)
-            }
-        }
+        response.unavailable = unavailable
         return response
     }
 

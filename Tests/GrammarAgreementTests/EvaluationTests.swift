@@ -119,9 +119,8 @@ struct EvaluationTests {
             let document = try RichTextParser.parse(row.input)
             let output = engine.inflect(document, termOfAddress: row.term).plainText
             if outputs.isRecording {
-                outputs.record("\(row.line)", term: row.term, output)
-                for term in AgreementOutputs.terms where term != row.term {
-                    outputs.record("\(row.line)", term: term, engine.inflect(document, termOfAddress: term).plainText)
+                outputs.record("\(row.line)", term: row.term, output) {
+                    engine.inflect(document, termOfAddress: $0).plainText
                 }
                 outputs.record(
                     "\(row.line) rules alone",

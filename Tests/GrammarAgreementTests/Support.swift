@@ -43,6 +43,19 @@ struct AgreementOutputs {
         lines.append("\(id)\t\(term.gender)\t\(output)")
     }
 
+    /// Records a row's `output` with its own term, then `render` with each of the other ``terms``
+    /// (rendered only while recording).
+    mutating func record(
+        _ id: String,
+        term: TermOfAddress,
+        _ output: String,
+        otherTerms render: (TermOfAddress) -> String
+    ) {
+        guard isRecording else { return }
+        record(id, term: term, output)
+        for other in Self.terms where other != term { record(id, term: other, render(other)) }
+    }
+
     /// Writes the set's outputs; of a test part (`-test`, `-everyday`), only a hash of each, so a
     /// comparison says which rows changed without showing what the test part's answers are.
     func write(set name: String) throws {
