@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rewrites the compiled lexicons (Sources/GrammarAgreement/Lexicons/*.dictionary.tsv, es.plurals.txt)
+# Rewrites the compiled lexicons (Sources/GrammarAgreement/Lexicons/*.dictionary.tsv, de.modifiers.txt,
+# es.plurals.txt)
 # from their sources: Debian's Hunspell dictionaries and Apertium's Italian analyser, and the
 # Python packages in requirements.txt. Installs what is missing first. Takes a few minutes.
 set -euo pipefail
@@ -21,6 +22,7 @@ venv=$root/.build/lexicons-venv
 python="$venv/bin/python"
 echo "lexicons: fr" && "$python" compile_fr.py > "$out/fr.dictionary.tsv"
 echo "lexicons: de" && "$python" compile_de.py > "$out/de.dictionary.tsv"
+"$python" compile_de_modifiers.py > "$out/de.modifiers.txt"
 echo "lexicons: it" && "$python" compile_it.py > "$out/it.dictionary.tsv"
 echo "lexicons: pt" && "$python" compile_pt.py > "$out/pt.dictionary.tsv"
 echo "lexicons: es" && "$python" compile_es.py > "$out/es.plurals.txt"

@@ -121,7 +121,32 @@ struct CatalogCommand: ParsableCommand {
             for refusal in merge.refused {
                 print("  refused \(refusal.file): \(refusal.id.debugDescription): \(refusal.reason)")
             }
+            if !dryRun, let note = Self.marketNote(language: merge.language, catalogFolder: folder) { print(note) }
             if !merge.refused.isEmpty { throw ExitCode(1) }
+        }
+
+        /// What a new language still lacks to reach customers, from the `menu.json` beside the
+        /// catalog folder: a store that sells in it, or prices in that store's currency; `nil` when
+        /// nothing is missing or there is no menu to ask.
+        static func marketNote(language: String, catalogFolder: URL) -> String? {
+            let menuURL = catalogFolder.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(
+                "menu.json"
+            )
+            guard let menu = try? Menu(contentsOf: menuURL),
+                let catalog = try? StringCatalog(directory: catalogFolder),
+                let entry = MarketReadiness(menu: menu, catalog: catalog).localizations()
+                    .first(where: { $0.localization == language })
+            else { return nil }
+            if entry.stores.isEmpty {
+                return "note: no store of menu.json sells in \(language) yet, so no order reaches it and caffe-sim has "
+                    + "no market for it: add a store with its locale, currency and timeZone, and its prices "
+                    + "(caffe lint --menu checks them)"
+            }
+            let unpriced = entry.stores.filter { !$0.unpriced.isEmpty }
+            guard !unpriced.isEmpty else { return nil }
+            return "note: "
+                + unpriced.map { "\($0.id) has no \($0.currency) price for \($0.unpriced.count) items" }
+                .joined(separator: ", ") + " (caffe lint --menu lists them)"
         }
 
         /// The XLIFF of an `.xcloc` (its one `Localized Contents/*.xliff`) or the file itself.

@@ -43,6 +43,13 @@ public struct Menu: Sendable {
         public let taxRateText: String
         /// The rate's digits, for exact integer arithmetic (825 and 4 for "0.0825").
         let parsedTaxRate: DecimalAmount.Parsed
+        /// The locale its customers order in (`en-US`), when the menu says; with ``currencyCode``
+        /// and ``timeZone`` it makes the store a market the simulator can send traffic for.
+        public let locale: String?
+        /// The ISO 4217 currency it sells in (`USD`), when the menu says.
+        public let currencyCode: String?
+        /// The IANA time zone it is in (`America/Los_Angeles`), when the menu says.
+        public let timeZone: String?
     }
 
     /// The catalog table holding item, size, ingredient and store names.
@@ -119,7 +126,24 @@ public struct Menu: Sendable {
                     "'\(store.taxRate)' is not a fraction from 0 up to 1 (0.0825 for 8.25 %)"
                 )
             }
-            let made = Store(id: store.id, taxRate: rate.value, taxRateText: store.taxRate, parsedTaxRate: rate)
+            if let locale = store.locale, !Self.isLocaleIdentifier(locale) {
+                throw MenuError(path: path + ".locale", "'\(locale)' is not a locale identifier such as pl-PL")
+            }
+            if let code = store.currency, Currency(code: code) == nil {
+                throw MenuError(path: path + ".currency", "'\(code)' is not an ISO 4217 currency code")
+            }
+            if let zone = store.timeZone, TimeZone(identifier: zone) == nil {
+                throw MenuError(path: path + ".timeZone", "'\(zone)' is not a time zone such as Europe/Warsaw")
+            }
+            let made = Store(
+                id: store.id,
+                taxRate: rate.value,
+                taxRateText: store.taxRate,
+                parsedTaxRate: rate,
+                locale: store.locale,
+                currencyCode: store.currency,
+                timeZone: store.timeZone
+            )
             storesByID[store.id] = made
             stores.append(made)
         }
@@ -167,6 +191,19 @@ public struct Menu: Sendable {
         self.storesByID = storesByID
     }
 
+    /// A BCP 47 tag as menus write them: subtags of 1 to 8 letters or digits joined by `-` or `_`,
+    /// the first of 2 or 3 letters.
+    private static func isLocaleIdentifier(_ text: String) -> Bool {
+        let subtags = text.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
+        func isLetter(_ character: Character) -> Bool { character.isASCII && character.isLetter }
+        guard let first = subtags.first, (2...3).contains(first.count), first.allSatisfy(isLetter) else { return false }
+        return subtags.allSatisfy { subtag in
+            (1...8).contains(subtag.count) && subtag.allSatisfy { isLetter($0) || ($0.isASCII && $0.isNumber) }
+        }
+    }
+
     /// An entry's id is present and unique, and its name key (if it has one) is present.
     private static func checkEntry(id: String, nameKey: String?, path: String, isNew: Bool) throws(MenuError) {
         guard !id.isEmpty else { throw MenuError(path: path + ".id", "must not be empty") }
@@ -203,6 +240,9 @@ private struct MenuFile: Decodable {
     struct Store: Decodable {
         var id: String
         var taxRate: String
+        var locale: String?
+        var currency: String?
+        var timeZone: String?
     }
     struct Item: Decodable {
         var id: String

@@ -5,22 +5,29 @@ import RichText
 /// What grammar agreement will do with the words of a catalog, before it is deployed: for each
 /// localization with agreement rules, every word that reaches an `inflect` span — the menu's names
 /// (the term table, Caffe's `Menu`) in the spans' argument slots, and the words written inside the
-/// spans — and how it will be treated.
+/// spans — and how it will be treated; and the spans of localizations without rules, which are
+/// shown as written.
 ///
 /// It renders every string of the localization that has agreement spans once for each name in
 /// each of its string argument slots inside a span (numbers as 2), with the engine the worker uses
 /// (the bundled lexicon under the catalog's declared terms), and reads the warnings: a word the
 /// engine reports it left as written is *unknown*; a noun whose gender it could not tell (so the
-/// words agreeing with it stay as written) *ambiguous*; a declared term is *declared*; the rest
-/// are *known* (a word read by its position keeps the engine's note as its reason). `caffe lint --agreement --strict` fails on any unknown or ambiguous word.
+/// words agreeing with it stay as written) *ambiguous*; a word no lexicon lists that the spelling
+/// rules changed all the same *rule*; a declared term is *declared*; the rest come from a
+/// *lexicon* (a word read by its position keeps the engine's note as its reason).
+/// `caffe lint --agreement --strict` fails on unknown, ambiguous and rule words (rule words are
+/// accepted with `--accept-rules`) and on spans in localizations without rules.
 public struct AgreementPreflight: Sendable {
     /// How a word will be treated.
     public enum Treatment: String, Codable, Sendable, Comparable {
-        /// A lexicon knows it: it agrees.
-        case known
+        /// A lexicon knows it (a German compound: each of its parts): it agrees.
+        case lexicon
         /// The catalog declares it (gender, plural): it agrees as declared.
         case declared
-        /// Nothing knows it, or its gender: it is left as written.
+        /// No lexicon lists it, and the spelling rules change it all the same (English and Spanish
+        /// plurals, a Spanish gender from the ending): probably right, a guess all the same.
+        case rule
+        /// Its gender is not known: the words agreeing with it are left as written.
         case ambiguous
         /// Nothing knows it: it is left as written.
         case unknown
@@ -28,10 +35,11 @@ public struct AgreementPreflight: Sendable {
         public static func < (lhs: Treatment, rhs: Treatment) -> Bool { lhs.rank < rhs.rank }
         private var rank: Int {
             switch self {
-            case .known: 0
+            case .lexicon: 0
             case .declared: 1
-            case .ambiguous: 2
-            case .unknown: 3
+            case .rule: 2
+            case .ambiguous: 3
+            case .unknown: 4
             }
         }
     }
@@ -50,21 +58,98 @@ public struct AgreementPreflight: Sendable {
     public struct LocaleReport: Codable, Hashable, Sendable {
         public var locale: String
         public var words: [Word]
-        public var known: Int
+        public var lexicon: Int
         public var declared: Int
+        public var rule: Int
         public var ambiguous: Int
         public var unknown: Int
+        /// Version 1's count: lexicon and rule words together. Deprecated; read both.
+        public var known: Int { lexicon + rule }
+
+        enum CodingKeys: String, CodingKey {
+            case locale, words, lexicon, declared, rule, ambiguous, unknown, known
+        }
+
+        public init(locale: String, words: [Word], lexicon: Int, declared: Int, rule: Int, ambiguous: Int, unknown: Int)
+        {
+            self.locale = locale
+            self.words = words
+            self.lexicon = lexicon
+            self.declared = declared
+            self.rule = rule
+            self.ambiguous = ambiguous
+            self.unknown = unknown
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                locale: try container.decode(String.self, forKey: .locale),
+                words: try container.decode([Word].self, forKey: .words),
+                lexicon: try container.decode(Int.self, forKey: .lexicon),
+                declared: try container.decode(Int.self, forKey: .declared),
+                rule: try container.decode(Int.self, forKey: .rule),
+                ambiguous: try container.decode(Int.self, forKey: .ambiguous),
+                unknown: try container.decode(Int.self, forKey: .unknown)
+            )
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(locale, forKey: .locale)
+            try container.encode(words, forKey: .words)
+            try container.encode(lexicon, forKey: .lexicon)
+            try container.encode(declared, forKey: .declared)
+            try container.encode(rule, forKey: .rule)
+            try container.encode(ambiguous, forKey: .ambiguous)
+            try container.encode(unknown, forKey: .unknown)
+            try container.encode(known, forKey: .known)
+        }
     }
 
-    /// The whole report; its JSON (`caffe lint --agreement --json`) is stable: fields are only added.
+    /// An agreement span in a localization without agreement rules: shown as written.
+    public struct SpanWithoutRules: Codable, Hashable, Sendable {
+        public var locale: String
+        public var table: String
+        public var key: String
+    }
+
+    /// The whole report, `caffe lint --agreement --json`. Version 2 renamed the treatment `known`
+    /// to `lexicon` and added `rule` and `spansWithoutRules`; fields are only added within a version.
     public struct Report: Codable, Hashable, Sendable {
-        public var version = 1
+        public var version = 2
         public var termTable: String
         public var locales: [LocaleReport]
         /// Localizations whose language has no agreement rules (left as written by design).
         public var withoutRules: [String]
+        /// The agreement spans of those localizations, each shown as written.
+        public var spansWithoutRules: [SpanWithoutRules]
         public var ambiguous: Int
         public var unknown: Int
+        public var rule: Int
+
+        /// Why `caffe lint --agreement --strict` fails, one line each; empty when it passes.
+        /// `acceptingRules`: words the spelling rules inflect pass.
+        public func strictFailures(acceptingRules: Bool) -> [String] {
+            var reasons: [String] = []
+            for locale in locales {
+                for word in locale.words
+                where word.treatment == .unknown || word.treatment == .ambiguous
+                    || (word.treatment == .rule && !acceptingRules)
+                {
+                    reasons.append(
+                        "\(locale.locale): \(word.treatment.rawValue) '\(word.word)' (\(word.from.joined(separator: ", ")))"
+                    )
+                }
+            }
+            for span in spansWithoutRules {
+                reasons.append(
+                    "\(span.locale): '\(span.key)' (\(span.table)) has an agreement span, and \(span.locale) has no "
+                        + "agreement rules: shown as written"
+                )
+            }
+            return reasons
+        }
     }
 
     /// Which names a service puts into which argument of a string: the order line takes sizes as
@@ -100,10 +185,12 @@ public struct AgreementPreflight: Sendable {
     public func run() -> Report {
         var locales: [LocaleReport] = []
         var withoutRules: [String] = []
+        var spans: [SpanWithoutRules] = []
         for localization in catalog.localizations where localization != "Base" {
             let language = GrammarRegistry.language(of: localization)
             guard GrammarRegistry.languages.contains(language) else {
                 withoutRules.append(localization)
+                spans += spansWithoutRules(localization)
                 continue
             }
             if let report = check(localization) { locales.append(report) }
@@ -112,9 +199,20 @@ public struct AgreementPreflight: Sendable {
             termTable: termTable,
             locales: locales,
             withoutRules: withoutRules,
+            spansWithoutRules: spans,
             ambiguous: locales.reduce(0) { $0 + $1.ambiguous },
-            unknown: locales.reduce(0) { $0 + $1.unknown }
+            unknown: locales.reduce(0) { $0 + $1.unknown },
+            rule: locales.reduce(0) { $0 + $1.rule }
         )
+    }
+
+    /// The entries of `localization` itself (not those it falls back to) with an agreement span.
+    private func spansWithoutRules(_ localization: String) -> [SpanWithoutRules] {
+        catalog.tableNames.flatMap { table in
+            catalog.entries(table: table, localization: localization).filter { entry in
+                Self.variants(of: entry.value).contains { !Self.spanRanges(in: $0).isEmpty }
+            }.map { SpanWithoutRules(locale: localization, table: table, key: $0.key) }
+        }
     }
 
     /// A name of the term table: its key and text as shown.
@@ -181,8 +279,9 @@ public struct AgreementPreflight: Sendable {
         return LocaleReport(
             locale: localization,
             words: list,
-            known: count(.known),
+            lexicon: count(.lexicon),
             declared: count(.declared),
+            rule: count(.rule),
             ambiguous: count(.ambiguous),
             unknown: count(.unknown)
         )
@@ -252,20 +351,22 @@ public struct AgreementPreflight: Sendable {
                 let treatment = Self.treatment(of: worst)
                 if best == nil || treatment < best!.treatment { best = (treatment, worst) }
             }
-            guard var (treatment, warning) = best else { continue }
-            if treatment == .known, declaredTexts.contains(term.text.lowercased()) { treatment = .declared }
+            guard let (found, warning) = best else { continue }
+            let treatment = found == .lexicon && declaredTexts.contains(term.text.lowercased()) ? .declared : found
             note(term.text, treatment, warning?.message, "\(termTable)/\(term.key)")
         }
     }
 
     /// An unknown word is left as written; a noun of unknown gender leaves the words agreeing with
-    /// it as written. A word a hand-written lexicon lists with several parts of speech is read by
-    /// its position, deterministically: known, its reason kept.
+    /// it as written; a word the spelling rules changed is a guess. A word a hand-written lexicon
+    /// lists with several parts of speech is read by its position, deterministically: a lexicon
+    /// word, its reason kept.
     private static func treatment(of warning: AgreementWarning?) -> Treatment {
         switch warning?.code {
         case .unknownWord?: .unknown
         case .unknownGender?: .ambiguous
-        default: .known
+        case .inflectedByRule?: .rule
+        default: .lexicon
         }
     }
 
@@ -310,7 +411,8 @@ public struct AgreementPreflight: Sendable {
             var cleaned = text
             for occurrence in FormatStringSpecifiers.find(in: text).reversed() {
                 let utf8 = Array(cleaned.utf8)
-                cleaned = String(decoding: utf8[..<occurrence.utf8Range.lowerBound], as: UTF8.self) + " "
+                cleaned =
+                    String(decoding: utf8[..<occurrence.utf8Range.lowerBound], as: UTF8.self) + " "
                     + String(decoding: utf8[occurrence.utf8Range.upperBound...], as: UTF8.self)
             }
             words += cleaned.split(whereSeparator: { !($0.isLetter || $0 == "'" || $0 == "’" || $0 == "-") })

@@ -7,6 +7,10 @@ extension CatalogDiagnostic.Code {
     public static let invalidMarkup = Self("invalid-markup")
     /// A `^[…](key: …)` key that neither the agreement engine nor the app declares: ignored.
     public static let unknownAttribute = Self("unknown-attribute")
+    /// An agreement span (`inflect`, `agreeWith…`) in a language the engine has no rules for: it is
+    /// shown as written whatever the numbers and genders (a span copied into Polish shows
+    /// "5 duży pizza").
+    public static let agreementWithoutRules = Self("agreement-without-rules")
 }
 
 /// Checks the Markdown and agreement markup of every catalog value, as ``CatalogLinter`` checks
@@ -42,6 +46,17 @@ public struct CatalogMarkupLinter: Sendable {
         return LintReport(findings: findings)
     }
 
+    /// Every code the markup check reports.
+    public static let codes: [LintCode] = [
+        LintCode(.invalidMarkup, [.error], "Markdown or agreement markup that cannot be used (not JSON5, inflect: 3)"),
+        LintCode(.unknownAttribute, [.warning], "a ^[…](key: …) key neither the agreement engine nor the app declares"),
+        LintCode(
+            .agreementWithoutRules,
+            [.warning],
+            "an inflect or agreeWith span in a language without agreement rules: shown as written"
+        ),
+    ]
+
     /// One entry's findings: each distinct problem once, whichever variants share it.
     private func findings(_ entry: CatalogEntry) -> [CatalogDiagnostic] {
         var variants: [String] = []
@@ -64,7 +79,16 @@ public struct CatalogMarkupLinter: Sendable {
                     )
                 }
                 _ = try document.attributedString()
-                _ = try AgreementTemplate(variant)
+                let template = try AgreementTemplate(variant)
+                if template.hasAgreementSpans, !hasRules(entry.localization) {
+                    add(
+                        .warning,
+                        .agreementWithoutRules,
+                        "\(entry.localization) has no agreement rules, so its agreement spans are shown as written "
+                            + "whatever the number and gender ('5 duży pizza' stays so in Polish): remove the markup "
+                            + "and write the string so that no word has to agree, or vary it by plural"
+                    )
+                }
             } catch let error as RichTextError {
                 add(.error, .invalidMarkup, error.message)
             } catch {
@@ -74,6 +98,13 @@ public struct CatalogMarkupLinter: Sendable {
         return found.map { severity, code, message in
             CatalogDiagnostic(severity, code, entry: entry, message: message)
         }
+    }
+
+    /// Whether the agreement engine has rules for `localization`'s language (the non-localized
+    /// tables' text is the development language's).
+    private func hasRules(_ localization: String) -> Bool {
+        let locale = localization == StringCatalog.nonLocalized ? catalog.developmentLanguage : localization
+        return GrammarRegistry.languages.contains(GrammarRegistry.language(of: locale))
     }
 
     /// Every `^[…](…)` key used in `document`, sorted.

@@ -1,3 +1,5 @@
+import RichText
+
 /// Something the engine decided without being told, or could not do, worth a translator's look.
 /// An ambiguous word read by its position is warned about once per string, as Apple's engine does.
 public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
@@ -17,6 +19,9 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         /// A noun whose gender the lexicon does not give (or gives two of) and nothing in the phrase
         /// shows: the words whose form depends on the gender are left as written.
         case unknownGender
+        /// A word no lexicon lists, changed by the language's spelling rules all the same (English
+        /// and Spanish plurals, a Spanish gender read from the ending): probably right, not known.
+        case inflectedByRule
     }
 
     public var code: Code
@@ -47,6 +52,28 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
             word: word,
             message: "'\(word)' is not in the \(language) lexicon or the catalog's declared terms; left as written "
                 + "(declare it in the Menu table: see WritingStringsForAgreement)"
+        )
+    }
+
+    /// A word no lexicon lists whose form the spelling rules made (`zorblat` → `zorblats`).
+    static func inflectedByRule(_ word: String, to form: String, language: String) -> AgreementWarning {
+        AgreementWarning(
+            code: .inflectedByRule,
+            word: word,
+            message: "'\(word)' is in no \(language) lexicon: '\(form)' follows the spelling rules, not a dictionary "
+                + "(declare it in the Menu table to be sure)"
+        )
+    }
+
+    /// A noun no lexicon lists whose gender its ending gave, for the words agreeing with it.
+    static func genderByRule(_ word: String, _ gender: Morphology.GrammaticalGender, language: String)
+        -> AgreementWarning
+    {
+        AgreementWarning(
+            code: .inflectedByRule,
+            word: word,
+            message: "'\(word)' is in no \(language) lexicon: its ending makes it \(gender.rawValue) for the words "
+                + "agreeing with it, not a dictionary (declare it in the Menu table to be sure)"
         )
     }
 

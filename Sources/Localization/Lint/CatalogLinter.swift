@@ -60,7 +60,8 @@ public struct LintReport: Sendable {
 /// Checks a loaded catalog the way a translator's reviewer would.
 ///
 /// - unreadable or malformed files, bad specifiers, duplicate keys (from the readers);
-/// - keys of the development language missing in a localization;
+/// - keys of the development language missing in a localization (a localization without any file
+///   of a table misses all its keys);
 /// - translations whose specifiers differ from the source (an argument added, dropped or retyped);
 /// - plural variations lacking categories the locale needs (an error when even `other` is missing),
 ///   with categories the language does not have, or whose variants never show their number;
@@ -94,6 +95,15 @@ public struct CatalogLinter {
             let sourceLocalization =
                 localizations.contains(catalog.developmentLanguage) ? catalog.developmentLanguage : nil
             let sourceEntries = sourceLocalization.map { catalog.entries(table: table, localization: $0) } ?? []
+            // A localization that has none of this table's files lacks every key of it too.
+            if let sourceLocalization {
+                for localization in catalog.localizations
+                where localization != "Base" && localization != sourceLocalization
+                    && !localizations.contains(localization)
+                {
+                    findings += missingTranslations(source: sourceEntries, in: localization, table: table)
+                }
+            }
             for localization in localizations where localization != "Base" {
                 let entries = catalog.entries(table: table, localization: localization)
                 let rules = rulesByLocale[localization] ?? (try? PluralRules(locale: localization))

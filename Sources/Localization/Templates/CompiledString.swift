@@ -235,6 +235,17 @@ public enum DeviceClass: String, CaseIterable, Hashable, Sendable, Codable {
 }
 
 extension CompiledString {
+    /// The value for people reading a catalog change: as written, or, with plural variants, each
+    /// category the value has with its text (`one: %lld café; other: %lld cafés`).
+    public var displayText: String {
+        let switches = pluralSwitches
+        guard !switches.isEmpty else { return isPlain ? source : flattened(choosing: .other) }
+        let categories = Set(switches.flatMap(\.categories))
+        return PluralCategory.allCases.filter(categories.contains).map { category in
+            "\(category.rawValue): \(flattened(choosing: category))"
+        }.joined(separator: "; ")
+    }
+
     /// The value as one printf-style string with every plural switch resolved to `category`
     /// (device and width switches to their `other`/widest variant), positions made explicit.
     ///

@@ -113,7 +113,11 @@ struct EnglishGrammar: LanguageGrammar {
             let word = phrase.words[inflectedHead].lower
             let wordIsPlural = inflectedHead == head ? writtenPlural : nouns.isPlural(word)
             if isPlural, !wordIsPlural {
-                phrase.words[inflectedHead].set(nouns.plural(of: word))
+                let plural = nouns.plural(of: word)
+                phrase.words[inflectedHead].set(plural)
+                if !nouns.isListed(word) {
+                    context.warn(.inflectedByRule(phrase.words[inflectedHead].text, to: plural, language: language))
+                }
             } else if !isPlural, wordIsPlural, let singular = nouns.singular(of: word) {
                 phrase.words[inflectedHead].set(singular)
             }
@@ -233,7 +237,9 @@ struct EnglishGrammar: LanguageGrammar {
                 if let singular = Self.pluralToSingular[lower] {
                     phrase.words[index].set(singular)
                 } else if hintIsVerb, !lower.endsWith("s") {
-                    phrase.words[index].set(EnglishNouns.regularPlural(of: lower))
+                    let form = EnglishNouns.regularPlural(of: lower)
+                    phrase.words[index].set(form)
+                    context.warn(.inflectedByRule(phrase.words[index].text, to: form, language: language))
                 }
             }
         }

@@ -25,6 +25,18 @@ struct EnglishNouns: Sendable {
         return Self.regularPlural(of: word)
     }
 
+    /// Whether the lexicon decides the plural of a lowercase singular noun: it lists the word, or
+    /// the part of a hyphenated compound that inflects (*mother-in-law*: *mother*). Otherwise
+    /// ``plural(of:)`` follows the spelling rules.
+    func isListed(_ word: String) -> Bool {
+        if lexicon.entry(word) != nil { return true }
+        guard word.utf8.contains(UInt8(ascii: "-")) else { return false }
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        let head =
+            parts.firstIndex(where: { Self.compoundPrepositions.contains($0) }).map { $0 - 1 } ?? parts.count - 1
+        return head >= 0 && !parts[head].isEmpty && isListed(String(parts[head]))
+    }
+
     /// Whether a lowercase word is a plural form: listed, a regular plural of a listed noun, or an
     /// unlisted word ending in a plural *-s* after a consonant (widgets; not bus, glass, iris).
     func isPlural(_ word: String) -> Bool {

@@ -2,10 +2,18 @@ import RichText
 
 /// German nouns as the lexicon knows them: gender, plural, dative plural and a weak noun's
 /// oblique singular, from the noun's entry or, for a compound the lexicon does not list, from its
-/// last part (*Erdbeer|torte* is a *Torte*). A noun neither gives is not known: agreement leaves it
-/// as written.
+/// last part when the first part is made of known words too (*Erdbeer|torte* is a *Torte*;
+/// *Snor|kette* is nothing). A noun neither gives is not known: agreement leaves it as written.
 struct GermanNouns: Sendable {
     let lexicon: Lexicon
+    /// First parts of listed compounds that are no word themselves (*Spätzle|presse*):
+    /// `Lexicons/de.modifiers.txt`, compiled from the lexicon by `Scripts/lexicons`.
+    let modifiers: WordSet?
+
+    init(lexicon: Lexicon, modifiers: WordSet? = Lexicon.bundledWords("de.modifiers")) {
+        self.lexicon = lexicon
+        self.modifiers = modifiers
+    }
 
     /// Parts shorter than this are not taken for the last part of a compound (*Ei* stays whole).
     private static let shortestCompoundPart = 3
@@ -94,7 +102,7 @@ struct GermanNouns: Sendable {
             guard !part.isEmpty else { return nil }
             return (String(word[...hyphen]), part)
         }
-        return Self.firstPart(of: word) { bytes, offset in
+        let found: (prefix: String, part: String, isKnown: Bool)? = Self.firstPart(of: word) { bytes, offset in
             let part = UnsafeBufferPointer(rebasing: bytes[offset...])
             // The part as a listed noun, or a listed plural of one (Laugen|stangen).
             let listed =
@@ -107,8 +115,45 @@ struct GermanNouns: Sendable {
             // A listed word that ends a letter or two before the part, with no linking element
             // between, marks the true boundary: *Zwiebel|fladen* is not a *Laden*.
             guard !isMisplacedBoundary(prefix) else { return nil }
-            return (String(decoding: prefix, as: UTF8.self), String(decoding: part, as: UTF8.self))
+            let modifier = String(decoding: prefix, as: UTF8.self)
+            return (modifier, String(decoding: part, as: UTF8.self), isKnownModifier(modifier))
         }
+        // What comes before the longest listed part must be words too: *Snor|kette* is no compound
+        // of *Kette*, and a shorter part is no way out (*Schnurzel|tasse* is not *Schnur|zelt|asse*).
+        guard let found, found.isKnown else { return nil }
+        return (found.prefix, found.part)
+    }
+
+    /// Linking elements and the endings a first part drops (*Erdbeer|torte* from *Erdbeere*,
+    /// *Back|ofen* from *Backen*), for ``isKnownModifier(_:depth:)``.
+    private static let modifierLinks = ["s", "n", "e", "es", "en", "er", "ns", "ens"]
+    private static let droppedEndings = ["e", "en", "n"]
+
+    /// Whether the first part of a compound (lowercase, before its last part) is made of words the
+    /// lexicon knows: a listed word or form of one (*Kaffee|becher*, *Voll|korn*), one with a
+    /// linking element (*Laugen|brezel*, *Geburts|tag*), a noun that drops its *-e* or *-en*
+    /// (*Erdbeer|torte*, *Brat|wurst* from *Braten*), the first part of listed compounds
+    /// (*Spätzle|pfanne*: ``modifiers``), or two or three such parts of at least three letters
+    /// (*Vollkorn|brötchen*). An invented word is none of these, so *Snorkette* is not
+    /// read as a *Kette*: it is left as written.
+    func isKnownModifier(_ modifier: String, depth: Int = 0) -> Bool {
+        func listed(_ word: String) -> Bool {
+            word.count >= 2 && (lexicon.entry(word) != nil || lexicon.entry(forInflectedForm: word) != nil)
+        }
+        if listed(modifier) || modifiers?.contains(modifier) == true { return true }
+        for link in Self.modifierLinks where modifier.endsWith(link) {
+            if listed(modifier.droppingLastBytes(link.utf8.count)) { return true }
+        }
+        if Self.droppedEndings.contains(where: { listed(modifier + $0) }) { return true }
+        guard depth < 2 else { return false }
+        let scalars = Array(modifier.unicodeScalars)
+        guard scalars.count >= 6 else { return false }
+        for split in 3...(scalars.count - 3) {
+            let first = String(String.UnicodeScalarView(scalars[..<split]))
+            let rest = String(String.UnicodeScalarView(scalars[split...]))
+            if isKnownModifier(first, depth: 2), isKnownModifier(rest, depth: depth + 1) { return true }
+        }
+        return false
     }
 
     /// The first non-`nil` result of `body` over the places a compound's last part could start, from

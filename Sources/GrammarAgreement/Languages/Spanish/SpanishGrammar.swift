@@ -227,14 +227,25 @@ struct SpanishGrammar: LanguageGrammar {
                 context.warn(.unknown(word.text, language: language))
             } else {
                 phrase.words[head].set(form)
+                if unknown { context.warn(.inflectedByRule(word.text, to: form, language: language)) }
             }
         }
+        let before = phrase.words.map(\.current)
         agreeModifiers(
             &phrase,
             head: head,
             features: features,
-            stressedA: entry?.takesMasculineArticle ?? (entry == nil && SpanishNouns.startsWithStressedA(lemma))
+            stressedA: entry?.takesMasculineArticle ?? (entry == nil && SpanishNouns.startsWithStressedA(lemma)),
+            context: &context
         )
+        // A gender read from the ending of a noun no lexicon lists, that changed the words around it.
+        if entry == nil, hint?.grammaticalGender == nil, let gender = features.gender,
+            zip(before, phrase.words).enumerated().contains(where: {
+                $0.offset != head && $0.element.0 != $0.element.1.current
+            })
+        {
+            context.warn(.genderByRule(word.text, gender, language: language))
+        }
         let isPerson = Self.personNouns.contains(lemma)
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
     }
@@ -324,7 +335,13 @@ struct SpanishGrammar: LanguageGrammar {
 
     /// Determiners and adjectives around the head agree with it; nouns in apposition and the
     /// complements of prepositions keep their own form.
-    private func agreeModifiers(_ phrase: inout Phrase, head: Int, features: GrammaticalFeatures, stressedA: Bool) {
+    private func agreeModifiers(
+        _ phrase: inout Phrase,
+        head: Int,
+        features: GrammaticalFeatures,
+        stressedA: Bool,
+        context: inout AgreementContext
+    ) {
         var inComplement = false
         /// The complement's own noun (de *café*), once seen.
         var complementNoun: Word?
@@ -347,7 +364,7 @@ struct SpanishGrammar: LanguageGrammar {
                 }
             case .content:
                 if beforeHead {
-                    agreeAdjective(&phrase.words[index], features, beforeNoun: index + 1 == head)
+                    agreeAdjective(&phrase.words[index], features, beforeNoun: index + 1 == head, context: &context)
                 } else if inComplement && SpanishDeterminers.lemmas[word.lower] != nil {
                     continue  // a la gallega, de la casa: the complement's article keeps its form
                 } else if inComplement && complementNoun == nil {
@@ -365,7 +382,7 @@ struct SpanishGrammar: LanguageGrammar {
                     {
                         continue  // copa de vino tinto
                     }
-                    agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+                    agreeAdjective(&phrase.words[index], features, beforeNoun: false, context: &context)
                 }
             }
         }
@@ -407,12 +424,26 @@ struct SpanishGrammar: LanguageGrammar {
         return afterNoun && SpanishAdjectives.looksLikeAdjective(word)
     }
 
-    private func agreeAdjective(_ word: inout Word, _ features: GrammaticalFeatures, beforeNoun: Bool) {
+    private func agreeAdjective(
+        _ word: inout Word,
+        _ features: GrammaticalFeatures,
+        beforeNoun: Bool,
+        context: inout AgreementContext
+    ) {
         let (lemma, entry) = adjectives.lemma(of: word.lower)
         // An adjective the lexicon does not list, written in the plural, was written so on purpose
         // (pan multicereales): its singular would be a guess.
         if entry == nil, lemma != word.lower, word.lower.endsWith("s"), !features.isPlural { return }
-        word.set(adjectives.form(of: lemma, entry: entry, features: features, beforeNoun: beforeNoun))
+        let form = adjectives.form(of: lemma, entry: entry, features: features, beforeNoun: beforeNoun)
+        word.set(form)
+        if entry == nil, form != word.lower, !isListedForm(word.lower) {
+            context.warn(.inflectedByRule(word.text, to: form, language: language))
+        }
+    }
+
+    /// Whether the lexicon lists `word` itself, or as a form of one of its words.
+    private func isListedForm(_ word: String) -> Bool {
+        lexicon.entry(word) != nil || lexicon.entry(forInflectedForm: word) != nil
     }
 
     /// *y* → *e* before an *i* sound, *o* → *u* before an *o* sound (*pan e infusión*, *siete u ocho*).
@@ -487,7 +518,7 @@ struct SpanishGrammar: LanguageGrammar {
             } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
                 continue
             } else if isAdjective(lower, afterNoun: true) {
-                agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+                agreeAdjective(&phrase.words[index], features, beforeNoun: false, context: &context)
             }
         }
         adjustConjunctions(&phrase)
@@ -515,7 +546,7 @@ struct SpanishGrammar: LanguageGrammar {
             } else if Self.objectPronouns.contains(lower) {
                 phrase.words[index].set(Self.objectPronouns[slot])
             } else if ["mismo", "misma", "mismos", "mismas"].contains(lower) {
-                agreeAdjective(&phrase.words[index], features, beforeNoun: false)
+                agreeAdjective(&phrase.words[index], features, beforeNoun: false, context: &context)
             }
         }
     }
