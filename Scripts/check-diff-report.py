@@ -3,8 +3,9 @@
 
     check-diff-report.py DOM.html SCREENSHOT.png
 
-The DOM (as the browser parsed it): the failed verdict naming the greeting, one section per change
-in the expected order with three example rows each, the changed words marked on both sides. The
+The DOM (as the browser parsed it): the failed verdict naming the greeting, the table of keys that
+differ with their values before and after and what the journal showed of each, one section per
+change in the expected order with three example rows each, the changed words marked on both sides. The
 screenshot: a PNG of the window's size that is not blank (its rows differ and use many colours).
 Exit status 1 with the first thing that is wrong.
 """
@@ -23,6 +24,7 @@ class Page(HTMLParser):
         super().__init__()
         self.headings: list[str] = []
         self.rows: list[list[str]] = []
+        self.header_rows: list[list[str]] = []
         self.marked: dict[str, list[str]] = {"del": [], "ins": []}
         self.verdict = ""
         self.stack: list[str] = []
@@ -31,10 +33,11 @@ class Page(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self.stack.append(tag)
-        if tag in ("h2", "td", "del", "ins"):
+        if tag in ("h2", "td", "th") or (tag in ("del", "ins") and "td" in self.stack):
             self.text = ""
         if tag == "tr":
             self.rows.append([])
+            self.header_rows.append([])
         if tag == "div" and "verdict" in (dict(attrs).get("class") or ""):
             self.in_verdict = True
 
@@ -43,7 +46,9 @@ class Page(HTMLParser):
             self.headings.append(" ".join(self.text.split()))
         elif tag == "td" and self.rows:
             self.rows[-1].append(" ".join(self.text.split()))
-        elif tag in ("del", "ins"):
+        elif tag == "th" and self.header_rows:
+            self.header_rows[-1].append(" ".join(self.text.split()))
+        elif tag in ("del", "ins") and "td" in self.stack:
             self.marked[tag].append(self.text)
         elif tag == "div":
             self.in_verdict = False
@@ -75,12 +80,22 @@ def check_dom(path: str) -> None:
         re.fullmatch(pattern, heading) for pattern, heading in zip(expected, page.headings)
     ):
         fail(f"sections {page.headings}")
+    keys = {row[0]: row for row in page.header_rows if len(row) == 4 and row[0] != "key"}
+    juice = keys.get("Menu:juice [de] changed allowed")
+    if not juice or juice[1:3] != ["Saft", "Fruchtsaft"] or not re.fullmatch(r"\d+ outputs changed", juice[3]):
+        fail(f"the keys table does not show Menu:juice [de] with its values and outputs: {sorted(keys)}")
+    greeting = keys.get("Localizable:Welcome, %@! [fr] changed")
+    if not greeting or "Bonjour" not in greeting[2] or not greeting[3].endswith("outputs changed"):
+        fail(f"the keys table does not show the greeting: {greeting}")
     examples = [row for row in page.rows if len(row) == 4]
     if len(examples) != 9:
         fail(f"{len(examples)} example rows, not 3 per section")
     if set(page.marked["del"]) != {"Saft", "Bienvenu"} or set(page.marked["ins"]) != {"Fruchtsaft", "Bonjour"}:
         fail(f"marked words {page.marked}")
-    print(f"check-diff-report: {path}: verdict, {len(page.headings)} sections, 9 examples, changed words marked")
+    print(
+        f"check-diff-report: {path}: verdict, {len(keys)} keys with their values, {len(page.headings)} sections, "
+        "9 examples, changed words marked"
+    )
 
 
 def check_png(path: str) -> None:

@@ -7,7 +7,7 @@
 # may only be $ORIGIN (nothing into the toolchain). The grammar lexicons are a resource folder that Bundle
 # finds beside the executable. Layout (relative, so the tarball unpacks anywhere):
 #   bin/caffe, bin/caffe-sim, bin/caffe_GrammarAgreement.resources/
-#   etc/caffe/            config/ as the tree has it (worker.yaml on loopback, menu.json,
+#   etc/caffe/            config/ as the tree has it (worker.yaml on loopback, menu.json, traffic.json,
 #                         Localizations/): the default configuration folder of bin/caffe
 #   share/doc/caffe/worker.production.yaml   deploy/worker.yaml, the template for a host
 #   lib/systemd/system/caffe-worker.service
@@ -31,7 +31,7 @@ rm -rf "$stage" "$out/$name.tar.gz"
 mkdir -p "$stage/bin" "$stage/etc/caffe" "$stage/lib/systemd/system" "$stage/share/doc/caffe"
 install -m 0755 "$bin/caffe" "$bin/caffe-sim" "$stage/bin/"
 cp -R "$bin/caffe_GrammarAgreement.resources" "$stage/bin/"
-cp -R config/Localizations config/menu.json config/worker.yaml "$stage/etc/caffe/"
+cp -R config/Localizations config/menu.json config/traffic.json config/worker.yaml "$stage/etc/caffe/"
 install -m 0644 deploy/worker.yaml "$stage/share/doc/caffe/worker.production.yaml"
 install -m 0644 deploy/caffe-worker.service "$stage/lib/systemd/system/"
 install -m 0644 LICENSE NOTICE "$stage/share/doc/caffe/"

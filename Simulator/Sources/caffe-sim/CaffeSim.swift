@@ -122,6 +122,9 @@ struct Demo: AsyncParsableCommand {
     )
     var catalog: String?
 
+    @Option(help: "The markets of the short load run, as caffe-sim load takes them (default: traffic.json's).")
+    var locales: String?
+
     func run() async throws {
         let folder =
             catalog.map { URL(fileURLWithPath: $0) }
@@ -130,7 +133,8 @@ struct Demo: AsyncParsableCommand {
             style: TerminalStyle(enabled: color),
             catalog: FileManager.default.fileExists(atPath: folder.path) ? folder : nil,
             caffe: siblingExecutable("caffe"),
-            benchMessages: benchMessages
+            benchMessages: benchMessages,
+            locales: locales
         )
         try await demo.run()
     }
@@ -188,6 +192,8 @@ struct Bench: AsyncParsableCommand {
         @Flag(help: "Time only the core, to profile it (perf record -g); baseline and floor figures are left out.")
         var coreOnly = false
 
+        @OptionGroup var markets: MarketOptions
+
         func validate() throws {
             guard orders >= 1, complications >= 1, rounds >= 1 else {
                 throw ValidationError("--orders, --complications and --rounds must be positive")
@@ -195,16 +201,17 @@ struct Bench: AsyncParsableCommand {
         }
 
         func run() throws {
-            let benchmark = CoreBenchmark(
-                configuration: .init(
-                    configurationDirectory: config.directory,
-                    orders: orders,
-                    complications: complications,
-                    rounds: rounds,
-                    seed: seed.seed,
-                    coreOnly: coreOnly
-                )
+            _ = try markets.mix(in: config.directory)
+            var configuration = CoreBenchmark.Configuration(
+                configurationDirectory: config.directory,
+                orders: orders,
+                complications: complications,
+                rounds: rounds,
+                seed: seed.seed,
+                coreOnly: coreOnly
             )
+            configuration.locales = markets.locales
+            let benchmark = CoreBenchmark(configuration: configuration)
             let report = try benchmark.run(progress: output.progress)
             try output.report(report)
         }
@@ -245,8 +252,11 @@ struct Bench: AsyncParsableCommand {
         )
         var tracing: WorkerBenchmark.Tracing = .off
 
+        @OptionGroup var markets: MarketOptions
+
         func run() throws {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
+            _ = try markets.mix(in: config.directory)
             let executable = try caffe.executable()
             var configuration = WorkerBenchmark.Configuration(
                 executable: executable,
@@ -259,6 +269,7 @@ struct Bench: AsyncParsableCommand {
             )
             configuration.sourceEpoch = sourceEpoch
             configuration.tracing = tracing
+            configuration.locales = markets.locales
             let benchmark = WorkerBenchmark(configuration: configuration)
             let report = try benchmark.run(progress: output.progress)
             try output.report(report)
@@ -318,6 +329,15 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The worker's output: push (as the relay and the peers) or acked.")
         var workerOutput = "push"
 
+        @Option(
+            help: """
+                Markets and weights of every load, as caffe-sim load takes them. Default: \
+                \(PipelineBenchmark.parityLocales), which the Python peers render byte for byte like the worker \
+                (they have no French or German agreement).
+                """
+        )
+        var locales: String?
+
         @Option(help: "Write the soak's HTML report (latency, rates, the worker's CPU and memory) here.")
         var soakReport: String?
 
@@ -369,6 +389,10 @@ struct Bench: AsyncParsableCommand {
             configuration.soakReport = soakReport.map { URL(fileURLWithPath: $0) }
             configuration.cpuOnly = cpuOnly
             configuration.simulatorExecutable = ownExecutable
+            if let locales {
+                _ = try MarketOptions.mix(locales, in: config.directory)
+                configuration.locales = locales
+            }
             let report = try PipelineBenchmark(configuration: configuration).run { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }

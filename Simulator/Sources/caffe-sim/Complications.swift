@@ -12,7 +12,8 @@ struct Complications: ParsableCommand {
         abstract: "Complication requests across time zones, DST changes and year ends: write, print, or check fit.",
         discussion: """
             -o writes the requests as a journal (for replay); --print renders them here; \
-            --check-fit reports every (locale, family) whose text is wider than the family shows, \
+            --check-fit reports every (locale, family) whose text is wider than the family shows — \
+            for every configured market, or those --locales names — \
             including the pseudo-locales en-XA (accented, expanded) and ar-XB (right to left); \
             exit status 1 when something overflows.
             """
@@ -23,8 +24,7 @@ struct Complications: ParsableCommand {
 
     @OptionGroup var seed: SeedOptions
 
-    @Option(help: "Locales and weights, such as en-US:40,ja-JP:10 (default: every market).")
-    var locales: String?
+    @OptionGroup var markets: MarketOptions
 
     @Option(name: .shortAndLong, help: "Write the requests to this journal.")
     var output: String?
@@ -50,12 +50,8 @@ struct Complications: ParsableCommand {
     }
 
     func run() throws {
-        let weights = try locales.map(JournalGenerator.locales) ?? []
-        let markets =
-            weights.isEmpty
-            ? Market.defaults
-            : Market.defaults.filter { market in weights.contains { $0.locale == market.locale && $0.weight > 0 } }
-        var generator = ComplicationGenerator(configuration: .init(seed: seed.seed, markets: markets))
+        let (directory, mix) = try markets.mix(in: config.directory)
+        var generator = ComplicationGenerator(configuration: .init(seed: seed.seed, markets: mix))
         let requests = generator.next(count)
         if let output {
             var header = Caffe_V1_JournalHeader()
@@ -102,7 +98,9 @@ struct Complications: ParsableCommand {
             }
         }
         if checkFit {
-            let result = try ComplicationFit().run(session: session)
+            // Every configured market, or those --locales names.
+            let checked = markets.locales == nil ? directory.markets : mix.filter { $0.weight > 0 }.map(\.market)
+            let result = try ComplicationFit(locales: checked.map { ($0.locale, $0.timeZone) }).run(session: session)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

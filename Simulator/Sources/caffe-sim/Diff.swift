@@ -13,11 +13,14 @@ struct DiffCommand: ParsableCommand {
             of the git repository around the working directory) on the worker's \
             bytes path, on every core, and reports each output that differs: by output kind, \
             localization and the catalog key whose new value changes it (found by rendering it \
-            again with only that key changed), with examples; and the events that render in one \
+            again with only that key changed), with examples; each key that differs with its value \
+            before and after and the events that reach it; and the events that render in one \
             configuration and fail in the other. Exit status 1 when a gate trips: --fail-on changed \
-            (an output changed by a key not given to --allow), --fail-on failures (dead letters \
-            appear, or events fail differently); 64 for arguments it cannot use, 2 when the journal \
-            or a configuration cannot be read.
+            (an output changed by a key not given to --allow, or a key no output of the journal \
+            shows, unless --allow-unreached or --allow names it), --fail-on failures (dead letters \
+            appear, or events fail differently), and under any gate an --allow that names no key \
+            that differs; 64 for arguments it cannot use, 2 when the journal or a configuration \
+            cannot be read.
             """
     )
 
@@ -45,6 +48,14 @@ struct DiffCommand: ParsableCommand {
 
     @Option(help: "A key whose changes are intended, Table:key or key (repeatable; menu.json for the menu).")
     var allow: [String] = []
+
+    @Flag(
+        help: """
+            With --fail-on changed: let keys pass that no output of the journal shows (no event reaches \
+            their localization, or none uses them); they are still listed as not checked.
+            """
+    )
+    var allowUnreached = false
 
     @Option(help: "Render threads; 0: one per core.")
     var threads = 0
@@ -86,7 +97,7 @@ struct DiffCommand: ParsableCommand {
             FileHandle.standardError.write(Data("caffe-sim diff: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let trips = ConfigurationDiff.trips(report, gates: Set(failOn), allow: allow)
+        let trips = ConfigurationDiff.trips(report, gates: Set(failOn), allow: allow, allowUnreached: allowUnreached)
 
         switch format {
         case .text:
@@ -101,11 +112,19 @@ struct DiffCommand: ParsableCommand {
                 var report: ConfigurationDiff.Report
                 var gates: [ConfigurationDiff.Gate]
                 var allow: [String]
+                var allowUnreached: Bool
                 var trips: [String]
+
+                enum CodingKeys: String, CodingKey {
+                    case report, gates, allow, trips
+                    case allowUnreached = "allow_unreached"
+                }
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(Output(report: report, gates: failOn, allow: allow, trips: trips))
+            let data = try encoder.encode(
+                Output(report: report, gates: failOn, allow: allow, allowUnreached: allowUnreached, trips: trips)
+            )
             print(String(decoding: data, as: UTF8.self))
         }
         if !trips.isEmpty { throw ExitCode(1) }

@@ -66,8 +66,7 @@ struct Load: ParsableCommand {
     @Option(help: "Seconds after the last send before what has not come back counts as lost.")
     var timeout = 5.0
 
-    @Option(help: "Locales and weights, such as en-US:40,es-MX:20.")
-    var locales: String?
+    @OptionGroup var markets: MarketOptions
 
     @OptionGroup var seed: SeedOptions
 
@@ -133,7 +132,7 @@ struct Load: ParsableCommand {
         configuration.timeout = timeout
         configuration.warmup = warmup
         configuration.seed = seed.seed
-        configuration.locales = try locales.map(JournalGenerator.locales) ?? []
+        configuration.markets = try markets.mix(in: config.directory).mix
         configuration.replayEndpoint = replayEndpoint
         let thresholds = try threshold.map { text in
             do { return try LoadThresholds(text) } catch { throw ValidationError("--threshold: \(error)") }

@@ -65,3 +65,34 @@ struct SeedOptions: ParsableArguments {
     @Option(help: "The generator's seed: the same seed gives the same traffic.")
     var seed: UInt64 = 1
 }
+
+/// `--locales`: which of the configuration's markets traffic goes to, and how much to each.
+struct MarketOptions: ParsableArguments {
+    @Option(
+        help: """
+            Markets and weights, such as it-IT:2,pt-BR:1; 'all' for every market of the configuration \
+            (each store of menu.json with a locale, currency and time zone). Default: traffic.json's \
+            defaultLocales.
+            """
+    )
+    var locales: String?
+
+    /// The configuration's markets and the weighted mix `--locales` names; the directory's notes go
+    /// to standard error, and a market that is not configured is a usage error naming those that are.
+    func mix(in folder: URL) throws -> (directory: MarketDirectory, mix: [(market: Market, weight: Int)]) {
+        try Self.mix(locales, in: folder)
+    }
+
+    /// The configuration's markets and the mix `locales` names, as ``mix(in:)`` gives them.
+    static func mix(_ locales: String?, in folder: URL) throws -> (
+        directory: MarketDirectory, mix: [(market: Market, weight: Int)]
+    ) {
+        let directory = try MarketDirectory.load(configurationDirectory: folder)
+        for note in directory.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        do {
+            return (directory, try directory.mix(locales))
+        } catch {
+            throw ValidationError("--locales: \(error)")
+        }
+    }
+}

@@ -21,8 +21,7 @@ struct Generate: ParsableCommand {
 
     @OptionGroup var seed: SeedOptions
 
-    @Option(help: "Locales and weights, such as en-US:40,es-MX:20 (default: every market equally).")
-    var locales: String?
+    @OptionGroup var markets: MarketOptions
 
     @Option(help: "Mean orders per second of capture time.")
     var rate = 100.0
@@ -40,14 +39,9 @@ struct Generate: ParsableCommand {
         let folder = config.directory
         let menuURL = folder.appendingPathComponent("menu.json")
         let menu = try Menu(contentsOf: menuURL)
+        let (directory, mix) = try markets.mix(in: folder)
         let generator = JournalGenerator(
-            configuration: .init(
-                seed: seed.seed,
-                orders: orders,
-                sourceID: source,
-                locales: try locales.map(JournalGenerator.locales) ?? [],
-                rate: rate
-            )
+            configuration: .init(seed: seed.seed, orders: orders, sourceID: source, markets: mix, rate: rate)
         )
         let written = try generator.write(
             to: URL(fileURLWithPath: output),
@@ -56,7 +50,29 @@ struct Generate: ParsableCommand {
             catalogURL: folder.appendingPathComponent("Localizations"),
             origin: CommandLineText.current(as: "caffe-sim")
         )
-        FileHandle.standardError.write(Data("caffe-sim generate: \(written) orders written to \(output)\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("caffe-sim generate: \(written) orders written to \(output)\n"
+                    + Self.coverage(mix, of: directory)).utf8
+            )
+        )
+    }
+}
+
+extension Generate {
+    /// Which markets the traffic went to, of how many configured, and the localizations it cannot
+    /// reach: `markets: en-US, … (7 of 10 configured; --locales all for every one)`.
+    static func coverage(_ mix: [(market: Market, weight: Int)], of directory: MarketDirectory) -> String {
+        let used = mix.filter { $0.weight > 0 }.map(\.market.locale)
+        var text = "markets: \(used.joined(separator: ", ")) (\(used.count) of \(directory.markets.count) configured"
+        text += used.count < directory.markets.count ? "; --locales all for every one)\n" : ")\n"
+        if !directory.localizationsWithoutMarket.isEmpty {
+            text +=
+                "note: no market is rendered in "
+                + directory.localizationsWithoutMarket.joined(separator: ", ")
+                + ": no traffic reaches it (add a store with its locale to menu.json)\n"
+        }
+        return text
     }
 }
 

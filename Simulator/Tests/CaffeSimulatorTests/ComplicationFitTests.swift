@@ -26,11 +26,13 @@ struct ComplicationFitTests {
         #expect(DisplayWidth.of(rightToLeft.plain) == DisplayWidth.of(text.plain))
     }
 
-    @Test("check-fit finds every en-XA family without room, and no real locale")
+    @Test("check-fit over every configured market finds every en-XA family without room, and no real locale")
     func checkFit() throws {
         let session = try RenderingCore(configurationDirectory: CatalogBenchmarkTests.configuration).makeSession()
-        let result = try ComplicationFit().run(session: session)
-        #expect(result.checked == 9 * 7)
+        let markets = TestMarkets.directory.markets
+        #expect(markets.count == 10)
+        let result = try ComplicationFit(locales: markets.map { ($0.locale, $0.timeZone) }).run(session: session)
+        #expect(result.checked == (10 + 2) * 7)
         #expect(
             result.overflows.map(\.description) == [
                 "en-XA\tmodular-small\t8 > 7\t[Šáţ on]",

@@ -13,13 +13,19 @@ struct ConfigurationDiffTests {
     /// `config/` twice; the second with the French greeting reworded, the German juice renamed, a
     /// German ingredient renamed (receipts list ingredients), a German key added that nothing uses,
     /// and the cortadito taken off the menu (its orders are dead-lettered after).
-    static func configurations() throws -> (before: URL, after: URL, journal: URL) {
+    /// Two copies of `config/`, `before` and `after`, in a new temporary folder `root`.
+    static func copies() throws -> (root: URL, before: URL, after: URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
         let before = root.appendingPathComponent("before")
         let after = root.appendingPathComponent("after")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: before)
         try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: after)
+        return (root, before, after)
+    }
+
+    static func configurations() throws -> (before: URL, after: URL, journal: URL) {
+        let (root, before, after) = try copies()
         let catalog = after.appendingPathComponent("Localizations")
         let strings = catalog.appendingPathComponent("Localizable.xcstrings")
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: strings)) as? [String: Any])
@@ -45,7 +51,7 @@ struct ConfigurationDiffTests {
         try JSONSerialization.data(withJSONObject: menu, options: [.prettyPrinted]).write(to: menuURL)
         let journal = root.appendingPathComponent("orders.journal")
         try JournalTests.generate(
-            .init(seed: 11, orders: 3000, locales: [("fr-FR", 30), ("de-DE", 30), ("en-US", 40)]),
+            .init(seed: 11, orders: 3000, markets: try TestMarkets.mix("fr-FR:30,de-DE:30,en-US:40")),
             to: journal
         )
         return (before, after, journal)
@@ -87,11 +93,39 @@ struct ConfigurationDiffTests {
         #expect(report.failures.count == 1)
         #expect(failure.change == "appears" && failure.reason == "unknown-item" && failure.count > 0)
 
-        #expect(ConfigurationDiff.trips(report, gates: [], allow: []).isEmpty)
-        #expect(ConfigurationDiff.trips(report, gates: [.changed], allow: []).count == 4)
+        // Each key with its values and what the journal made of it: the unused note reaches German
+        // orders and none shows it; the menu's removed item shows as dead letters.
+        let keys = Dictionary(uniqueKeysWithValues: report.keyChanges.map { ($0.key, $0) })
+        let german = try #require(report.keyChanges.first { $0.key == "Menu:juice [de]" })
+        #expect(german.before == "Saft" && german.after == "Fruchtsaft" && german.kind == .changed)
+        #expect(german.outputsChanged == 2 * juice.count && german.eventsReaching > 0 && german.isSeen)
+        let note = try #require(keys["Menu:unused_note [de]"])
+        #expect(note.kind == .added && note.before == nil && note.after == "Notiz" && note.outputsChanged == 0)
         #expect(
-            ConfigurationDiff.trips(report, gates: [.changed], allow: ["Menu:juice", "Welcome, %@!", "prosciutto"])
-                .isEmpty
+            note.unseenReason
+                == "\(note.eventsReaching) events fall back to de, and none shows a difference: no event uses it, "
+                + "or its new value renders alike"
+        )
+        let menu = try #require(keys["menu.json"])
+        #expect(menu.outputsChanged == 0 && menu.failuresCaused == failure.count && menu.isSeen)
+        #expect(keys["Localizable:Welcome, %@! [fr]"]?.before?.contains("Bienvenu") == true)
+
+        #expect(ConfigurationDiff.trips(report, gates: [], allow: []).isEmpty)
+        // Four changes by keys not allowed, and the note nobody saw.
+        #expect(ConfigurationDiff.trips(report, gates: [.changed], allow: []).count == 5)
+        let allowed = ["Menu:juice", "Welcome, %@!", "prosciutto"]
+        #expect(
+            ConfigurationDiff.trips(report, gates: [.changed], allow: allowed) == [
+                "changed: Menu:unused_note [de] not checked: \(note.unseenReason ?? "") (--allow-unreached, or "
+                    + "--allow Menu:unused_note, accepts it)"
+            ]
+        )
+        #expect(ConfigurationDiff.trips(report, gates: [.changed], allow: allowed, allowUnreached: true).isEmpty)
+        #expect(ConfigurationDiff.trips(report, gates: [.changed], allow: allowed + ["unused_note"]).isEmpty)
+        // An --allow that names no key that differs trips every gate: a typo allows nothing.
+        #expect(
+            ConfigurationDiff.trips(report, gates: [.failures], allow: ["Menu:jiuce"])
+                .contains("allow: 'Menu:jiuce' names no key that differs")
         )
         #expect(
             ConfigurationDiff.trips(report, gates: [.failures], allow: [])
@@ -141,7 +175,10 @@ struct ConfigurationDiffTests {
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
             "history-\(UUID().uuidString).journal"
         )
-        try JournalTests.generate(.init(seed: 9, orders: 2000, locales: [("fr-FR", 50), ("de-DE", 50)]), to: journal)
+        try JournalTests.generate(
+            .init(seed: 9, orders: 2000, markets: try TestMarkets.mix("fr-FR:50,de-DE:50")),
+            to: journal
+        )
         let report = try ConfigurationDiff(
             configuration: .init(journal: journal, before: before.folder, after: after.folder)
         ).run()
@@ -161,13 +198,8 @@ struct ConfigurationDiffTests {
     /// catalog makes the new localization reachable, so the key is named alone.
     @Test("a key in a new localization is named alone")
     func newLocalization() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
+        let (root, before, after) = try Self.copies()
         defer { try? FileManager.default.removeItem(at: root) }
-        let before = root.appendingPathComponent("before")
-        let after = root.appendingPathComponent("after")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: before)
-        try FileManager.default.copyItem(at: CatalogBenchmarkTests.configuration, to: after)
         let strings = after.appendingPathComponent("Localizations/Localizable.xcstrings")
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: strings)) as? [String: Any])
         var all = try #require(document["strings"] as? [String: Any])
@@ -179,13 +211,47 @@ struct ConfigurationDiffTests {
         document["strings"] = all
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: strings)
         let journal = root.appendingPathComponent("orders.journal")
-        try JournalTests.generate(.init(seed: 2, orders: 200, locales: [("de-DE", 100)]), to: journal)
+        try JournalTests.generate(.init(seed: 2, orders: 200, markets: try TestMarkets.mix("de-DE:100")), to: journal)
         let report = try ConfigurationDiff(configuration: .init(journal: journal, before: before, after: after)).run()
         #expect(report.catalogChanges == ["Localizable:Welcome, %@! [de-DE]"])
         #expect(report.changes.map(\.key) == ["Localizable:Welcome, %@! [de-DE]"])
         #expect(report.changes.first?.attribution == .alone)
         #expect(report.changes.first?.count == 200)
         #expect(report.changes.first?.examples.first?.after.hasPrefix("Grüß Gott, ") == true)
+    }
+
+    @Test("a change in a localization no event of the journal reaches is not checked, and the gate fails")
+    func unreachedLocalization() throws {
+        let (root, before, after) = try Self.copies()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let italian = after.appendingPathComponent("Localizations/it.lproj/Menu.strings")
+        let text = try String(contentsOf: italian, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"juice\" = \"succo\";", with: "\"juice\" = \"spremuta\";")
+            .write(to: italian, atomically: true, encoding: .utf8)
+        let journal = root.appendingPathComponent("orders.journal")
+        try JournalTests.generate(.init(seed: 5, orders: 300, markets: try TestMarkets.mix("de-DE,fr-FR")), to: journal)
+        let report = try ConfigurationDiff(configuration: .init(journal: journal, before: before, after: after)).run()
+        #expect(report.catalogChanges == ["Menu:juice [it]"])
+        #expect(report.changedEvents == 0 && report.changes.isEmpty)
+        let key = try #require(report.keyChanges.first)
+        #expect(key.before == "succo" && key.after == "spremuta" && key.eventsReaching == 0 && !key.isSeen)
+        #expect(key.unseenReason == "no event of the journal falls back to it")
+        #expect(
+            ConfigurationDiff.trips(report, gates: [.changed], allow: []) == [
+                "changed: Menu:juice [it] not checked: no event of the journal falls back to it (--allow-unreached, "
+                    + "or --allow Menu:juice, accepts it)"
+            ]
+        )
+        #expect(
+            ConfigurationDiff.summary(report).contains(
+                "  Menu:juice [it] changed: NOT CHECKED: no event of the journal falls back to it"
+            )
+        )
+        // Italian traffic reaches it.
+        try JournalTests.generate(.init(seed: 5, orders: 300, markets: try TestMarkets.mix("it-IT")), to: journal)
+        let reached = try ConfigurationDiff(configuration: .init(journal: journal, before: before, after: after)).run()
+        #expect(reached.keyChanges.first?.isSeen == true && reached.changedEvents > 0)
+        #expect(ConfigurationDiff.trips(reached, gates: [.changed], allow: ["Menu:juice"]).isEmpty)
     }
 
     @Test("the same configuration twice: nothing changes, the gates pass")
@@ -207,21 +273,36 @@ struct ConfigurationDiffTests {
         let tripped = try ExecutableRunner.run(sim, common + ["--fail-on", "changed"])
         #expect(tripped.status == 1)
         #expect(tripped.standardOutput.contains("gates: FAIL"))
+        let allow = ["--allow", "Menu:juice", "--allow", "Welcome, %@!", "--allow", "prosciutto"]
+        // The unused note reaches no output: not checked, so the gate still fails, saying so.
+        let unchecked = try ExecutableRunner.run(sim, common + ["--fail-on", "changed"] + allow)
+        #expect(unchecked.status == 1)
+        #expect(unchecked.standardOutput.contains("  Menu:unused_note [de] added: NOT CHECKED: "))
+        #expect(unchecked.standardOutput.contains("      was (absent)\n      now \"Notiz\"\n"))
+        #expect(unchecked.standardOutput.contains("  changed: Menu:unused_note [de] not checked: "))
         let allowed = try ExecutableRunner.run(
             sim,
-            common + [
-                "--fail-on", "changed", "--allow", "Menu:juice", "--allow", "Welcome, %@!", "--allow", "prosciutto",
-                "--format", "json",
-            ]
+            common + ["--fail-on", "changed"] + allow + ["--allow-unreached", "--format", "json"]
         )
         #expect(allowed.status == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(allowed.standardOutput.utf8)) as? [String: Any]
         )
         #expect((object["trips"] as? [Any])?.isEmpty == true)
+        #expect(object["allow_unreached"] as? Bool == true)
         let report = try #require(object["report"] as? [String: Any])
         #expect((report["changes"] as? [Any])?.count == 4)
         #expect(report["orders"] as? Int == 3000)
+        let keys = try #require(report["key_changes"] as? [[String: Any]])
+        let juice = try #require(keys.first { $0["key"] as? String == "Menu:juice [de]" })
+        #expect(juice["before"] as? String == "Saft" && juice["after"] as? String == "Fruchtsaft")
+        #expect((juice["outputs_changed"] as? Int ?? 0) > 0 && (juice["events_reaching"] as? Int ?? 0) > 0)
+        // A typo in --allow: reported, and it fails the gate.
+        let typo = try ExecutableRunner.run(
+            sim,
+            common + ["--fail-on", "changed"] + allow + ["--allow-unreached", "--allow", "Menu:jiuce"]
+        )
+        #expect(typo.status == 1 && typo.standardOutput.contains("  allow: 'Menu:jiuce' names no key that differs"))
         // A configuration that cannot be read: exit 2, saying which.
         let unreadable = try ExecutableRunner.run(
             sim,

@@ -35,10 +35,10 @@ struct JournalTests {
     func determinism() throws {
         let (first, second, third) = (Self.temporaryFile(), Self.temporaryFile(), Self.temporaryFile())
         defer { for url in [first, second, third] { try? FileManager.default.removeItem(at: url) } }
-        let locales = try JournalGenerator.locales("en-US:3, es-MX:1,ja-JP:0")
-        try Self.generate(.init(seed: 42, orders: 2000, locales: locales), to: first)
-        try Self.generate(.init(seed: 42, orders: 2000, locales: locales), to: second)
-        try Self.generate(.init(seed: 43, orders: 2000, locales: locales), to: third)
+        let markets = try TestMarkets.mix("en-US:3, es-MX:1,ja-JP:0")
+        try Self.generate(.init(seed: 42, orders: 2000, markets: markets), to: first)
+        try Self.generate(.init(seed: 42, orders: 2000, markets: markets), to: second)
+        try Self.generate(.init(seed: 43, orders: 2000, markets: markets), to: third)
         #expect(try Data(contentsOf: first) == Data(contentsOf: second))
         #expect(try Data(contentsOf: first) != Data(contentsOf: third))
 
@@ -58,15 +58,15 @@ struct JournalTests {
         #expect(Set(orders.map(\.customer.termOfAddress)).count == 3)
         // Capture times rise at about the configured rate (100/s).
         #expect(stats.ordersPerSecond > 80 && stats.ordersPerSecond < 120, "\(stats.ordersPerSecond)")
-        #expect(throws: JournalGenerator.Failure.self) { try JournalGenerator.locales("xx-XX:3") }
-        #expect(throws: JournalGenerator.Failure.self) { try JournalGenerator.locales("en-US:lots") }
+        #expect(throws: MarketDirectory.Failure.self) { try TestMarkets.mix("xx-XX:3") }
+        #expect(throws: MarketDirectory.Failure.self) { try TestMarkets.mix("en-US:lots") }
     }
 
     @Test("a truncated record, a wrong version and a foreign file are clear errors; good records are kept")
     func corruptJournals() throws {
         let url = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url) }
-        try Self.generate(.init(seed: 1, orders: 10), to: url)
+        try Self.generate(.init(seed: 1, orders: 10, markets: TestMarkets.mix()), to: url)
         let bytes = try Data(contentsOf: url)
         let contents = try Journal.read(bytes)
         let lastOffset = try #require(contents.entries.last?.offset)
@@ -108,7 +108,7 @@ struct JournalTests {
     func plans() throws {
         let url = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url) }
-        try Self.generate(.init(seed: 3, orders: 50, rate: 10), to: url)
+        try Self.generate(.init(seed: 3, orders: 50, markets: TestMarkets.mix(), rate: 10), to: url)
         let entries = try Journal.read(url).entries
         let times = entries.map(\.record.capturedAt.date)
         func seconds(_ duration: Duration) -> Double {
@@ -209,7 +209,7 @@ extension JournalTests {
     static func entries(seed: UInt64, orders: Int) throws -> [Journal.Entry] {
         let url = temporaryFile()
         defer { try? FileManager.default.removeItem(at: url) }
-        try generate(.init(seed: seed, orders: orders), to: url)
+        try generate(.init(seed: seed, orders: orders, markets: TestMarkets.mix()), to: url)
         return try Journal.read(url).entries
     }
 

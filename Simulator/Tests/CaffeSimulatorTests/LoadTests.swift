@@ -48,7 +48,7 @@ struct LoadTests {
     }
 
     /// A constant-rate order load binding PUSH `in` and PULL `out` in `folder`, without replay.
-    static func ipcLoad(in folder: URL, rate: Double, count: Int, timeout: Double) -> LoadRun.Configuration {
+    static func ipcLoad(in folder: URL, rate: Double, count: Int, timeout: Double) throws -> LoadRun.Configuration {
         var configuration = LoadRun.Configuration()
         configuration.profile = .constant(rate: rate)
         configuration.count = count
@@ -58,6 +58,7 @@ struct LoadTests {
         configuration.outputKind = "pull"
         configuration.timeout = timeout
         configuration.replayEndpoint = ""
+        configuration.markets = try TestMarkets.mix()
         return configuration
     }
 
@@ -121,7 +122,7 @@ struct LoadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let configuration = Self.ipcLoad(in: folder, rate: 2000, count: 910, timeout: 1)
+        let configuration = try Self.ipcLoad(in: folder, rate: 2000, count: 910, timeout: 1)
         let worker = try FaultyWorker(
             context: context,
             input: "ipc://\(folder.path)/in",
@@ -321,7 +322,7 @@ struct LoadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try ZMQContext()
         defer { context.shutdown() }
-        let configuration = Self.ipcLoad(in: folder, rate: 1000, count: 100, timeout: 0.5)
+        let configuration = try Self.ipcLoad(in: folder, rate: 1000, count: 100, timeout: 0.5)
         let started = ContinuousClock.now
         #expect {
             _ = try LoadRun(configuration: configuration, menu: try Self.menu.get()).run(context: context)
@@ -387,7 +388,7 @@ struct LoadTests {
         try subscriber.subscribe("order.")
         try subscriber.connect(endpoint)
         _ = try #require(try publisher.receive(timeout: .seconds(5)))  // the subscription
-        var generator = try OrderGenerator(menu: try Self.menu.get())
+        var generator = try OrderGenerator(menu: try Self.menu.get(), configuration: .init(markets: TestMarkets.mix()))
         let orders = generator.next(25)
         for order in orders {
             try publisher.send(

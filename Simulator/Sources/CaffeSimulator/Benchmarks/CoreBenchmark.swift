@@ -31,6 +31,8 @@ public struct CoreBenchmark: Sendable {
         public var seed: UInt64
         /// Time only the core (to profile it); the baseline and floor figures are then 0.
         public var coreOnly: Bool
+        /// The markets of the generated orders and requests (``MarketDirectory/mix(_:)``); `nil`: the default.
+        public var locales: String? = nil
 
         public init(
             configurationDirectory: URL,
@@ -119,9 +121,16 @@ public struct CoreBenchmark: Sendable {
 
     public func run(progress: (String) -> Void = { _ in }) throws -> Report {
         let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
-        var orderGenerator = try OrderGenerator(menu: core.menu, configuration: .init(seed: configuration.seed))
+        let markets = try MarketDirectory.load(configurationDirectory: configuration.configurationDirectory)
+            .mix(configuration.locales)
+        var orderGenerator = try OrderGenerator(
+            menu: core.menu,
+            configuration: .init(seed: configuration.seed, markets: markets)
+        )
         let orders = orderGenerator.next(configuration.orders)
-        var complicationGenerator = ComplicationGenerator(configuration: .init(seed: configuration.seed))
+        var complicationGenerator = ComplicationGenerator(
+            configuration: .init(seed: configuration.seed, markets: markets)
+        )
         let requests = complicationGenerator.next(configuration.complications)
         let orderBodies: [[UInt8]] = try orders.map { try $0.serializedBytes() }
         let requestBodies: [[UInt8]] = try requests.map { try $0.serializedBytes() }

@@ -59,6 +59,9 @@ public struct PipelineBenchmark {
         /// Seconds of the run at half the worker's sustained rate (latency and memory).
         public var soakSeconds = 600.0
         public var seed: UInt64 = 1
+        /// The markets of every load (``MarketDirectory/mix(_:)``); `nil`: ``PipelineBenchmark/parityLocales``,
+        /// the markets the Python peers render byte for byte alike.
+        public var locales: String? = nil
 
         public init(executable: URL, configurationDirectory: URL, peersDirectory: URL) {
             self.executable = executable
@@ -230,9 +233,7 @@ public struct PipelineBenchmark {
         var generatorCPU: [String: Double] = [:]
         var renderCPU: [String: Double] = [:]
         let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
-        let markets = Self.parityMarkets.compactMap { entry in
-            Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
-        }
+        let markets = try markets()
         var generator = try OrderGenerator(
             menu: menu,
             configuration: .init(seed: configuration.seed, markets: markets)
@@ -417,9 +418,13 @@ public struct PipelineBenchmark {
     /// The markets every subject renders byte for byte alike (`Benchmarks/python/check_parity.py`
     /// holds the peers to it): the Swift core agrees French and German phrases, which the Python
     /// peers have no grammar for, so fr-FR and de-DE are left out of the comparison.
-    public static let parityMarkets: [(locale: String, weight: Int)] = [
-        ("en-US", 1), ("es-ES", 1), ("es-MX", 1), ("ja-JP", 1), ("ar-EG", 1),
-    ]
+    public static let parityLocales = "en-US,es-ES,es-MX,ja-JP,ar-EG"
+
+    /// The markets of every load: ``Configuration/locales``, or ``parityLocales``.
+    func markets() throws -> [(market: Market, weight: Int)] {
+        try MarketDirectory.load(configurationDirectory: configuration.configurationDirectory)
+            .mix(configuration.locales ?? Self.parityLocales)
+    }
 
     /// A paced rate as a JSON key: `"4250"`.
     static func key(_ rate: Double) -> String { String(Int(rate)) }
@@ -626,7 +631,7 @@ public struct PipelineBenchmark {
         load.outputKind = subject.outputKind
         load.seed = configuration.seed
         load.replayEndpoint = ""
-        load.locales = Self.parityMarkets
+        load.markets = try markets()
         return try LoadRun(configuration: load, menu: menu).run(context: context, progress: progress)
     }
 
@@ -644,7 +649,7 @@ public struct PipelineBenchmark {
                 checkpoint: folder.appendingPathComponent("checkpoint"),
                 renderThreads: configuration.renderThreads,
                 outputKind: configuration.workerOutput,
-                prepareLocales: Self.parityMarkets.map(\.locale)
+                prepareLocales: ((try? markets()) ?? []).map(\.market.locale)
             ),
             log: folder.appendingPathComponent("worker.log"),
             outputKind: configuration.workerOutput == "acked" ? "acked" : "pull"

@@ -35,6 +35,8 @@ public struct WorkerBenchmark {
         /// Whether orders carry a W3C `traceparent` (sampled), and whether the worker exports
         /// their spans (to an OTLP collector in this process).
         public var tracing: Tracing = .off
+        /// The markets of the generated orders (``MarketDirectory/mix(_:)``); `nil`: the default.
+        public var locales: String? = nil
 
         public init(
             executable: URL,
@@ -156,9 +158,11 @@ public struct WorkerBenchmark {
 
     public func run(progress: (String) -> Void = { _ in }) throws -> Report {
         let core = try RenderingCore(configurationDirectory: configuration.configurationDirectory)
+        let markets = try MarketDirectory.load(configurationDirectory: configuration.configurationDirectory)
+            .mix(configuration.locales)
         var generator = try OrderGenerator(
             menu: core.menu,
-            configuration: .init(seed: configuration.seed, sourceID: "bench")
+            configuration: .init(seed: configuration.seed, sourceID: "bench", markets: markets)
         )
         let warmUp = 1000
         let orders = generator.next(warmUp + configuration.orders)

@@ -56,6 +56,7 @@ extension ChaosSuite {
             source = try ChaosSource(
                 context: context,
                 menu: menu,
+                markets: try suite.markets(),
                 count: orders ?? suite.configuration.orders,
                 rate: suite.configuration.rate
             )

@@ -35,9 +35,15 @@ public final class ChaosSource: @unchecked Sendable {
     /// Hostile messages sent.
     public var hostileCount: Int { hostileSent }
 
-    public init(context: ZMQContext, menu: Menu, count: Int, rate: Double, seed: UInt64 = 1, hostileEvery: Int = 0)
-        throws
-    {
+    public init(
+        context: ZMQContext,
+        menu: Menu,
+        markets: [(market: Market, weight: Int)],
+        count: Int,
+        rate: Double,
+        seed: UInt64 = 1,
+        hostileEvery: Int = 0
+    ) throws {
         self.hostileEvery = hostileEvery
         sourceID = "chaos-\(UUID().uuidString.prefix(8))"
         server = try ReplayServer(context: context, endpoint: "tcp://127.0.0.1:*")
@@ -45,7 +51,7 @@ public final class ChaosSource: @unchecked Sendable {
             menu: menu,
             seed: seed,
             sourceID: sourceID,
-            markets: Market.defaults.map { ($0, 1) },
+            markets: markets,
             replayEndpoint: server.endpoint
         )
         let encoded = encoded

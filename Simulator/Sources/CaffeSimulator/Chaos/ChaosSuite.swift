@@ -115,6 +115,11 @@ public struct ChaosSuite {
         self.configuration = configuration
     }
 
+    /// The configuration's default markets (`traffic.json`), which every row's orders go to.
+    func markets() throws -> [(market: Market, weight: Int)] {
+        try MarketDirectory.load(configurationDirectory: configuration.configurationDirectory).mix(nil)
+    }
+
     public func run(progress: (String) -> Void = { _ in }) throws -> [Row] {
         let menu = try Menu(contentsOf: configuration.configurationDirectory.appendingPathComponent("menu.json"))
         var rows: [Row] = []
@@ -145,6 +150,7 @@ public struct ChaosSuite {
         let source = try ChaosSource(
             context: context,
             menu: menu,
+            markets: try markets(),
             count: count,
             rate: configuration.rate,
             hostileEvery: name == "hostile-input" ? 25 : 0

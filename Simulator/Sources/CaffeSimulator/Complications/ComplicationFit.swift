@@ -31,7 +31,7 @@ public struct ComplicationFit: Sendable {
     public let pseudoLocales: [PseudoLocale]
 
     public init(
-        locales: [(locale: String, timeZone: String)] = Market.defaults.map { ($0.locale, $0.timeZone) },
+        locales: [(locale: String, timeZone: String)],
         pseudoLocales: [PseudoLocale] = PseudoLocale.allCases
     ) {
         self.locales = locales
@@ -48,7 +48,7 @@ public struct ComplicationFit: Sendable {
                 dates.append(Date(timeIntervalSince1970: sunday + Double(day * 86_400 + minutes * 60)))
             }
         }
-        for anchor in ComplicationGenerator.Configuration().anchors {
+        for anchor in ComplicationGenerator.Configuration.defaultAnchors {
             for offset in [-3600.0, 0, 3600] { dates.append(anchor.addingTimeInterval(offset)) }
         }
         return dates

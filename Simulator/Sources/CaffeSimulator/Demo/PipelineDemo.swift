@@ -21,6 +21,8 @@ public struct PipelineDemo {
     let catalog: URL?
     /// The `caffe` executable for the worker step; `nil` skips it.
     let caffe: URL?
+    /// The markets of the worker step's load run (``MarketDirectory/mix(_:)``); `nil`: the default.
+    let locales: String?
     var output: (String) -> Void
 
     public init(
@@ -28,12 +30,14 @@ public struct PipelineDemo {
         catalog: URL?,
         caffe: URL? = nil,
         benchMessages: Int = 200_000,
+        locales: String? = nil,
         output: @escaping (String) -> Void = { print($0) }
     ) {
         self.style = style
         self.catalog = catalog
         self.caffe = caffe
         self.benchMessages = benchMessages
+        self.locales = locales
         self.output = output
     }
 
@@ -69,6 +73,7 @@ public struct PipelineDemo {
                 executable: caffe,
                 configurationDirectory: ConfigurationDirectory.resolve(),
                 folder: folder.path,
+                locales: locales,
                 output: output
             )
             try await demo.run(context: context)
@@ -272,8 +277,9 @@ public struct PipelineDemo {
             let preflight = AgreementPreflight(catalog: loaded, uses: menu?.agreementUses).run()
             output(
                 style.dim(
-                    "  caffe lint --agreement: \(preflight.unknown) unknown, \(preflight.ambiguous) ambiguous word(s) "
-                        + "in \(preflight.locales.count) localizations with agreement rules"
+                    "  caffe lint --agreement: \(preflight.unknown) unknown, \(preflight.ambiguous) ambiguous, "
+                        + "\(preflight.rule) rule-inflected word(s) in \(preflight.locales.count) localizations with "
+                        + "agreement rules"
                 )
             )
         } catch {

@@ -17,6 +17,8 @@ struct WorkerDemo {
     let executable: URL
     let configurationDirectory: URL
     let folder: String
+    /// The load run's markets (``MarketDirectory/mix(_:)``); `nil`: the default.
+    let locales: String?
     let output: (String) -> Void
 
     /// (locale, store, currency, time zone, term of address, name, lines)
@@ -216,6 +218,7 @@ struct WorkerDemo {
         configuration.replayEndpoint = ""
         configuration.sourceID = "demo-load"
         configuration.timeout = 3
+        configuration.markets = try MarketDirectory.load(configurationDirectory: configurationDirectory).mix(locales)
         let menu = try Menu(contentsOf: configurationDirectory.appendingPathComponent("menu.json"))
         output(style.bold("  load: 2000 orders at 1000/s") + style.dim("  (caffe-sim load --rate 1000 --count 2000)"))
         let report = try LoadRun(configuration: configuration, menu: menu).run(context: context)

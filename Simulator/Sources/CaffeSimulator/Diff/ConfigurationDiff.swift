@@ -80,6 +80,60 @@ public struct ConfigurationDiff: Sendable {
         case unexplained
     }
 
+    /// One key that differs between the configurations: its values, and what the journal made of
+    /// it. A key no output shows was not checked by this journal: no event asks for a locale that
+    /// falls back to its localization, or those that do never show it.
+    public struct KeyChange: Codable, Sendable, Equatable {
+        /// `Table:key [localization]` (`menu.json` for the menu).
+        public var key: String
+        /// The name `--allow` takes: `Table:key`.
+        public var name: String
+        public var localization: String
+        /// `changed`, `added` or `removed`.
+        public var kind: CatalogChange.Kind
+        /// The value before and after as the catalog has it (plural variants as `one: …; other: …`);
+        /// `nil` where the key is absent, and for the menu.
+        public var before: String?
+        public var after: String?
+        /// Events whose locale falls back through the key's localization.
+        public var eventsReaching: Int
+        /// Outputs counted under the key (alone, together with others, or not split).
+        public var outputsChanged: Int
+        /// Events that render in one configuration only because of the key (a menu item removed).
+        public var failuresCaused: Int
+
+        /// Whether any output or dead letter showed the change.
+        public var isSeen: Bool { outputsChanged + failuresCaused > 0 }
+
+        /// `258 outputs changed`, `, 12 events fail differently` added where some do.
+        public var seenSummary: String {
+            var text = "\(outputsChanged) output\(outputsChanged == 1 ? "" : "s") changed"
+            if failuresCaused > 0 {
+                text += ", \(failuresCaused) event\(failuresCaused == 1 ? "" : "s") rendered in one configuration only"
+            }
+            return text
+        }
+
+        /// Why the journal did not check the key; `nil` when it did.
+        public var unseenReason: String? {
+            guard !isSeen else { return nil }
+            if eventsReaching == 0 {
+                return localization.isEmpty
+                    ? "the journal has no event" : "no event of the journal falls back to \(localization)"
+            }
+            return "\(eventsReaching) event\(eventsReaching == 1 ? " falls" : "s fall") back to "
+                + (localization.isEmpty ? "it" : localization) + ", and none shows a difference: no event uses it, "
+                + "or its new value renders alike"
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case key, name, localization, kind, before, after
+            case eventsReaching = "events_reaching"
+            case outputsChanged = "outputs_changed"
+            case failuresCaused = "failures_caused"
+        }
+    }
+
     /// Events that render in one configuration and not in the other (or fail differently).
     public struct Failure: Codable, Sendable, Equatable {
         /// `appears` (renders before, dead-lettered after), `disappears`, or `differs`.
@@ -110,6 +164,8 @@ public struct ConfigurationDiff: Sendable {
         public var failingInBoth = 0
         /// Every catalog key (and the menu) that differs, `Table:key [localization]`.
         public var catalogChanges: [String] = []
+        /// The same keys with their values and whether the journal showed each one at all.
+        public var keyChanges: [KeyChange] = []
         public var changes: [Change] = []
         public var failures: [Failure] = []
         public var threads = 0
@@ -120,6 +176,7 @@ public struct ConfigurationDiff: Sendable {
             case changedEvents = "changed_events"
             case failingInBoth = "failing_in_both"
             case catalogChanges = "catalog_changes"
+            case keyChanges = "key_changes"
             case changes, failures, threads, seconds
         }
     }
@@ -205,6 +262,28 @@ public struct ConfigurationDiff: Sendable {
         report.changedEvents = total.changedEvents
         report.failingInBoth = total.failingInBoth
         report.catalogChanges = changes.map(\.description)
+        report.keyChanges = changes.enumerated().map { index, change in
+            let chains = total.locales.keys.map { locale in
+                (locale, Set(before.catalog.fallbackChain(for: locale) + after.catalog.fallbackChain(for: locale)))
+            }
+            let reachesAll =
+                change == .menuFile || change.localization == StringCatalog.nonLocalized
+            return KeyChange(
+                key: change.description,
+                name: change.name,
+                localization: change.localization,
+                kind: change.kind,
+                before: change == .menuFile ? nil : Self.value(of: change, in: before.catalog),
+                after: change == .menuFile ? nil : Self.value(of: change, in: after.catalog),
+                eventsReaching: chains.reduce(0) { sum, entry in
+                    sum + (reachesAll || entry.1.contains(change.localization) ? total.locales[entry.0] ?? 0 : 0)
+                },
+                outputsChanged: total.changes.reduce(0) { sum, entry in
+                    sum + (entry.key.keys.contains(change) ? entry.value.count : 0)
+                },
+                failuresCaused: total.failuresByChange[index] ?? 0
+            )
+        }
         report.changes = total.changes.map { key, value in
             Change(
                 output: key.output,
@@ -246,6 +325,13 @@ extension ConfigurationDiff {
     }
 }
 
+extension ConfigurationDiff {
+    /// A key's value in `catalog` as written, plural variants as `one: …; other: …`.
+    static func value(of change: CatalogChange, in catalog: StringCatalog) -> String? {
+        catalog.allEntries(table: change.table, localization: change.localization)[change.key]?.value.displayText
+    }
+}
+
 extension StringCatalog {
     /// The entries of one table in one localization (``nonLocalized`` included), by key.
     func allEntries(table: String, localization: String) -> [String: CatalogEntry] {
@@ -277,8 +363,14 @@ struct Tally {
     var failingInBoth = 0
     var changes: [ChangeKey: (count: Int, examples: [ConfigurationDiff.Example])] = [:]
     var failures: [FailureKey: (count: Int, examples: [ConfigurationDiff.FailureExample])] = [:]
+    /// Events by the locale they ask for (those that render in either configuration).
+    var locales: [String: Int] = [:]
+    /// Events that render in one configuration only, by the index of the change that does it.
+    var failuresByChange: [Int: Int] = [:]
 
     mutating func merge(_ other: Tally, keep: Int) {
+        locales.merge(other.locales, uniquingKeysWith: +)
+        failuresByChange.merge(other.failuresByChange, uniquingKeysWith: +)
         orders += other.orders
         complications += other.complications
         skipped += other.skipped
@@ -309,11 +401,28 @@ extension ConfigurationDiff {
     }
 
     /// Why each gate in `gates` trips, one line per reason; empty when none does.
-    public static func trips(_ report: Report, gates: Set<Gate>, allow: [String]) -> [String] {
+    ///
+    /// Under `changed`, a key no output showed trips too — the journal did not check it — unless
+    /// `allowUnreached` or `--allow` names it; under any gate, an `--allow` entry that names no key
+    /// that differs trips (a typo would otherwise allow nothing, silently).
+    public static func trips(_ report: Report, gates: Set<Gate>, allow: [String], allowUnreached: Bool = false)
+        -> [String]
+    {
         var reasons: [String] = []
         if gates.contains(.changed) {
             for change in report.changes where !change.keys.allSatisfy({ allowed($0, allow) }) || change.keys.isEmpty {
                 reasons.append("changed: \(change.count) \(change.output)s in \(change.locale) by \(change.key)")
+            }
+            for key in report.keyChanges where !allowUnreached && !allowed(key.name, allow) {
+                guard let reason = key.unseenReason else { continue }
+                reasons.append(
+                    "changed: \(key.key) not checked: \(reason) (--allow-unreached, or --allow \(key.name), accepts it)"
+                )
+            }
+        }
+        if !gates.isEmpty {
+            for entry in unmatched(allow, report) {
+                reasons.append("allow: '\(entry)' names no key that differs")
             }
         }
         if gates.contains(.failures) {
@@ -324,6 +433,11 @@ extension ConfigurationDiff {
             }
         }
         return reasons
+    }
+
+    /// The `--allow` entries that name no key that differs.
+    public static func unmatched(_ allow: [String], _ report: Report) -> [String] {
+        allow.filter { entry in !report.keyChanges.contains { allowed($0.name, [entry]) } }
     }
 
     /// Whether `--allow` names the key `name` (`Table:key`), whole or by its key alone.
@@ -353,6 +467,16 @@ extension ConfigurationDiff {
                     + (report.catalogChanges.count == 1 ? "key differs: " : "keys differ: ")
                     + report.catalogChanges.joined(separator: ", ")
         )
+        for key in report.keyChanges {
+            let mark = allowed(key.name, allow) ? " (allowed)" : ""
+            let seen = key.unseenReason.map { "NOT CHECKED: \($0)" } ?? key.seenSummary
+            lines.append("  \(key.key) \(key.kind.rawValue): \(seen)\(mark)")
+            if key.before != nil || key.after != nil {
+                lines.append("      was \(key.before.map { "\"\($0.debugDescriptionLine)\"" } ?? "(absent)")")
+                lines.append("      now \(key.after.map { "\"\($0.debugDescriptionLine)\"" } ?? "(absent)")")
+            }
+        }
+        for entry in unmatched(allow, report) { lines.append("allow: '\(entry)' names no key that differs") }
         let events = report.orders + report.complications
         lines.append(
             String(

@@ -27,6 +27,8 @@ extension ConfigurationDiff {
             h2 { font-size: 1.15em; margin-top: 1.6em; } .count { color: #555; font-weight: normal; }
             .allowed { color: #17602a; font-size: 0.85em; } .together { color: #8a5a00; font-size: 0.85em; }
             code { font-family: ui-monospace, monospace; background: #f2f3f5; padding: 0 0.25em; }
+            table.keys th { font-weight: normal; background: none; } table.keys tr:first-child th { font-weight: 600; }
+            col.key { width: 22em; } col.seen { width: 16em; } .unseen { color: #9b1c1c; font-weight: 600; }
             </style></head><body>
 
             """
@@ -51,6 +53,24 @@ extension ConfigurationDiff {
             report.catalogChanges.isEmpty
             ? "none" : report.catalogChanges.map { "<code>\(escape($0))</code>" }.joined(separator: ", ")
         page += ".</p>\n"
+        if !report.keyChanges.isEmpty {
+            page += "<table class=\"keys\"><colgroup><col class=\"key\"><col><col><col class=\"seen\"></colgroup>\n"
+            page += "<tr><th>key</th><th>value before</th><th>value after</th><th>in this journal</th></tr>\n"
+            for key in report.keyChanges {
+                let (before, after) = marked(key.before ?? "", key.after ?? "")
+                let seen =
+                    key.unseenReason.map { "<span class=\"unseen\">not checked: \(escape($0))</span>" }
+                    ?? escape(key.seenSummary)
+                let mark = Self.allowed(key.name, allow) ? " <span class=\"allowed\">allowed</span>" : ""
+                page += "<tr><th><code>\(escape(key.key))</code> \(key.kind.rawValue)\(mark)</th>"
+                page += "<th>\(key.before == nil ? "<em>absent</em>" : before)</th>"
+                page += "<th>\(key.after == nil ? "<em>absent</em>" : after)</th><th>\(seen)</th></tr>\n"
+            }
+            page += "</table>\n"
+        }
+        for entry in unmatched(allow, report) {
+            page += "<p class=\"unseen\"><code>--allow \(escape(entry))</code> names no key that differs.</p>\n"
+        }
         for change in report.changes {
             let isAllowed = !change.keys.isEmpty && change.keys.allSatisfy { Self.allowed($0, allow) }
             page += "<h2>\(escape(change.output)) · \(escape(change.locale)) · <code>\(escape(change.key))</code> "

@@ -61,6 +61,16 @@ struct Lane {
         let id = header.orderID.isEmpty ? "\(header.sourceID)#\(header.sequence)" : header.orderID
         let old = Self.render(before, kind, record.body)
         let new = Self.render(after, kind, record.body)
+        // Which locale the event asks for, so each changed key can say how many events reach it.
+        for outcome in [new, old] {
+            switch outcome {
+            case .order(_, _, _, let locale), .complication(_, let locale):
+                tally.locales[locale, default: 0] += 1
+            case .failed:
+                continue
+            }
+            break
+        }
         switch (old, new) {
         case (.failed(let was, _), .failed(let now, let detail)):
             if was == now {
@@ -70,8 +80,10 @@ struct Lane {
             }
         case (.failed(let reason, let detail), _):
             fail("disappears", reason, id, detail)
+            attributeFailure(kind, record.body, locale: Self.locale(of: new), failsBefore: true)
         case (_, .failed(let reason, let detail)):
             fail("appears", reason, id, detail)
+            attributeFailure(kind, record.body, locale: Self.locale(of: old), failsBefore: false)
         case (
             .order(let confirmation, let receipt, _, let customerLocale),
             .order(let newConfirmation, let newReceipt, let localization, _)
@@ -121,6 +133,28 @@ struct Lane {
     }
 
     // MARK: Attribution
+
+    /// The locale an outcome was rendered for; `nil` for a failure.
+    static func locale(of outcome: Outcome) -> String? {
+        switch outcome {
+        case .order(_, _, _, let locale), .complication(_, let locale): locale
+        case .failed: nil
+        }
+    }
+
+    /// Counts an event that fails in one configuration only under the keys whose change alone
+    /// makes it fail (`failsBefore`: renders) as it does after, or under all the candidates.
+    private mutating func attributeFailure(_ kind: Kind, _ body: Data, locale: String?, failsBefore: Bool) {
+        guard let locale else { return }
+        let candidates = candidates(for: locale)
+        var alone: [Int] = []
+        for index in candidates.count <= setup.maxCandidates ? candidates : [] {
+            guard let session = session(index) else { continue }
+            let fails = if case .failed = Self.render(session, kind, body) { true } else { false }
+            if fails != failsBefore { alone.append(index) }
+        }
+        for index in alone.isEmpty ? candidates : alone { tally.failuresByChange[index, default: 0] += 1 }
+    }
 
     /// The changes an output in `locale` can see: those of the localizations it falls back
     /// through (before or after the change), non-localized tables, and the menu.

@@ -46,7 +46,8 @@ public struct LoadRun {
         /// How long after the last intended send an unsettled message counts as lost.
         public var timeout: Double = 5
         public var seed: UInt64 = 1
-        public var locales: [(locale: String, weight: Int)] = []
+        /// Markets and their weights (``MarketDirectory/mix(_:)``); the run needs at least one.
+        public var markets: [(market: Market, weight: Int)] = []
         /// Where to serve `caffe.v1.Replay/Fetch` from what was sent; empty: not served.
         public var replayEndpoint = "tcp://127.0.0.1:*"
         /// The source id of the run's events; empty: `load-` and a random suffix, so a worker's
@@ -90,18 +91,13 @@ public struct LoadRun {
         // Set once `stop` turned true: sending ended, and the run ends at this time at the latest.
         var stoppedBy: Double?
         let source = configuration.sourceID.isEmpty ? "load-\(UUID().uuidString.prefix(8))" : configuration.sourceID
-        let markets: [(market: Market, weight: Int)] =
-            configuration.locales.isEmpty
-            ? Market.defaults.map { ($0, 1) }
-            : configuration.locales.compactMap { entry in
-                Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
-            }
+        let markets = configuration.markets
         var orders = try OrderGenerator(
             menu: menu,
             configuration: .init(seed: configuration.seed, sourceID: source, markets: markets)
         )
         var complications = ComplicationGenerator(
-            configuration: .init(seed: configuration.seed, markets: markets.map(\.market))
+            configuration: .init(seed: configuration.seed, markets: markets)
         )
 
         let open = configuration.profile != nil

@@ -8,17 +8,20 @@ import SwiftProtobuf
 public struct ComplicationGenerator: Sendable {
     public struct Configuration: Sendable {
         public var seed: UInt64
-        public var markets: [Market]
+        /// Markets and their relative weights.
+        public var markets: [(market: Market, weight: Int)]
         /// The instants dates cluster around; each request falls within two days of one.
         public var anchors: [Date]
 
-        /// Anchors: the 2026 European and US DST changes and the 2026/27 year end.
+        /// The 2026 European and US DST changes and the 2026/27 year end.
+        public static let defaultAnchors = [1_774_746_000, 1_793_494_800, 1_772_953_200, 1_798_761_600].map {
+            Date(timeIntervalSince1970: $0)
+        }
+
         public init(
             seed: UInt64 = 1,
-            markets: [Market] = Market.defaults,
-            anchors: [Date] = [1_774_746_000, 1_793_494_800, 1_772_953_200, 1_798_761_600].map {
-                Date(timeIntervalSince1970: $0)
-            }
+            markets: [(market: Market, weight: Int)],
+            anchors: [Date] = Configuration.defaultAnchors
         ) {
             self.seed = seed
             self.markets = markets
@@ -29,19 +32,21 @@ public struct ComplicationGenerator: Sendable {
     public let configuration: Configuration
     private var random: SeededRandom
     private var count: UInt64 = 0
+    private let totalWeight: Int
 
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration) {
         precondition(
-            !configuration.markets.isEmpty && !configuration.anchors.isEmpty,
+            configuration.markets.contains { $0.weight > 0 } && !configuration.anchors.isEmpty,
             "a complication stream needs markets and anchors"
         )
         self.configuration = configuration
         random = SeededRandom(seed: configuration.seed)
+        totalWeight = configuration.markets.reduce(0) { $0 + max($1.weight, 0) }
     }
 
     public mutating func next() -> Caffe_V1_ComplicationRequest {
         count += 1
-        let market = random.pick(configuration.markets)
+        let market = pickMarket()
         var request = Caffe_V1_ComplicationRequest()
         request.requestID = "cx-\(count)"
         request.userID = "\(market.locale)-u\(random.below(100_000))"
@@ -66,5 +71,15 @@ public struct ComplicationGenerator: Sendable {
 
     public mutating func next(_ count: Int) -> [Caffe_V1_ComplicationRequest] {
         (0..<count).map { _ in next() }
+    }
+
+    /// A market by weight (with equal weights, each equally likely: one draw below their count).
+    private mutating func pickMarket() -> Market {
+        var ticket = random.below(totalWeight)
+        for entry in configuration.markets where entry.weight > 0 {
+            if ticket < entry.weight { return entry.market }
+            ticket -= entry.weight
+        }
+        return configuration.markets[configuration.markets.count - 1].market
     }
 }

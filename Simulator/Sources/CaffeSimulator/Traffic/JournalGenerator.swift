@@ -10,8 +10,8 @@ public struct JournalGenerator: Sendable {
         public var seed: UInt64
         public var orders: Int
         public var sourceID: String
-        /// Locales and their weights (`en-US:40,es-MX:20`); empty: every default market, equally.
-        public var locales: [(locale: String, weight: Int)]
+        /// Markets and their weights (``MarketDirectory/mix(_:)``).
+        public var markets: [(market: Market, weight: Int)]
         /// Mean orders per second of capture time (arrivals are exponentially spaced).
         public var rate: Double
         /// The first capture time.
@@ -21,21 +21,17 @@ public struct JournalGenerator: Sendable {
             seed: UInt64 = 1,
             orders: Int = 10_000,
             sourceID: String = "sim-1",
-            locales: [(locale: String, weight: Int)] = [],
+            markets: [(market: Market, weight: Int)],
             rate: Double = 100,
             start: Date = Date(timeIntervalSince1970: 1_774_728_000)
         ) {
             self.seed = seed
             self.orders = orders
             self.sourceID = sourceID
-            self.locales = locales
+            self.markets = markets
             self.rate = rate
             self.start = start
         }
-    }
-
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
     }
 
     public let configuration: Configuration
@@ -44,39 +40,14 @@ public struct JournalGenerator: Sendable {
         self.configuration = configuration
     }
 
-    /// Reads `en-US:40,es-MX:20` (a locale without a weight weighs 1).
-    public static func locales(_ text: String) throws(Failure) -> [(locale: String, weight: Int)] {
-        var result: [(locale: String, weight: Int)] = []
-        for item in text.split(separator: ",") {
-            let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let locale = parts.first, !locale.isEmpty else { continue }
-            let weight = parts.count == 2 ? Int(parts[1]) : 1
-            guard let weight, weight >= 0 else {
-                throw Failure(description: "'\(item)' is not locale:weight with a whole weight, such as es-MX:20")
-            }
-            guard Market.defaults.contains(where: { $0.locale == locale }) else {
-                let known = Market.defaults.map(\.locale).joined(separator: ", ")
-                throw Failure(description: "no market for \(locale); the markets are \(known)")
-            }
-            result.append((locale, weight))
-        }
-        return result
-    }
-
     /// The stream's records, in order.
     public func records(menu: Menu) throws -> [Caffe_V1_JournalRecord] {
-        let markets: [(market: Market, weight: Int)] =
-            configuration.locales.isEmpty
-            ? Market.defaults.map { ($0, 1) }
-            : configuration.locales.compactMap { entry in
-                Market.defaults.first { $0.locale == entry.locale }.map { ($0, entry.weight) }
-            }
         var generator = try OrderGenerator(
             menu: menu,
             configuration: .init(
                 seed: configuration.seed,
                 sourceID: configuration.sourceID,
-                markets: markets,
+                markets: configuration.markets,
                 start: configuration.start
             )
         )

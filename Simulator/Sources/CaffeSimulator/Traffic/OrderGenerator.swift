@@ -25,7 +25,7 @@ public struct OrderGenerator: Sendable {
         public init(
             seed: UInt64 = 1,
             sourceID: String = "sim-1",
-            markets: [(market: Market, weight: Int)] = Market.defaults.map { ($0, 1) },
+            markets: [(market: Market, weight: Int)],
             start: Date = Date(timeIntervalSince1970: 1_774_728_000),
             meanInterval: Int = 420
         ) {
@@ -58,11 +58,14 @@ public struct OrderGenerator: Sendable {
 
     /// - Throws: ``MarketError`` when a market's store or currency is not on the menu, or no weight
     ///   is positive.
-    public init(menu: Menu, configuration: Configuration = Configuration()) throws(MarketError) {
+    public init(menu: Menu, configuration: Configuration) throws(MarketError) {
         self.configuration = configuration
         random = SeededRandom(seed: configuration.seed)
         clock = Int64(configuration.start.timeIntervalSince1970.rounded(.down))
         totalWeight = configuration.markets.reduce(0) { $0 + max($1.weight, 0) }
+        guard !configuration.markets.isEmpty else {
+            throw MarketError(description: "no market given (MarketDirectory.mix names a configuration's markets)")
+        }
         guard totalWeight > 0 else { throw MarketError(description: "no market has a positive weight") }
         var offers: [[Offer]] = []
         var digits: [Int] = []
