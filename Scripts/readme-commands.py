@@ -63,6 +63,7 @@ NEEDS_WORKER = [
     (r"\bcaffe-sim replay\b.*--socket push", ["input.kind=pull", "input.endpoints=@tcp://127.0.0.1:5560"]),
     (r"\bcaffe-sim replay\b", []),
     (r"\bcaffe-sim load\b.*--output-kind acked", ["output.kind=acked"]),
+    (r"\bcaffe-sim load\b.*--config shop\b", ["config_dir=shop"]),
     (r"\bcaffe-sim load\b", []),
     (r"\bcurl\b.*127\.0\.0\.1:9464", []),
     (r"^kill -HUP\b", []),
