@@ -27,12 +27,51 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// The word concerned, as written.
     public var word: String?
-    public var message: String
+    /// What the message says beyond the code and the word; the text is made only when read, since
+    /// an uncached render makes warnings that nobody may read.
+    private var detail: Detail
+
+    private enum Detail: Hashable, Sendable {
+        case text(String)
+        case ambiguous(reading: String, alternatives: [String])
+        case unknown(language: String)
+        case unknownGender
+        case ruleForm(String, language: String)
+        case ruleGender(Morphology.GrammaticalGender, language: String)
+    }
 
     public init(code: Code, word: String? = nil, message: String) {
+        self.init(code: code, word: word, detail: .text(message))
+    }
+
+    private init(code: Code, word: String?, detail: Detail) {
         self.code = code
         self.word = word
-        self.message = message
+        self.detail = detail
+    }
+
+    /// A sentence for people: what happened to the word and what to do about it.
+    public var message: String {
+        let word = word ?? ""
+        switch detail {
+        case .text(let text):
+            return text
+        case .ambiguous(let reading, let alternatives):
+            return "'\(word)' can be \(alternatives.joined(separator: " or ")); read as \(reading) by its "
+                + "position (add morphology: {partOfSpeech: '\(reading)'} to say so)"
+        case .unknown(let language):
+            return "'\(word)' is not in the \(language) lexicon or the catalog's declared terms; left as written "
+                + "(declare it in the Menu table: see WritingStringsForAgreement)"
+        case .unknownGender:
+            return "the gender of '\(word)' is not known; words agreeing with it are left as written "
+                + "(add morphology: {grammaticalGender: …} to the term)"
+        case .ruleForm(let form, let language):
+            return "'\(word)' is in no \(language) lexicon: '\(form)' follows the spelling rules, not a dictionary "
+                + "(declare it in the Menu table to be sure)"
+        case .ruleGender(let gender, let language):
+            return "'\(word)' is in no \(language) lexicon: its ending makes it \(gender.rawValue) for the words "
+                + "agreeing with it, not a dictionary (declare it in the Menu table to be sure)"
+        }
     }
 
     /// An ambiguous word and the reading its position gave it.
@@ -40,51 +79,30 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         AgreementWarning(
             code: .ambiguousWord,
             word: word,
-            message: "'\(word)' can be \(alternatives.joined(separator: " or ")); read as \(reading) by its "
-                + "position (add morphology: {partOfSpeech: '\(reading)'} to say so)"
+            detail: .ambiguous(reading: reading, alternatives: alternatives)
         )
     }
 
     /// A word agreement does not know, left as written.
     static func unknown(_ word: String, language: String) -> AgreementWarning {
-        AgreementWarning(
-            code: .unknownWord,
-            word: word,
-            message: "'\(word)' is not in the \(language) lexicon or the catalog's declared terms; left as written "
-                + "(declare it in the Menu table: see WritingStringsForAgreement)"
-        )
+        AgreementWarning(code: .unknownWord, word: word, detail: .unknown(language: language))
     }
 
     /// A word no lexicon lists whose form the spelling rules made (`zorblat` → `zorblats`).
     static func inflectedByRule(_ word: String, to form: String, language: String) -> AgreementWarning {
-        AgreementWarning(
-            code: .inflectedByRule,
-            word: word,
-            message: "'\(word)' is in no \(language) lexicon: '\(form)' follows the spelling rules, not a dictionary "
-                + "(declare it in the Menu table to be sure)"
-        )
+        AgreementWarning(code: .inflectedByRule, word: word, detail: .ruleForm(form, language: language))
     }
 
     /// A noun no lexicon lists whose gender its ending gave, for the words agreeing with it.
     static func genderByRule(_ word: String, _ gender: Morphology.GrammaticalGender, language: String)
         -> AgreementWarning
     {
-        AgreementWarning(
-            code: .inflectedByRule,
-            word: word,
-            message: "'\(word)' is in no \(language) lexicon: its ending makes it \(gender.rawValue) for the words "
-                + "agreeing with it, not a dictionary (declare it in the Menu table to be sure)"
-        )
+        AgreementWarning(code: .inflectedByRule, word: word, detail: .ruleGender(gender, language: language))
     }
 
     /// A noun whose gender is not known, so gendered words around it are left as written.
     static func unknownGender(_ word: String) -> AgreementWarning {
-        AgreementWarning(
-            code: .unknownGender,
-            word: word,
-            message: "the gender of '\(word)' is not known; words agreeing with it are left as written "
-                + "(add morphology: {grammaticalGender: …} to the term)"
-        )
+        AgreementWarning(code: .unknownGender, word: word, detail: .unknownGender)
     }
 
     public var description: String { message }

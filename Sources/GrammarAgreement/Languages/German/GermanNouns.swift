@@ -140,6 +140,8 @@ struct GermanNouns: Sendable {
         func listed(_ word: String) -> Bool {
             word.count >= 2 && (lexicon.entry(word) != nil || lexicon.entry(forInflectedForm: word) != nil)
         }
+        // A single letter is no word, whatever it could be the stem of (G|roß is no compound).
+        guard modifier.unicodeScalars.count >= 2 else { return false }
         if listed(modifier) || modifiers?.contains(modifier) == true { return true }
         for link in Self.modifierLinks where modifier.endsWith(link) {
             if listed(modifier.droppingLastBytes(link.utf8.count)) { return true }

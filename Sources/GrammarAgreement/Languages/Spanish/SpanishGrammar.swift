@@ -230,7 +230,9 @@ struct SpanishGrammar: LanguageGrammar {
                 if unknown { context.warn(.inflectedByRule(word.text, to: form, language: language)) }
             }
         }
-        let before = phrase.words.map(\.current)
+        // The words as they stand, to tell whether a gender read from the ending changed any.
+        let guessesGender = entry == nil && hint?.grammaticalGender == nil && features.gender != nil
+        let before = guessesGender ? phrase.words.map(\.current) : []
         agreeModifiers(
             &phrase,
             head: head,
@@ -239,7 +241,7 @@ struct SpanishGrammar: LanguageGrammar {
             context: &context
         )
         // A gender read from the ending of a noun no lexicon lists, that changed the words around it.
-        if entry == nil, hint?.grammaticalGender == nil, let gender = features.gender,
+        if guessesGender, let gender = features.gender,
             zip(before, phrase.words).enumerated().contains(where: {
                 $0.offset != head && $0.element.0 != $0.element.1.current
             })
