@@ -57,27 +57,28 @@ public struct MarketReadiness: Sendable {
         public var stores: [Store]
     }
 
-    /// A store and what its currency cannot buy: each item with the sizes it comes in that have no
-    /// price in the currency.
+    /// A store and what its currency cannot buy.
     public struct Store: Sendable, Hashable {
         public var id: String
         public var locale: String
         public var currency: String
-        public var unpriced: [(item: String, sizes: [String])]
+        /// Each item with the sizes it comes in that have no price in the currency.
+        public var unpriced: [Unpriced]
+    }
 
-        public static func == (lhs: Store, rhs: Store) -> Bool {
-            lhs.id == rhs.id && lhs.locale == rhs.locale && lhs.currency == rhs.currency
-                && lhs.unpriced.map(\.item) == rhs.unpriced.map(\.item)
-                && lhs.unpriced.map(\.sizes) == rhs.unpriced.map(\.sizes)
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    /// A menu item and the sizes a store's currency has no price for.
+    public struct Unpriced: Sendable, Hashable {
+        public var item: String
+        public var sizes: [String]
     }
 
     /// Each localization (the catalog's order) with the stores selling in it.
     public func localizations() -> [Localization] {
-        let stores = checkedStores()
-        return catalog.localizations.filter { $0 != "Base" }.map { localization in
+        localizations(of: checkedStores())
+    }
+
+    private func localizations(of stores: [Store]) -> [Localization] {
+        catalog.localizations.filter { $0 != "Base" }.map { localization in
             Localization(
                 localization: localization,
                 stores: stores.filter { catalog.fallbackChain(for: $0.locale).first == localization }
@@ -89,11 +90,8 @@ public struct MarketReadiness: Sendable {
     /// no store sells in, a store no localization serves, a store that cannot be checked (warnings).
     public func lint() -> LintReport {
         var findings: [CatalogDiagnostic] = []
-        for store in menu.stores where store.locale == nil || store.currencyCode == nil || store.timeZone == nil {
-            let missing = [
-                store.locale == nil ? "locale" : nil, store.currencyCode == nil ? "currency" : nil,
-                store.timeZone == nil ? "timeZone" : nil,
-            ].compactMap { $0 }
+        for store in menu.stores where !store.missingMarketFields.isEmpty {
+            let missing = store.missingMarketFields
             findings.append(
                 CatalogDiagnostic(
                     .warning,
@@ -123,7 +121,7 @@ public struct MarketReadiness: Sendable {
                     )
                 )
             }
-            for (item, sizes) in store.unpriced {
+            for (item, sizes) in store.unpriced.map({ ($0.item, $0.sizes) }) {
                 findings.append(
                     CatalogDiagnostic(
                         .error,
@@ -137,7 +135,7 @@ public struct MarketReadiness: Sendable {
                 )
             }
         }
-        for localization in localizations() where localization.stores.isEmpty {
+        for localization in localizations(of: checked) where localization.stores.isEmpty {
             findings.append(
                 CatalogDiagnostic(
                     .warning,
@@ -159,10 +157,10 @@ public struct MarketReadiness: Sendable {
             guard let locale = store.locale, let currency = store.currencyCode, store.timeZone != nil else {
                 return nil
             }
-            let unpriced = menu.items.compactMap { item -> (String, [String])? in
+            let unpriced = menu.items.compactMap { item -> Unpriced? in
                 // The sizes the item comes in (priced in some currency) that this currency lacks.
                 let sizes = menu.sizes.map(\.id).filter { item.prices[$0] != nil && item.prices[$0]?[currency] == nil }
-                return sizes.isEmpty ? nil : (item.id, sizes)
+                return sizes.isEmpty ? nil : Unpriced(item: item.id, sizes: sizes)
             }
             return Store(id: store.id, locale: locale, currency: currency, unpriced: unpriced)
         }

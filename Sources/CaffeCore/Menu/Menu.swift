@@ -50,6 +50,16 @@ public struct Menu: Sendable {
         public let currencyCode: String?
         /// The IANA time zone it is in (`America/Los_Angeles`), when the menu says.
         public let timeZone: String?
+
+        /// What the menu leaves out of a market (`locale`, `currency`, `timeZone`, as `menu.json`
+        /// names them); empty when the store is one.
+        public var missingMarketFields: [String] {
+            [
+                locale == nil ? "locale" : nil, currencyCode == nil ? "currency" : nil,
+                timeZone == nil ? "timeZone" : nil,
+            ]
+            .compactMap { $0 }
+        }
     }
 
     /// The catalog table holding item, size, ingredient and store names.

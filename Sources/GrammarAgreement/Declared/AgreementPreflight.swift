@@ -187,8 +187,7 @@ public struct AgreementPreflight: Sendable {
         var withoutRules: [String] = []
         var spans: [SpanWithoutRules] = []
         for localization in catalog.localizations where localization != "Base" {
-            let language = GrammarRegistry.language(of: localization)
-            guard GrammarRegistry.languages.contains(language) else {
+            guard GrammarRegistry.hasRules(for: localization) else {
                 withoutRules.append(localization)
                 spans += spansWithoutRules(localization)
                 continue
@@ -206,11 +205,12 @@ public struct AgreementPreflight: Sendable {
         )
     }
 
-    /// The entries of `localization` itself (not those it falls back to) with an agreement span.
+    /// The entries of `localization` itself (not those it falls back to) with an agreement span,
+    /// as ``AgreementTemplate`` reads one (the markup lint's `agreement-without-rules` too).
     private func spansWithoutRules(_ localization: String) -> [SpanWithoutRules] {
         catalog.tableNames.flatMap { table in
             catalog.entries(table: table, localization: localization).filter { entry in
-                Self.variants(of: entry.value).contains { !Self.spanRanges(in: $0).isEmpty }
+                Self.variants(of: entry.value).contains { (try? AgreementTemplate($0))?.hasAgreementSpans == true }
             }.map { SpanWithoutRules(locale: localization, table: table, key: $0.key) }
         }
     }

@@ -14,6 +14,11 @@ enum GrammarRegistry {
         return code.lowercased()
     }
 
+    /// Whether the language of `locale` has agreement rules (others leave spans as written).
+    static func hasRules(for locale: String) -> Bool {
+        languages.contains(language(of: locale))
+    }
+
     /// The grammar for `language`, or one that leaves text as written.
     static func grammar(for language: String) throws(AgreementError) -> any LanguageGrammar {
         if let grammar = grammars.withLock({ $0[language] }) { return grammar }

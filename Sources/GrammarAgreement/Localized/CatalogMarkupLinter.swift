@@ -104,7 +104,7 @@ public struct CatalogMarkupLinter: Sendable {
     /// tables' text is the development language's).
     private func hasRules(_ localization: String) -> Bool {
         let locale = localization == StringCatalog.nonLocalized ? catalog.developmentLanguage : localization
-        return GrammarRegistry.languages.contains(GrammarRegistry.language(of: locale))
+        return GrammarRegistry.hasRules(for: locale)
     }
 
     /// Every `^[…](…)` key used in `document`, sorted.

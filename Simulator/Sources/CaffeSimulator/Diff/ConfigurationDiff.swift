@@ -263,21 +263,14 @@ public struct ConfigurationDiff: Sendable {
         report.failingInBoth = total.failingInBoth
         report.catalogChanges = changes.map(\.description)
         report.keyChanges = changes.enumerated().map { index, change in
-            let chains = total.locales.keys.map { locale in
-                (locale, Set(before.catalog.fallbackChain(for: locale) + after.catalog.fallbackChain(for: locale)))
-            }
-            let reachesAll =
-                change == .menuFile || change.localization == StringCatalog.nonLocalized
-            return KeyChange(
+            KeyChange(
                 key: change.description,
                 name: change.name,
                 localization: change.localization,
                 kind: change.kind,
                 before: change == .menuFile ? nil : Self.value(of: change, in: before.catalog),
                 after: change == .menuFile ? nil : Self.value(of: change, in: after.catalog),
-                eventsReaching: chains.reduce(0) { sum, entry in
-                    sum + (reachesAll || entry.1.contains(change.localization) ? total.locales[entry.0] ?? 0 : 0)
-                },
+                eventsReaching: total.reachingByChange[index] ?? 0,
                 outputsChanged: total.changes.reduce(0) { sum, entry in
                     sum + (entry.key.keys.contains(change) ? entry.value.count : 0)
                 },
@@ -363,13 +356,13 @@ struct Tally {
     var failingInBoth = 0
     var changes: [ChangeKey: (count: Int, examples: [ConfigurationDiff.Example])] = [:]
     var failures: [FailureKey: (count: Int, examples: [ConfigurationDiff.FailureExample])] = [:]
-    /// Events by the locale they ask for (those that render in either configuration).
-    var locales: [String: Int] = [:]
+    /// Events whose locale can see each change (``Lane`` candidates), by the change's index.
+    var reachingByChange: [Int: Int] = [:]
     /// Events that render in one configuration only, by the index of the change that does it.
     var failuresByChange: [Int: Int] = [:]
 
     mutating func merge(_ other: Tally, keep: Int) {
-        locales.merge(other.locales, uniquingKeysWith: +)
+        reachingByChange.merge(other.reachingByChange, uniquingKeysWith: +)
         failuresByChange.merge(other.failuresByChange, uniquingKeysWith: +)
         orders += other.orders
         complications += other.complications

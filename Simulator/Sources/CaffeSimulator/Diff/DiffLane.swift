@@ -61,15 +61,9 @@ struct Lane {
         let id = header.orderID.isEmpty ? "\(header.sourceID)#\(header.sequence)" : header.orderID
         let old = Self.render(before, kind, record.body)
         let new = Self.render(after, kind, record.body)
-        // Which locale the event asks for, so each changed key can say how many events reach it.
-        for outcome in [new, old] {
-            switch outcome {
-            case .order(_, _, _, let locale), .complication(_, let locale):
-                tally.locales[locale, default: 0] += 1
-            case .failed:
-                continue
-            }
-            break
+        // Each change this event can see (the same candidates attribution tries) is reached by it.
+        if let locale = Self.locale(of: new) ?? Self.locale(of: old) {
+            for index in candidates(for: locale) { tally.reachingByChange[index, default: 0] += 1 }
         }
         switch (old, new) {
         case (.failed(let was, _), .failed(let now, let detail)):

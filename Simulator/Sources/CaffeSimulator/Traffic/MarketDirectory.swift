@@ -40,11 +40,8 @@ public struct MarketDirectory: Sendable {
         }
         for store in menu.stores {
             guard let locale = store.locale, let currency = store.currencyCode, let zone = store.timeZone else {
-                let missing = [
-                    store.locale == nil ? "locale" : nil, store.currencyCode == nil ? "currency" : nil,
-                    store.timeZone == nil ? "timeZone" : nil,
-                ].compactMap { $0 }
-                notes.append("\(store.id) is no market: menu.json gives it no \(missing.joined(separator: ", "))")
+                let missing = store.missingMarketFields.joined(separator: ", ")
+                notes.append("\(store.id) is no market: menu.json gives it no \(missing)")
                 continue
             }
             guard !markets.contains(where: { $0.locale == locale }) else {
@@ -67,12 +64,11 @@ public struct MarketDirectory: Sendable {
         }
         self.markets = markets
         defaultLocales = traffic?.defaultLocales ?? markets.map(\.locale)
-        if let catalog {
-            let reached = Set(markets.compactMap { catalog.fallbackChain(for: $0.locale).first })
-            localizationsWithoutMarket = catalog.localizations.filter { $0 != "Base" && !reached.contains($0) }
-        } else {
-            localizationsWithoutMarket = []
-        }
+        localizationsWithoutMarket =
+            catalog.map { catalog in
+                MarketReadiness(menu: menu, catalog: catalog).localizations().filter(\.stores.isEmpty)
+                    .map(\.localization)
+            } ?? []
         self.notes = notes
     }
 
@@ -147,10 +143,7 @@ public struct MarketDirectory: Sendable {
     /// Why `locale` is no market, and what would make it one.
     private func unknown(_ locale: String) -> String {
         var text = "no market for \(locale); \(configured)"
-        let language = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? locale
-        if let waiting = localizationsWithoutMarket.first(where: {
-            $0 == locale || $0.split(separator: "-").first.map(String.init) == language
-        }) {
+        if let waiting = localizationsWithoutMarket.first(where: { LocalizationMatcher.descends(locale, from: $0) }) {
             text += ". The catalogs have the localization \(waiting), but no store of menu.json sells in it"
         }
         return text

@@ -1,5 +1,6 @@
 import CaffeProtocol
 import Foundation
+import Localization
 
 /// `traffic.json` of a configuration folder: who the simulator's customers are in each language,
 /// and which markets traffic goes to when no `--locales` is given.
@@ -10,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// Customers are listed by locale (`es-MX`) or language (`pl`); a market takes its locale's list,
-/// else its language's. `termOfAddress` is `feminine`, `masculine`, `neutral` or `unspecified`; an
+/// else the nearest of its parents' (`es-MX` → `es-419` → `es`). `termOfAddress` is `feminine`, `masculine`, `neutral` or `unspecified`; an
 /// empty name is a customer who gave none.
 public struct TrafficSettings: Sendable, Equatable {
     /// The file's name in a configuration folder.
@@ -90,11 +91,9 @@ public struct TrafficSettings: Sendable, Equatable {
         "feminine": .feminine, "masculine": .masculine, "neutral": .neutral, "unspecified": .unspecified,
     ]
 
-    /// The customers of `locale`: its own list, else its language's (`pl-PL` → `pl`); `nil` when
-    /// neither is listed.
+    /// The customers of `locale`: its own list, else the nearest of its CLDR parents' (`es-MX`,
+    /// `es-419`, `es`); `nil` when none is listed.
     public func customers(for locale: String) -> [Market.Customer]? {
-        if let own = customers[locale] { return own }
-        let language = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? locale
-        return customers[language]
+        LocalizationMatcher.ancestry(of: locale).lazy.compactMap { customers[$0] }.first
     }
 }

@@ -113,9 +113,9 @@ struct EnglishGrammar: LanguageGrammar {
             let word = phrase.words[inflectedHead].lower
             let wordIsPlural = inflectedHead == head ? writtenPlural : nouns.isPlural(word)
             if isPlural, !wordIsPlural {
-                let plural = nouns.plural(of: word)
+                let (plural, isListed) = nouns.pluralReading(of: word)
                 phrase.words[inflectedHead].set(plural)
-                if !nouns.isListed(word) {
+                if !isListed {
                     context.warn(.inflectedByRule(phrase.words[inflectedHead].text, to: plural, language: language))
                 }
             } else if !isPlural, wordIsPlural, let singular = nouns.singular(of: word) {

@@ -8,33 +8,28 @@ struct EnglishNouns: Sendable {
     private static let compoundPrepositions: Set<Substring> = ["in", "of"]
 
     /// The plural of a lowercase singular noun.
-    func plural(of word: String) -> String {
-        if let entry = lexicon.entry(word) {
-            if let plural = entry.plural { return plural.lowercased() }
-            if entry.isPluralOnly { return word }
+    func plural(of word: String) -> String { pluralReading(of: word).plural }
+
+    /// The plural of a lowercase singular noun, and whether the lexicon decided it: it lists the
+    /// word, or the part of a hyphenated compound that inflects (*mother-in-law*: *mother*).
+    /// Otherwise the spelling rules made it.
+    func pluralReading(of word: String) -> (plural: String, isListed: Bool) {
+        let entry = lexicon.entry(word)
+        if let entry {
+            if let plural = entry.plural { return (plural.lowercased(), true) }
+            if entry.isPluralOnly { return (word, true) }
         }
         if word.utf8.contains(UInt8(ascii: "-")) {
             let parts = word.split(separator: "-", omittingEmptySubsequences: false)
             let head =
                 parts.firstIndex(where: { Self.compoundPrepositions.contains($0) }).map { $0 - 1 } ?? parts.count - 1
-            guard head >= 0, !parts[head].isEmpty else { return Self.regularPlural(of: word) }
+            guard head >= 0, !parts[head].isEmpty else { return (Self.regularPlural(of: word), entry != nil) }
             var inflected = parts.map(String.init)
-            inflected[head] = plural(of: inflected[head])
-            return inflected.joined(separator: "-")
+            let reading = pluralReading(of: inflected[head])
+            inflected[head] = reading.plural
+            return (inflected.joined(separator: "-"), entry != nil || reading.isListed)
         }
-        return Self.regularPlural(of: word)
-    }
-
-    /// Whether the lexicon decides the plural of a lowercase singular noun: it lists the word, or
-    /// the part of a hyphenated compound that inflects (*mother-in-law*: *mother*). Otherwise
-    /// ``plural(of:)`` follows the spelling rules.
-    func isListed(_ word: String) -> Bool {
-        if lexicon.entry(word) != nil { return true }
-        guard word.utf8.contains(UInt8(ascii: "-")) else { return false }
-        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        let head =
-            parts.firstIndex(where: { Self.compoundPrepositions.contains($0) }).map { $0 - 1 } ?? parts.count - 1
-        return head >= 0 && !parts[head].isEmpty && isListed(String(parts[head]))
+        return (Self.regularPlural(of: word), entry != nil)
     }
 
     /// Whether a lowercase word is a plural form: listed, a regular plural of a listed noun, or an
