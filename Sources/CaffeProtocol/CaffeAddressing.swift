@@ -28,4 +28,6 @@ public enum CaffeMethod {
     public static let redrive = "caffe.v1.Admin/Redrive"
     /// `ReplayRequest` → `ReplayResponse`, served by order sources.
     public static let replayFetch = "caffe.v1.Replay/Fetch"
+    /// The operators' service (`Stats`, `Redrive`), which `rpc.admin_allowed_keys` can restrict.
+    public static let adminService = "caffe.v1.Admin"
 }

@@ -11,9 +11,12 @@ extension Caffe_V1_OrderEvent: CaffeValidatable {
         let type = "OrderEvent"
         try require(orderID, "order_id", in: type)
         try require(sourceID, "source_id", in: type)
+        try identifier(orderID, "order_id", in: type)
+        try identifier(sourceID, "source_id", in: type)
         guard sequence > 0 else { throw .missing("sequence", in: type) }
         guard hasPlacedAt else { throw .missing("placed_at", in: type) }
         try require(storeID, "store_id", in: type)
+        try identifier(storeID, "store_id", in: type)
         guard hasCustomer else { throw .missing("customer", in: type) }
         try require(customer.locale, "customer.locale", in: type)
         try require(customer.timeZone, "customer.time_zone", in: type)
@@ -37,6 +40,8 @@ extension Caffe_V1_ComplicationRequest: CaffeValidatable {
         let type = "ComplicationRequest"
         try require(requestID, "request_id", in: type)
         try require(userID, "user_id", in: type)
+        try identifier(requestID, "request_id", in: type)
+        try identifier(userID, "user_id", in: type)
         try require(locale, "locale", in: type)
         try require(timeZone, "time_zone", in: type)
         guard hasNextFreeCoffee else { throw .missing("next_free_coffee", in: type) }
@@ -49,6 +54,8 @@ extension Caffe_V1_ComplicationRequest: CaffeValidatable {
 extension Caffe_V1_EventHeader: CaffeValidatable {
     public func validate() throws(CaffeProtocolError) {
         try require(bodyType, "body_type", in: "EventHeader")
+        try identifier(sourceID, "source_id", in: "EventHeader")
+        try identifier(orderID, "order_id", in: "EventHeader")
     }
 }
 
@@ -56,6 +63,7 @@ extension Caffe_V1_RequestHeader: CaffeValidatable {
     public func validate() throws(CaffeProtocolError) {
         try require(method, "method", in: "RequestHeader")
         try require(requestID, "request_id", in: "RequestHeader")
+        try identifier(requestID, "request_id", in: "RequestHeader")
         if hasDeadline, !(0..<1_000_000_000).contains(deadline.nanos) {
             throw .invalid("deadline", in: "RequestHeader", "has nanos \(deadline.nanos) outside 0..<1000000000")
         }
@@ -63,6 +71,11 @@ extension Caffe_V1_RequestHeader: CaffeValidatable {
             throw .invalid("timeout", in: "RequestHeader", "must be a non-negative duration")
         }
     }
+}
+
+/// Refuses an id that breaks ``Identifier``'s rule (an empty one passes: `require` judges that).
+private func identifier(_ value: String, _ field: String, in type: String) throws(CaffeProtocolError) {
+    if let problem = Identifier.problem(value) { throw .invalid(field, in: type, problem) }
 }
 
 private func require(_ value: String, _ field: String, in type: String) throws(CaffeProtocolError) {

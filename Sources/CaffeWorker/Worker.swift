@@ -70,7 +70,15 @@ public final class Worker: Service {
         let checkpoint: Checkpoint
         do {
             let url = configuration.checkpoint.path.isEmpty ? nil : URL(fileURLWithPath: configuration.checkpoint.path)
-            checkpoint = try url.map(Checkpoint.read) ?? Checkpoint()
+            let reading = try url.map(Checkpoint.reading)
+            checkpoint = reading?.checkpoint ?? Checkpoint()
+            if let torn = reading?.tornLine {
+                reloads.update { $0.checkpointTornLines += 1 }
+                logger.warning(
+                    "checkpoint journal: a torn last line skipped",
+                    metadata: ["file": "\(torn.path)", "line": "\(torn.line)", "bytes": "\(torn.bytes)"]
+                )
+            }
         } catch {
             throw WorkerError(.checkpoint, "cannot resume from it", key: "checkpoint.path", cause: error)
         }
@@ -356,7 +364,9 @@ public final class Worker: Service {
                 limits: limits,
                 queue: configuration.rpc.queue,
                 renderThreads: configuration.renderThreadCount,
-                localeCacheBytes: configuration.render.localeCacheBytes
+                localeCacheBytes: configuration.render.localeCacheBytes,
+                redriveRate: configuration.rpc.redriveRate,
+                adminAllowedKeys: Set(configuration.rpc.adminAllowedKeys)
             ),
             cores: cores,
             status: status,

@@ -36,6 +36,13 @@ struct CatalogCommand: ParsableCommand {
         @Option(help: "The development language (default: the catalog's).")
         var developmentLanguage: String?
 
+        func validate() throws {
+            // The language names the .xcloc written into --output: never a path.
+            guard LocaleTag.isWellFormed(language) else {
+                throw ValidationError("--language: '\(language)' is not a BCP 47 language tag such as ru or fr-CA")
+            }
+        }
+
         func run() throws {
             let folder =
                 catalog.map { URL(fileURLWithPath: $0) }
@@ -98,9 +105,11 @@ struct CatalogCommand: ParsableCommand {
             let merge: LocalizationImport
             do {
                 let document = try XLIFFReader.read(try Self.xliffBytes(file))
+                let menu = Self.menu(besides: folder)
                 merge = try LocalizationImport(document: document, catalogFolder: folder) { catalog in
                     CatalogLinter(catalog: catalog, termTables: ["Menu"]).lint().findings
                         + CatalogMarkupLinter(catalog: catalog, appKeys: []).lint().findings
+                        + Self.workerCheck(catalog, menu: menu)
                 }
                 if !dryRun { try merge.write() }
             } catch {
@@ -123,6 +132,33 @@ struct CatalogCommand: ParsableCommand {
             }
             if !dryRun, let note = Self.marketNote(language: merge.language, catalogFolder: folder) { print(note) }
             if !merge.refused.isEmpty { throw ExitCode(1) }
+        }
+
+        /// The `menu.json` beside the catalog folder, if there is one that reads.
+        static func menu(besides catalogFolder: URL) -> Menu? {
+            try? Menu(
+                contentsOf: catalogFolder.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(
+                    "menu.json"
+                )
+            )
+        }
+
+        /// What `caffe worker --check-config` finds in `catalog` with `menu`: each localization
+        /// whose strings do not render with the values the worker passes (``CatalogProbe``), as an
+        /// error no one key explains — an import that brings one writes nothing.
+        static func workerCheck(_ catalog: StringCatalog, menu: Menu?) -> [CatalogDiagnostic] {
+            guard let menu, catalog.diagnostics.allSatisfy({ $0.severity != .error }),
+                let core = try? RenderingCore(catalog: catalog, menu: menu)
+            else { return [] }
+            return CatalogProbe.run(core).map { failure in
+                CatalogDiagnostic(
+                    .error,
+                    CatalogDiagnostic.Code("worker-check"),
+                    file: "",
+                    locale: failure.localization,
+                    message: "caffe worker would refuse the catalog: \(failure)"
+                )
+            }
         }
 
         /// What a new language still lacks to reach customers, from the `menu.json` beside the
@@ -156,7 +192,7 @@ struct CatalogCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw LocalizationError(.unreadableCatalog, "\(path) does not exist")
             }
-            guard isFolder.boolValue else { return try [UInt8](Data(contentsOf: url)) }
+            guard isFolder.boolValue else { return try read(url) }
             let localized = url.appendingPathComponent("Localized Contents")
             let xliffs =
                 (try? FileManager.default.contentsOfDirectory(atPath: localized.path))?
@@ -167,7 +203,21 @@ struct CatalogCommand: ParsableCommand {
                     "\(path) holds \(xliffs.count) .xliff files in Localized Contents, not one"
                 )
             }
-            return try [UInt8](Data(contentsOf: localized.appendingPathComponent(xliffs[0])))
+            return try read(localized.appendingPathComponent(xliffs[0]))
+        }
+
+        /// The largest XLIFF read: a catalog file's cap, as the XLIFF carries one language of it.
+        static let maxXLIFFBytes = StringCatalog.maxFileBytes
+
+        private static func read(_ url: URL) throws -> [UInt8] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+            guard size <= maxXLIFFBytes else {
+                throw LocalizationError(
+                    .unreadableCatalog,
+                    "\(url.path) is \(size) bytes; an XLIFF is at most \(maxXLIFFBytes) (a catalog file's cap)"
+                )
+            }
+            return try [UInt8](Data(contentsOf: url))
         }
     }
 }

@@ -35,11 +35,11 @@ struct CheckpointCommand: ParsableCommand {
             let checkpoint = try CheckpointCommand.read(file)
             let keys = Set(checkpoint.sources.keys).union(checkpoint.givenUp.keys).union(checkpoint.endpoints.keys)
             for key in keys.sorted() {
-                var line = "\(SourceStream.describe(key))  mark \(checkpoint.sources[key] ?? 0)"
+                var line = "\(Identifier.printable(SourceStream.describe(key)))  mark \(checkpoint.sources[key] ?? 0)"
                 if let ranges = checkpoint.givenUpRanges[key], !ranges.isEmpty {
                     line += "  given up " + ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
                 }
-                if let endpoint = checkpoint.endpoints[key] { line += "  replay \(endpoint)" }
+                if let endpoint = checkpoint.endpoints[key] { line += "  replay \(Identifier.printable(endpoint))" }
                 if let shards {
                     line +=
                         "  shard \(ShardAssignment.shard(of: SourceStream.split(key).source, among: shards))/\(shards)"
@@ -106,17 +106,29 @@ struct CheckpointCommand: ParsableCommand {
                 )
             }
             for key in result.overlapping {
-                print("  note: \(SourceStream.describe(key)) was in more than one input; its lowest mark is kept")
+                print(
+                    "  note: \(Identifier.printable(SourceStream.describe(key))) was in more than one input; its lowest mark is kept"
+                )
             }
         }
     }
 
+    /// Reads a checkpoint an operator named: a name with neither a snapshot nor a journal is a
+    /// mistake here (the worker takes it for a first start), and a torn journal line is said.
     static func read(_ path: String) throws -> Checkpoint {
+        let reading: Checkpoint.Reading
         do {
-            return try Checkpoint.read(URL(fileURLWithPath: path))
+            reading = try Checkpoint.reading(URL(fileURLWithPath: path))
         } catch {
             throw failure("\(error)")
         }
+        guard reading.existed else {
+            throw failure("\(path): no such checkpoint (neither the file nor \(path).journal exists)")
+        }
+        if let torn = reading.tornLine {
+            FileHandle.standardError.write(Data("caffe checkpoint: warning: \(torn)\n".utf8))
+        }
+        return reading.checkpoint
     }
 
     /// Says `message` on standard error; the exit status to throw (1, without the usage text).

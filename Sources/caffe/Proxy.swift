@@ -60,6 +60,7 @@ struct ProxyCommand: ParsableCommand {
     }
 
     func run() throws {
+        DescriptorLimit.raiseToHard()
         let context = try ZMQContext()
         let types: (ZMQSocketType, ZMQSocketType) =
             switch kind {

@@ -80,6 +80,14 @@ struct WorkerCommand: AsyncParsableCommand {
             }
         }
         let logger = Logger(label: "caffe.worker")
+        let descriptors = DescriptorLimit.raiseToHard()
+        logger.info(
+            "file descriptor limit",
+            metadata: [
+                "soft": "\(descriptors.after)", "raised_from": "\(descriptors.before)",
+                "operations_connections": "\(DescriptorLimit.operationsConnections(limit: descriptors.after))",
+            ]
+        )
         let core: RenderingCore
         do {
             core = try WorkerSetup.core(for: configuration, logger: logger)

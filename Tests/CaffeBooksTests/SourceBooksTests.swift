@@ -19,6 +19,13 @@ struct SourceBooksTests {
         return header
     }
 
+    /// Event `sequence` of source `s`'s run `epoch`, its order id `s-<epoch>-<sequence>`.
+    func event(_ sequence: UInt64, epoch: UInt64) -> Caffe_V1_EventHeader {
+        var header = header(sequence, order: "s-\(epoch)-\(sequence)")
+        header.sourceEpoch = epoch
+        return header
+    }
+
     func books(attempts: Int = 5) -> SourceBooks {
         SourceBooks(
             policy: Intake.Policy(
@@ -68,11 +75,6 @@ struct SourceBooksTests {
     @Test("a source under a new source_epoch is a new stream from 1; the old run's books stay the old run's")
     func restartedSource() throws {
         var books = books()
-        func event(_ sequence: UInt64, epoch: UInt64) -> Caffe_V1_EventHeader {
-            var header = header(sequence, order: "s-\(epoch)-\(sequence)")
-            header.sourceEpoch = epoch
-            return header
-        }
         for sequence: UInt64 in 1...3 {
             #expect(books.admit(header(sequence), at: start).decision == .render(late: false))
         }
@@ -205,6 +207,103 @@ struct SourceBooksTests {
         #expect(books.finalChange().sources["s", default: 0] == 0)
         _ = books.delivered([ref(1...1)])
         #expect(books.finalChange().sources == ["s": 2])
+    }
+
+    @Test("a source id holding U+001F is refused: it cannot stand for another source's run, nor move its books")
+    func forgedStreamKey() {
+        var books = books()
+        var real = header(1)
+        real.sourceEpoch = 7
+        #expect(books.admit(real, at: start).decision == .render(late: false))
+        // `s` U+001F `7` with no epoch spells the key of s's run 7.
+        var forged = header(2, order: "forged-2")
+        forged.sourceID = "s\u{1F}7"
+        #expect(
+            books.admit(forged, at: start).decision
+                == .reject("the event header's source_id holds the control character U+001F")
+        )
+        #expect(books.refuse(forged, at: start).refusal == .deadLetter(completing: nil))
+        real.sequence = 2
+        real.orderID = "s-2"
+        #expect(books.admit(real, at: start).decision == .render(late: false))
+        var long = header(1)
+        long.sourceID = String(repeating: "x", count: 129)
+        #expect(
+            books.admit(long, at: start).decision
+                == .reject("the event header's source_id is 129 bytes long; at most 128 are accepted")
+        )
+    }
+
+    @Test("an order sent again by a restarted source under its new epoch is a retry, not a new order")
+    func orderIDsAcrossRuns() {
+        var books = books()
+        #expect(books.admit(header(1, order: "o-1"), at: start).decision == .render(late: false))
+        var again = header(1, order: "o-1")
+        again.sourceEpoch = 5
+        #expect(books.admit(again, at: start).decision == .retry)
+        var other = header(1, order: "o-1")
+        other.sourceID = "t"
+        #expect(books.admit(other, at: start).decision == .render(late: false))
+    }
+
+    @Test("a replaced run retires once done: its books and checkpoint entry go, and its epoch is refused after")
+    func retiredRuns() throws {
+        var books = books()
+        let run1 = SourceStream.key(source: "s", epoch: 1)
+        let run2 = SourceStream.key(source: "s", epoch: 2)
+        let run3 = SourceStream.key(source: "s", epoch: 3)
+        for sequence: UInt64 in 1...2 { _ = books.admit(event(sequence, epoch: 1), at: start) }
+        _ = books.delivered([SequenceRef(source: run1, sequences: 1...2)])
+        _ = books.admit(event(1, epoch: 2), at: start)
+        books.superseded(run1, by: 2)
+        #expect(books.expireIdle(at: start).contains(.retired(source: run1)))
+        let change = try #require(
+            books.checkpointIfDue(at: start + .seconds(1)).compactMap { action -> Checkpoint.Change? in
+                if case .checkpoint(let change) = action { change } else { nil }
+            }.first
+        )
+        #expect(change.retired == [run1] && change.epochFloors == ["s": 2])
+        #expect(
+            books.admit(event(3, epoch: 1), at: start).decision
+                == .reject("source_epoch 1 of 's' is older than epoch 2, which replaced it; that run is retired")
+        )
+        // A run with an event not delivered yet waits; delivered, it retires at the next look.
+        _ = books.admit(event(1, epoch: 3), at: start)
+        books.superseded(run2, by: 3)
+        #expect(!books.expireIdle(at: start + .seconds(2)).contains(.retired(source: run2)))
+        _ = books.delivered([SequenceRef(source: run2, sequences: 1...1)])
+        #expect(books.expireIdle(at: start + .seconds(3)).contains(.retired(source: run2)))
+        #expect(books.intake.tracker.knows(run3) && !books.intake.tracker.knows(run2))
+        // A worker resuming from the floors refuses the retired epochs too.
+        var resumed = Checkpoint()
+        resumed.epochFloors = ["s": 3]
+        var again = SourceBooks(
+            policy: Intake.Policy(recovery: GapRecovery.Policy(timeout: .seconds(1), attempts: 1, backoff: .zero)),
+            resumingFrom: resumed,
+            checkpointInterval: .seconds(1),
+            now: start
+        )
+        #expect(again.admit(event(5, epoch: 2), at: start).decision != .render(late: false))
+        #expect(again.admit(event(1, epoch: 4), at: start).decision == .render(late: false))
+    }
+
+    @Test("a source that restarts with every event keeps its books bounded: done runs retire, the table compacts")
+    func restartFlood() {
+        var books = books()
+        var previous: String?
+        for epoch: UInt64 in 1...5000 {
+            var header = header(1, order: "flood-\(epoch)")
+            header.sourceEpoch = epoch
+            _ = books.admit(header, at: start)
+            let key = SourceStream.key(source: "s", epoch: epoch)
+            _ = books.delivered([SequenceRef(source: key, sequences: 1...1)])
+            if let previous { books.superseded(previous, by: epoch) }
+            previous = key
+            if epoch % 100 == 0 { _ = books.expireIdle(at: start + .milliseconds(Int64(epoch) * 2)) }
+        }
+        _ = books.expireIdle(at: start + .seconds(60))
+        let counts = books.intake.tracker.counts
+        #expect(counts.active + counts.dormant == 1)
     }
 
     @Test("an input refused for its content completes its sequence by its dead letter; seen again, it is a duplicate")

@@ -210,7 +210,9 @@ struct HostileBytesTests {
                     #expect(mismatch?.code == .unexpectedBodyType)
                 }
             case .failure(let error):
-                #expect([CaffeProtocolError.Code.malformed, .missingField].contains(error.code))
+                // invalidField: a mutated id now holds a control character (the identifier rule).
+                #expect([CaffeProtocolError.Code.malformed, .missingField, .invalidField].contains(error.code))
+                if error.code == .invalidField { #expect(["source_id", "order_id"].contains(error.field)) }
             }
         }
     }
@@ -230,7 +232,7 @@ struct HostileBytesTests {
                     #expect(mismatch?.field == "body_type")
                 }
             } catch {
-                #expect([CaffeProtocolError.Code.malformed, .missingField].contains(error.code))
+                #expect([CaffeProtocolError.Code.malformed, .missingField, .invalidField].contains(error.code))
                 if error.code == .missingField { #expect(error.field == "body_type") }
             }
         }

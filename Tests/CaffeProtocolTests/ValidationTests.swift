@@ -218,4 +218,43 @@ struct ValidationTests {
         header.deadline = Google_Protobuf_Timestamp(seconds: 1000, nanos: 999_999_999)
         try header.validate()
     }
+
+    /// Ids the identifier rule refuses, with the problem it names.
+    static let refusedIDs: [(String, String)] = [
+        ("pos-9\u{1F}A", "holds the control character U+001F"),
+        ("a\u{0}b", "holds the control character U+0000"),
+        ("esc\u{1B}[31m", "holds the control character U+001B"),
+        ("del\u{7F}", "holds the control character U+007F"),
+        ("c1\u{85}", "holds the control character U+0085"),
+        ("line\u{2028}", "holds the line or paragraph separator U+2028"),
+        ("non" + String(Unicode.Scalar(0xFFFE)!), "holds the noncharacter U+FFFE"),
+        ("non" + String(Unicode.Scalar(0xFDD0)!), "holds the noncharacter U+FDD0"),
+        ("plane" + String(Unicode.Scalar(0x1FFFF)!), "holds the noncharacter U+1FFFF"),
+        (String(repeating: "é", count: 65), "is 130 bytes long; at most 128 are accepted"),
+    ]
+
+    @Test("ids: at most 128 bytes, no control character, line separator or noncharacter", arguments: refusedIDs)
+    func identifiersRefused(id: String, problem: String) throws {
+        #expect(Identifier.problem(id) == problem)
+        var order = Fixtures.order()
+        order.sourceID = id
+        let error = try invalidity(of: order)
+        #expect(error.code == .invalidField && error.field == "source_id")
+        #expect(error.message == "OrderEvent.source_id \(problem)")
+    }
+
+    @Test func identifiersAccepted() throws {
+        for id in ["pos-1", "café-Zürich", "店舗-7", "🍩", String(repeating: "x", count: 128), ""] {
+            #expect(Identifier.problem(id) == nil, "\(id)")
+        }
+        var header = Caffe_V1_EventHeader()
+        header.bodyType = "caffe.v1.OrderEvent"
+        header.sourceID = "pos\u{1F}1"
+        #expect(try invalidity(of: header).message == "EventHeader.source_id holds the control character U+001F")
+        var complication = Fixtures.complication()
+        complication.userID = "u\n2"
+        #expect(try invalidity(of: complication).field == "user_id")
+        #expect(Identifier.printable("esc\u{1B}[31m-red") == "esc\\u{1B}[31m-red")
+        #expect(Identifier.printable("plain") == "plain")
+    }
 }

@@ -1,3 +1,4 @@
+import CaffeProtocol
 // Caffe — CaffeWorker tests.
 import Foundation
 import Logging
@@ -132,6 +133,66 @@ struct DeliveryTests {
         try Data(#"{"g":5,"s":{"a":1}}"#.utf8 + [10] + "garbage\n".utf8 + #"{"g":6}"#.utf8 + [10]).write(to: journal)
         let problem = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
         #expect(problem?.message.hasPrefix("line 2 is unreadable") == true)
+    }
+
+    @Test(
+        "a torn last journal line is skipped and said; an empty line, or a torn line alone without a snapshot, refused"
+    )
+    func checkpointJournalDamageIsSaid() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("w.checkpoint")
+        let journal = Checkpoint.journalURL(for: url)
+        // Neither file: a first start, and nothing existed.
+        let first = try Checkpoint.reading(url)
+        #expect(!first.existed && first.tornLine == nil && first.checkpoint.sources.isEmpty)
+        try Data((#"{"g":1,"s":{"a":4}}"# + "\n" + #"{"g":2,"s":{"a":"#).utf8).write(to: journal)
+        let torn = try Checkpoint.reading(url)
+        #expect(torn.checkpoint.sources == ["a": 4] && torn.existed)
+        #expect(torn.tornLine == Checkpoint.TornLine(path: journal.path, line: 2, bytes: 16))
+        #expect(
+            torn.tornLine?.description
+                == "\(journal.path): line 2 ends without a newline (16 bytes, a write cut short); skipped"
+        )
+        // Only a torn line and no snapshot: nothing to resume from, refused.
+        try Data(#"{"g":1,"s":{"a":"#.utf8).write(to: journal)
+        let alone = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+        #expect(alone?.message.hasPrefix("holds nothing readable") == true)
+        // An emptied middle line lost a change: refused, naming it.
+        try Data((#"{"g":1,"s":{"a":4}}"# + "\n\n" + #"{"g":3,"s":{"a":9}}"# + "\n").utf8).write(to: journal)
+        let emptied = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }
+        #expect(emptied?.message.hasPrefix("line 2 is empty") == true)
+    }
+
+    @Test("retired runs leave the checkpoint, snapshot and journal alike; epoch floors only rise")
+    func checkpointRetiredRuns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("w.checkpoint")
+        let old = SourceStream.key(source: "pos", epoch: 1)
+        let new = SourceStream.key(source: "pos", epoch: 2)
+        try Checkpoint(sources: [old: 7, "other": 3], givenUp: [old: [2...3]]).write(to: url)
+        var change = Checkpoint.Change(sources: [new: 1, old: 8])
+        change.generation = 1
+        change.retired = [old]
+        change.epochFloors = ["pos": 2]
+        try Checkpoint.append(change, toJournalOf: url)
+        var lower = Checkpoint.Change()
+        lower.generation = 2
+        lower.epochFloors = ["pos": 1]
+        try Checkpoint.append(lower, toJournalOf: url)
+        let read = try Checkpoint.read(url)
+        #expect(read.sources == [new: 1, "other": 3] && read.givenUp.isEmpty && read.epochFloors == ["pos": 2])
+        // The snapshot a compaction writes leaves the retired run out and keeps the floors.
+        var state = CheckpointState(Checkpoint(sources: [old: 7, "other": 3]))
+        state.apply(change)
+        _ = try state.write(to: url)
+        try Data().write(to: Checkpoint.journalURL(for: url))
+        let compacted = try Checkpoint.read(url)
+        #expect(compacted.sources == [new: 1, "other": 3] && compacted.epochFloors == ["pos": 2])
+        #expect(state.sourceCount == 2)
     }
 
     @Test("the writer appends changes, compacts the journal into a snapshot, and reports failures")

@@ -403,6 +403,12 @@ struct HostileNeighbourTests {
             try Self.waitForMetric(address, "caffe_worker_deliveries_timed_out_total") { $0 >= 6 }.map { $0 >= 6 }
                 == true
         )
+        // Its last acknowledgement taken before it leaves (closed without linger, an ack still
+        // queued would be lost and the drain wait for the greedy one: seen on a loaded machine).
+        #expect(
+            try Self.waitForMetric(address, "caffe_worker_outputs_acknowledged_total") { $0 >= 6 }.map { $0 >= 6 }
+                == true
+        )
         // The honest consumer leaves: the worker hears of it from the connection, not a failed send.
         let consumers = Self.metric(try httpGet(address, "/metrics").body, "caffe_worker_consumers") ?? 0
         honest.close(linger: .milliseconds(0))

@@ -114,13 +114,14 @@ struct RPCHandlerTests {
 
     @Test("RenderOrder and RenderComplication: the session's rendering, or the failure's status")
     func render() throws {
-        let session = EventRendererTests.core.makeSession()
+        var renderer = EventRenderer(cores: CoreBox(EventRendererTests.core), limits: .standard)
+        let session = renderer.session
         let order = TestOrders.order(3)
         let orders = RenderOrderHandler()
         var replies = Self.replies(Sent())
         let request = try Self.request(CaffeMethod.renderOrder, order)
         #expect(orders.handle(request, replies: &replies) == .render)
-        let reply = orders.render(request, session: session)
+        let reply = orders.render(request, renderer: &renderer)
         #expect(reply.code == .ok)
         let rendered = try session.render(order)
         let body = try ResponseFrames(parsing: Array(try #require(reply.frames).dropFirst()))
@@ -129,11 +130,13 @@ struct RPCHandlerTests {
 
         var offMenu = order
         offMenu.lines[0].itemID = "caviar"
-        #expect(orders.render(try Self.request(CaffeMethod.renderOrder, offMenu), session: session).code == .notFound)
+        #expect(
+            orders.render(try Self.request(CaffeMethod.renderOrder, offMenu), renderer: &renderer).code == .notFound
+        )
         #expect(
             orders.render(
                 try Self.request(CaffeMethod.renderOrder, Grpc_Health_V1_HealthCheckRequest()),
-                session: session
+                renderer: &renderer
             )
             .code == .invalidArgument
         )
@@ -146,18 +149,19 @@ struct RPCHandlerTests {
         complication.timeZone = "Asia/Tokyo"
         complication.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_795_000_000)
         let faces = RenderComplicationHandler()
-        let face = faces.render(try Self.request(CaffeMethod.renderComplication, complication), session: session)
+        let face = faces.render(try Self.request(CaffeMethod.renderComplication, complication), renderer: &renderer)
         #expect(face.code == .ok)
         let payload = try ResponseFrames(parsing: Array(try #require(face.frames).dropFirst()))
             .decodeBody(as: Caffe_V1_ComplicationPayload.self)
         #expect(payload == (try session.complication(complication)))
     }
 
-    @Test("Redrive: the letter's event handed to the pipeline; refused while draining, when full, or without an event")
+    @Test("Redrive: rendered on the RPC thread, outside the books; refused draining, past the rate, full, or empty")
     func redrive() throws {
         let queue = try RedriveQueue(capacity: 1)
         let sent = Sent()
         var replies = Self.replies(sent)
+        var renderer = EventRenderer(cores: CoreBox(EventRendererTests.core), limits: .standard)
         let frames = try TestOrders.frames(7, source: "src")
         var letter = Caffe_V1_DeadLetter()
         letter.topic = String(decoding: frames[0].bytes, as: UTF8.self)
@@ -167,24 +171,49 @@ struct RPCHandlerTests {
             redrives: queue,
             status: Self.serving(),
             limits: .standard,
+            perSecond: 3,
             logger: Logger(label: "test")
         )
+        /// The status of a redrive: answered at once (a refusal) or rendered here.
         func redrive(_ letter: Caffe_V1_DeadLetter, with handler: RedriveHandler) throws -> RPCStatus {
-            #expect(handler.handle(try Self.request(CaffeMethod.redrive, letter), replies: &replies) == .answered)
-            return try #require(sent.replies.last).status
+            let request = try Self.request(CaffeMethod.redrive, letter)
+            switch handler.handle(request, replies: &replies) {
+            case .render:
+                let reply = handler.render(request, renderer: &renderer)
+                return try ResponseFrames(parsing: Array(try #require(reply.frames).dropFirst())).status
+            default:
+                return try #require(sent.replies.last).status
+            }
         }
         #expect(try redrive(letter, with: handler).code == .ok)
         let taken = queue.take()
-        #expect(taken.map(\.header.sequence) == [7])
-        #expect(taken.first?.header.metadata[redrivenMetadataKey] == "true")
+        #expect(taken.count == 1 && taken.first?.ref == nil)
+        let output = try #require(taken.first?.outputs.first)
+        let header = try Caffe_V1_EventHeader(serializedBytes: output.header.bytes)
+        #expect(header.sequence == 7 && header.metadata[redrivenMetadataKey] == "true")
+        #expect(header.bodyType == Caffe_V1_Confirmation.protoMessageName)
         #expect(try redrive(letter, with: handler).code == .ok)
         #expect(
             try redrive(letter, with: handler)
                 == RPCStatus(code: .resourceExhausted, message: "1 redrives already queued")
         )
+        // Three a second: the fourth within the second is refused before anything is read.
+        #expect(
+            try redrive(letter, with: handler)
+                == RPCStatus(
+                    code: .resourceExhausted,
+                    message: "more than 3 redrives a second (rpc.redrive_rate); try again later"
+                )
+        )
+        let fresh = RedriveHandler(
+            redrives: queue,
+            status: Self.serving(),
+            limits: .standard,
+            logger: Logger(label: "t")
+        )
         var empty = letter
         empty.originalBody = Data()
-        #expect(try redrive(empty, with: handler).code == .invalidArgument)
+        #expect(try redrive(empty, with: fresh).code == .invalidArgument)
         let draining = RedriveHandler(
             redrives: queue,
             status: Self.serving(false),

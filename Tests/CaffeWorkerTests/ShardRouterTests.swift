@@ -187,6 +187,44 @@ struct ShardRouterTests {
         #expect(!reports.contains { $0.contains("('order.')") })
     }
 
+    @Test("a stranger's subscriptions past the caps are refused, counted and said in a few lines; routing goes on")
+    func subscriptionFlood() throws {
+        let folder = try TemporaryFolder("router-flood")
+        let rig = try Rig(shards: 2, folder: folder)
+        defer { rig.close() }
+        _ = try rig.upstreamSubscriptions(["order.", "heartbeat."])
+        // 600 stray topics without a prefix and 300 more under shard 1's prefix.
+        let stranger = try Rig.subscriber(
+            rig.context,
+            folder,
+            "",
+            topics: (0..<600).map { "stray-\($0)" } + (0..<300).map { "shard/1-of-2/x-\($0)" }
+        )
+        defer { stranger.close(linger: .zero) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        var counts = try #require(rig.router.counts())
+        while ContinuousClock.now < deadline {
+            counts = try #require(rig.router.counts())
+            if counts.subscriptionMessages >= 904 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(counts.unprefixedTopics == ShardRouter.maxUnprefixedTopics)
+        #expect(counts.subscribedTopics == [2, ShardRouter.maxTopicsPerShard])
+        // 600 - 256 strays and 302 - 256 of shard 1's.
+        #expect(counts.refusedSubscriptions == 344 + 46)
+        #expect(counts.isShedding)
+        #expect(rig.said.all.filter { $0.contains("refused") }.count <= 10)
+        let health = ProxyOperations.health(ProxyOperations.Report(statistics: counts.proxyStatistics, routing: counts))
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self).hasPrefix("DEGRADED"))
+        // Routing goes on for the shards.
+        let order = TestOrders.order(1, source: "pos-1")
+        try rig.publisher.send(
+            multipart: try EventFrames.encode(topic: "order.sf-1", header: EventFrames.header(for: order), body: order)
+        )
+        let owner = ShardAssignment.shard(of: "pos-1", among: 2)
+        #expect(try Self.drain(rig.shards[owner]).count == 1)
+    }
+
     /// An empty subscription (or any prefix of `shard/`) matches every shard's topics: its worker
     /// sees every event, so the router says so rather than "nothing".
     @Test("a subscription to everything receives every shard's events, and the router says so")

@@ -132,6 +132,24 @@ struct WorkerConfigurationTests {
             failure([:], ["curve.server_key=short"])?.hasPrefix("curve.server_key (from --set): not a CURVE key")
                 == true
         )
+        // Admin restricted to listed keys needs CURVE, and keys the endpoint admits.
+        #expect(
+            failure([:], ["rpc.admin_allowed_keys=\(key)"])
+                == "rpc.admin_allowed_keys (from configuration): needs CURVE (curve.secret_key): without it no client "
+                + "proves a key"
+        )
+        let other = "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID"
+        #expect(
+            failure(
+                [:],
+                [
+                    "curve.secret_key=\(key)", "curve.allowed_clients=\(key)", "curve.server_key=\(key)",
+                    "rpc.admin_allowed_keys=\(other)",
+                ]
+            )
+                == "rpc.admin_allowed_keys (from configuration): '\(other)' is not in curve.allowed_clients: the "
+                + "endpoint would refuse it before Admin could"
+        )
         #expect(
             failure(["CAFFE_LOG_LEVEL": "loud"])?.hasPrefix("log.level (from CAFFE_LOG_LEVEL): 'loud' is not one of")
                 == true

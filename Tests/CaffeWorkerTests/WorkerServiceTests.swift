@@ -227,6 +227,49 @@ struct WorkerServiceTests {
         #expect(worker.terminate() == 0)
     }
 
+    @Test("rpc.admin_allowed_keys: Admin answers only the operator's key; Renderer and Health stay open")
+    func adminKeys() throws {
+        let folder = try TemporaryFolder("worker-admin-keys")
+        let server = try ZMQCurveKeyPair.generate()
+        let operatorKeys = try ZMQCurveKeyPair.generate()
+        let client = try ZMQCurveKeyPair.generate()
+        let worker = try WorkerProcess(
+            folder: folder.url,
+            settings: Self.quietSettings(folder.url) + [
+                "curve.allowed_clients=\(operatorKeys.publicKey.z85),\(client.publicKey.z85)",
+                "rpc.admin_allowed_keys=\(operatorKeys.publicKey.z85)",
+            ],
+            environment: ["CAFFE_CURVE_SECRET_KEY": server.secretKey.z85]
+        )
+        try worker.waitUntilServing()
+        let context = try ZMQContext()
+        defer { context.shutdown() }
+        func connect(_ keys: ZMQCurveKeyPair) throws -> RPCClient {
+            try RPCClient(context: context, endpoint: worker.rpcEndpoint) {
+                try $0.makeCurveClient(keys: keys, serverKey: server.publicKey)
+            }
+        }
+        let renderer = try connect(client)
+        try renderer.send(CaffeMethod.stats, id: "stats", body: Caffe_V1_StatsRequest())
+        try renderer.send(CaffeMethod.redrive, id: "redrive", body: Caffe_V1_DeadLetter())
+        try renderer.send(CaffeMethod.healthCheck, id: "health", body: Grpc_Health_V1_HealthCheckRequest())
+        let replies = try renderer.replies(3)
+        #expect(replies["stats"]?.status.code == .permissionDenied)
+        #expect(
+            replies["redrive"]?.status
+                == RPCStatus(
+                    code: .permissionDenied,
+                    message:
+                        "caffe.v1.Admin/Redrive is for the keys in rpc.admin_allowed_keys; this client's is not one"
+                )
+        )
+        #expect(replies["health"]?.status.code == .ok)
+        let admin = try connect(operatorKeys)
+        try admin.send(CaffeMethod.stats, id: "stats", body: Caffe_V1_StatsRequest())
+        #expect(try admin.replies(1)["stats"]?.status.code == .ok)
+        #expect(worker.terminate() == 0)
+    }
+
     @Test("caffe proxy: orders through a queue proxy, requests through an rpc proxy to a worker that connects")
     func proxies() throws {
         let folder = try TemporaryFolder("worker-proxy")

@@ -11,7 +11,8 @@ import Foundation
 /// snapshot, the whole state is written as a new snapshot and the journal emptied (compaction).
 /// Every write has a generation; the snapshot records the last one it includes, so journal lines
 /// left behind by a crash between the two steps are skipped when read. A torn last line (a crash
-/// while appending) is ignored; anything else that does not read is damage, and refused.
+/// while appending) is skipped and reported (``Reading/tornLine``); anything else that does not
+/// read is damage, and refused.
 ///
 /// Version 3 adds the generation and the pinned endpoints; versions 1 and 2 (snapshot only) are read.
 public struct Checkpoint: Hashable, Sendable, Codable {
@@ -28,11 +29,15 @@ public struct Checkpoint: Hashable, Sendable, Codable {
     public var endpoints: [String: String] = [:]
     /// Source id → the CURVE identity that pinned its endpoint (only those pinned by one).
     public var endpointIdentities: [String: String] = [:]
+    /// Source id (without epoch) → the epoch below which an unknown run of it is refused: its
+    /// older runs were retired once a newer one took over and theirs were done.
+    public var epochFloors: [String: UInt64] = [:]
 
     package enum CodingKeys: String, CodingKey {
         case version, generation, sources, endpoints
         case givenUp = "given_up"
         case endpointIdentities = "endpoint_identities"
+        case epochFloors = "epoch_floors"
     }
 
     public init(
@@ -54,6 +59,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         endpoints = try container.decodeIfPresent([String: String].self, forKey: .endpoints) ?? [:]
         endpointIdentities =
             try container.decodeIfPresent([String: String].self, forKey: .endpointIdentities) ?? [:]
+        epochFloors = try container.decodeIfPresent([String: UInt64].self, forKey: .epochFloors) ?? [:]
     }
 
     /// The given-up ranges as ranges.
@@ -90,6 +96,10 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         /// Endpoints pinned or changed.
         public var endpoints: [String: String] = [:]
         public var endpointIdentities: [String: String] = [:]
+        /// Runs retired: their marks, ranges and endpoints go.
+        public var retired: [String] = []
+        /// Epoch floors raised (``Checkpoint/epochFloors``).
+        public var epochFloors: [String: UInt64] = [:]
 
         package enum CodingKeys: String, CodingKey {
             case generation = "g"
@@ -97,6 +107,8 @@ public struct Checkpoint: Hashable, Sendable, Codable {
             case givenUp = "u"
             case endpoints = "e"
             case endpointIdentities = "i"
+            case retired = "r"
+            case epochFloors = "f"
         }
 
         public init(
@@ -120,9 +132,13 @@ public struct Checkpoint: Hashable, Sendable, Codable {
             endpoints = try container.decodeIfPresent([String: String].self, forKey: .endpoints) ?? [:]
             endpointIdentities =
                 try container.decodeIfPresent([String: String].self, forKey: .endpointIdentities) ?? [:]
+            retired = try container.decodeIfPresent([String].self, forKey: .retired) ?? []
+            epochFloors = try container.decodeIfPresent([String: UInt64].self, forKey: .epochFloors) ?? [:]
         }
 
-        public var isEmpty: Bool { sources.isEmpty && givenUp.isEmpty && endpoints.isEmpty }
+        public var isEmpty: Bool {
+            sources.isEmpty && givenUp.isEmpty && endpoints.isEmpty && retired.isEmpty && epochFloors.isEmpty
+        }
 
         /// Adds a later change to this one.
         public mutating func merge(_ later: Change) {
@@ -132,10 +148,13 @@ public struct Checkpoint: Hashable, Sendable, Codable {
                 endpoints[source] = endpoint
                 endpointIdentities[source] = later.endpointIdentities[source]
             }
+            retired += later.retired
+            epochFloors.merge(later.epochFloors) { max($0, $1) }
         }
     }
 
-    /// Applies a change: marks only move up; given-up ranges and endpoints are replaced.
+    /// Applies a change: marks only move up; given-up ranges and endpoints are replaced; retired
+    /// runs go (after the marks, which a change may still carry for them); floors only move up.
     public mutating func apply(_ change: Change) {
         for (source, mark) in change.sources where mark > sources[source] ?? 0 { sources[source] = mark }
         for (source, pairs) in change.givenUp { givenUp[source] = pairs.isEmpty ? nil : pairs }
@@ -143,6 +162,13 @@ public struct Checkpoint: Hashable, Sendable, Codable {
             endpoints[source] = endpoint
             endpointIdentities[source] = change.endpointIdentities[source]
         }
+        for key in change.retired {
+            sources[key] = nil
+            givenUp[key] = nil
+            endpoints[key] = nil
+            endpointIdentities[key] = nil
+        }
+        epochFloors.merge(change.epochFloors) { max($0, $1) }
         generation = max(generation, change.generation)
     }
 
@@ -160,12 +186,38 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
     }
 
+    /// What reading a checkpoint found besides its values.
+    public struct Reading: Sendable {
+        public var checkpoint: Checkpoint
+        /// The journal's last line when it had no newline (a crash while appending): skipped.
+        public var tornLine: TornLine?
+        /// Whether the snapshot or the journal existed (neither: a first start).
+        public var existed: Bool
+    }
+
+    /// A journal's torn last line: where, and how many bytes were skipped.
+    public struct TornLine: Hashable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var line: Int
+        public var bytes: Int
+        public var description: String {
+            "\(path): line \(line) ends without a newline (\(bytes) bytes, a write cut short); skipped"
+        }
+    }
+
     /// Reads the snapshot at `url` and its journal; missing files are an empty checkpoint (a first
     /// start). Refuses damage: a file that does not decode, or values no worker writes (sequences
     /// beyond 2^62, ranges backwards, endpoints that are not `tcp://` or `ipc://`).
-    public static func read(_ url: URL) throws(Problem) -> Checkpoint {
+    public static func read(_ url: URL) throws(Problem) -> Checkpoint { try reading(url).checkpoint }
+
+    /// ``read(_:)``, also saying whether a torn last journal line was skipped and whether any file
+    /// existed. A journal whose only content is a torn line, with no snapshot beside it, is
+    /// refused: nothing in it can be read, and starting from nothing would render again what the
+    /// lost writes had recorded as done.
+    public static func reading(_ url: URL) throws(Problem) -> Reading {
         var checkpoint = Checkpoint()
-        if FileManager.default.fileExists(atPath: url.path) {
+        let snapshotExists = FileManager.default.fileExists(atPath: url.path)
+        if snapshotExists {
             do {
                 checkpoint = try JSONDecoder().decode(Checkpoint.self, from: Data(contentsOf: url))
             } catch {
@@ -182,13 +234,32 @@ public struct Checkpoint: Hashable, Sendable, Codable {
             }
         }
         let journal = journalURL(for: url)
+        let journalExists = FileManager.default.fileExists(atPath: journal.path)
         guard let data = FileManager.default.contents(atPath: journal.path), !data.isEmpty else {
             checkpoint.version = formatVersion
-            return checkpoint
+            return Reading(checkpoint: checkpoint, tornLine: nil, existed: snapshotExists || journalExists)
         }
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        // The last piece is empty when the file ends with a newline, else a torn write: ignored.
-        for (number, line) in lines.dropLast().enumerated() where !line.isEmpty {
+        // The last piece is empty when the file ends with a newline, else a torn write.
+        var tornLine: TornLine?
+        if let last = lines.last, !last.isEmpty {
+            tornLine = TornLine(path: journal.path, line: lines.count, bytes: last.count)
+            if !snapshotExists, lines.count == 1 {
+                throw Problem(
+                    path: journal.path,
+                    message: "holds nothing readable (one line of \(last.count) bytes without a newline) and "
+                        + "there is no snapshot; move it aside to start over"
+                )
+            }
+        }
+        for (number, line) in lines.dropLast().enumerated() {
+            // The writer writes whole lines: an empty one is a line whose bytes were lost.
+            guard !line.isEmpty else {
+                throw Problem(
+                    path: journal.path,
+                    message: "line \(number + 1) is empty (its change was lost); move it aside to start over"
+                )
+            }
             let change: Change
             do {
                 change = try JSONDecoder().decode(Change.self, from: Data(line))
@@ -209,7 +280,7 @@ public struct Checkpoint: Hashable, Sendable, Codable {
             checkpoint.apply(change)
         }
         checkpoint.version = formatVersion
-        return checkpoint
+        return Reading(checkpoint: checkpoint, tornLine: tornLine, existed: true)
     }
 
     /// What makes these values impossible for a worker to have written, if anything.
@@ -251,6 +322,10 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         output.object("e", change.endpoints) { text, out in out.string(text) }
         output.object("i", change.endpointIdentities) { text, out in out.string(text) }
         output.object("s", change.sources) { mark, out in out.append("\(mark)") }
+        if !change.retired.isEmpty { output.array("r", change.retired) }
+        if !change.epochFloors.isEmpty {
+            output.object("f", change.epochFloors) { epoch, out in out.append("\(epoch)") }
+        }
         output.object("u", change.givenUp) { pairs, out in out.ranges(pairs) }
         output.append("}\n")
         guard output.finish(), fsync(descriptor) == 0 else {
@@ -293,9 +368,14 @@ package struct CheckpointState: Sendable {
     package var givenUp: [String: [[UInt64]]] = [:]
     package var endpoints: [String: String] = [:]
     package var endpointIdentities: [String: String] = [:]
+    package var epochFloors: [String: UInt64] = [:]
+    /// Marks of retired runs, left out of every snapshot; the table is rebuilt without them once
+    /// they are many.
+    private var removed: Set<Int> = []
 
     package init(_ checkpoint: Checkpoint) {
         generation = checkpoint.generation
+        epochFloors = checkpoint.epochFloors
         marks = SourceTable(minimumCapacity: checkpoint.sources.count)
         for (source, mark) in checkpoint.sources { marks.append(source, mark) }
         givenUp = checkpoint.givenUp
@@ -317,8 +397,22 @@ package struct CheckpointState: Sendable {
             endpoints[source] = endpoint
             endpointIdentities[source] = change.endpointIdentities[source]
         }
+        for key in change.retired {
+            if let index = marks.index(of: key) { removed.insert(index) }
+            givenUp[key] = nil
+            endpoints[key] = nil
+            endpointIdentities[key] = nil
+        }
+        if removed.count >= 1024, removed.count * 4 >= marks.count {
+            marks = marks.compacted { removed.contains($0) }.table
+            removed = []
+        }
+        epochFloors.merge(change.epochFloors) { max($0, $1) }
         generation = max(generation, change.generation)
     }
+
+    /// Sources with a mark (retired runs left out).
+    package var sourceCount: Int { marks.count - removed.count }
 
     /// Replaces the snapshot at `url` atomically (written beside it in 64 KiB pieces, flushed,
     /// renamed). Returns its size in bytes.
@@ -357,9 +451,8 @@ package struct CheckpointState: Sendable {
     private func encode(into out: inout ChunkedOutput) {
         out.append("{\"version\":\(Checkpoint.formatVersion),\"generation\":\(generation)")
         out.append(",\"sources\":{")
-        let order =
-            marks.count <= 10_000
-            ? marks.indices.sorted { marks.key(at: $0) < marks.key(at: $1) } : Array(marks.indices)
+        let live = removed.isEmpty ? Array(marks.indices) : marks.indices.filter { !removed.contains($0) }
+        let order = live.count <= 10_000 ? live.sorted { marks.key(at: $0) < marks.key(at: $1) } : live
         for (position, index) in order.enumerated() {
             if position > 0 { out.append(",") }
             out.string(marks.key(at: index))
@@ -369,6 +462,7 @@ package struct CheckpointState: Sendable {
         out.object("given_up", givenUp) { pairs, out in out.ranges(pairs) }
         out.object("endpoints", endpoints) { text, out in out.string(text) }
         out.object("endpoint_identities", endpointIdentities) { text, out in out.string(text) }
+        if !epochFloors.isEmpty { out.object("epoch_floors", epochFloors) { epoch, out in out.append("\(epoch)") } }
         out.append("}\n")
     }
 }
@@ -427,6 +521,18 @@ package struct ChunkedOutput {
     }
 
     /// `[[from,to],…]`.
+    /// `,"key":["a","b"]`.
+    package mutating func array(_ key: String, _ items: [String]) {
+        append(",")
+        string(key)
+        append(":[")
+        for (position, item) in items.enumerated() {
+            if position > 0 { append(",") }
+            string(item)
+        }
+        append("]")
+    }
+
     package mutating func ranges(_ pairs: [[UInt64]]) {
         append("[" + pairs.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
     }

@@ -35,6 +35,9 @@ package struct SourceBooks {
         case revived(source: String)
         /// A settled, idle source went dormant (only its mark is kept).
         case expired(source: String)
+        /// A run of a source that a newer run replaced was done, and is retired: its books and
+        /// its checkpoint entry go.
+        case retired(source: String)
         /// Write this change to the checkpoint.
         case checkpoint(Checkpoint.Change)
     }
@@ -63,6 +66,14 @@ package struct SourceBooks {
     package private(set) var ledger = CheckpointLedger()
     private let checkpointInterval: Duration
     private var nextCheckpoint: ContinuousClock.Instant
+    /// Runs a newer run of their source replaced, with the newer epoch, waiting to be done.
+    private var superseded = FIFO<(source: String, newer: UInt64)>()
+    private var supersededCount = 0
+    /// The replaced runs are looked at every 100 ms at most (a flood of restarts would otherwise
+    /// have them looked at on every turn of the pipeline).
+    private var nextRetirement: ContinuousClock.Instant?
+    /// Superseded runs remembered at most; past it the oldest is left as it is (dormant, kept).
+    package static let maxSuperseded = 100_000
 
     package init(
         policy: Intake.Policy,
@@ -230,10 +241,47 @@ package struct SourceBooks {
         return actions
     }
 
+    /// Says that the run `source` (a ``SourceStream`` key with an epoch) was replaced by its
+    /// source's run of epoch `newer`: once everything it took in is done, it is retired.
+    package mutating func superseded(_ source: String, by newer: UInt64) {
+        if supersededCount >= Self.maxSuperseded, superseded.removeFirst() != nil { supersededCount -= 1 }
+        superseded.append((source, newer))
+        supersededCount += 1
+    }
+
+    /// Retires the replaced runs whose events are all done, `limit` looked at; the others wait.
+    private mutating func retireSuperseded(limit: Int) -> [Action] {
+        var actions: [Action] = []
+        var kept: [(source: String, newer: UInt64)] = []
+        var looked = 0
+        while looked < limit, let (source, newer) = superseded.removeFirst() {
+            looked += 1
+            supersededCount -= 1
+            guard let highest = intake.highest(of: source) else { continue }
+            // A dormant run was done when it went dormant; an active one is done once the ledger says so.
+            let done = intake.isDormant(source) || ledger.isDone(source, through: highest)
+            if done, intake.retire(source, supersededBy: newer) {
+                ledger.forget(source)
+                actions.append(.retired(source: source))
+            } else {
+                kept.append((source, newer))
+            }
+        }
+        for entry in kept {
+            superseded.append(entry)
+            supersededCount += 1
+        }
+        return actions
+    }
+
     /// Makes settled sources idle for the policy's idle time dormant, `limit` at most; an idle
-    /// source with sequences not yet done stays active.
+    /// source with sequences not yet done stays active. Retires the replaced runs that are done.
     package mutating func expireIdle(at now: ContinuousClock.Instant, limit: Int = 256) -> [Action] {
         var actions = syncRevived()
+        if supersededCount > 0, nextRetirement.map({ now >= $0 }) ?? true {
+            nextRetirement = now + .milliseconds(100)
+            actions += retireSuperseded(limit: 16 * limit)
+        }
         for idle in intake.idleSources(at: now, limit: limit) {
             if ledger.isDone(idle.source, through: idle.highest) {
                 intake.makeDormant(idle.source)
@@ -269,7 +317,9 @@ package struct SourceBooks {
 
     private mutating func takeChange() -> Checkpoint.Change {
         let (givenUp, pins) = intake.takeCheckpointChanges()
-        return Checkpoint.Change(sources: ledger.takeChanges(), givenUp: givenUp, pins: pins)
+        var change = Checkpoint.Change(sources: ledger.takeChanges(), givenUp: givenUp, pins: pins)
+        (change.retired, change.epochFloors) = intake.takeRetirements()
+        return change
     }
 
     private mutating func complete(_ ref: SequenceRef) -> [Action] {

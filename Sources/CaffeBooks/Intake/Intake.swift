@@ -89,6 +89,7 @@ package struct Intake: Sendable {
             resumingFrom: checkpoint.sources,
             givenUp: checkpoint.givenUpRanges,
             pinned: checkpoint.pins,
+            epochFloors: checkpoint.epochFloors,
             rememberedOrders: policy.rememberedOrders,
             idleTime: policy.idleTime,
             now: now
@@ -106,10 +107,28 @@ package struct Intake: Sendable {
         identity: String = "",
         at now: ContinuousClock.Instant
     ) -> Admission {
+        if let problem = Identifier.problem(header.sourceID) {
+            return Admission(decision: .reject("the event header's source_id \(problem)"))
+        }
         let source = key ?? header.streamKey
         let sequence = header.sequence
         if let problem = problem(source: source, sequence: sequence) { return Admission(decision: .reject(problem)) }
-        let verdict = tracker.observe(source: source, sequence: sequence, orderID: header.orderID, at: now)
+        if header.sourceEpoch != 0, header.sourceEpoch < tracker.epochFloor(of: header.sourceID), !tracker.knows(source)
+        {
+            return Admission(
+                decision: .reject(
+                    "source_epoch \(header.sourceEpoch) of '\(header.sourceID)' is older than epoch "
+                        + "\(tracker.epochFloor(of: header.sourceID)), which replaced it; that run is retired"
+                )
+            )
+        }
+        let verdict = tracker.observe(
+            source: source,
+            sourceID: header.sourceID,
+            sequence: sequence,
+            orderID: header.orderID,
+            at: now
+        )
         for range in verdict.missing { recovery.report(source: source, range: range, at: now) }
         let decision: Decision =
             switch verdict.kind {
@@ -150,6 +169,9 @@ package struct Intake: Sendable {
         at now: ContinuousClock.Instant
     ) -> Result<(gaps: [ClosedRange<UInt64>], announcement: Announcement?), HeartbeatRefusal> {
         guard !header.sourceID.isEmpty else { return .failure(HeartbeatRefusal("a heartbeat names its source")) }
+        if let problem = Identifier.problem(header.sourceID) {
+            return .failure(HeartbeatRefusal("a heartbeat's source_id \(problem)"))
+        }
         guard header.sequence == 0 else {
             return .failure(HeartbeatRefusal("a heartbeat takes no sequence of its own (header sequence is 0)"))
         }
@@ -288,6 +310,23 @@ package struct Intake: Sendable {
 
     package mutating func makeDormant(_ source: String) { tracker.makeDormant(source) }
 
+    /// Retires the run `source` that a run of epoch `newer` replaced, if it is settled
+    /// (``IntakeTracker/retire(_:supersededBy:)``).
+    package mutating func retire(_ source: String, supersededBy newer: UInt64) -> Bool {
+        tracker.retire(source, supersededBy: newer)
+    }
+
+    /// Whether `source` is dormant (settled and done when it went quiet).
+    package func isDormant(_ source: String) -> Bool { tracker.isDormant(source) }
+
+    /// Whether intake holds books for `source` (a ``SourceStream`` key), and its highest sequence.
+    package func highest(of source: String) -> UInt64? { tracker.knows(source) ? tracker.highest(of: source) : nil }
+
+    /// Runs retired and epoch floors raised since the last call.
+    package mutating func takeRetirements() -> (retired: [String], floors: [String: UInt64]) {
+        tracker.takeRetirements()
+    }
+
     package mutating func keepActive(_ source: String, at now: ContinuousClock.Instant) {
         tracker.keepActive(source, at: now)
     }
@@ -295,7 +334,7 @@ package struct Intake: Sendable {
     /// Sources brought back from dormancy since the last call, with their marks.
     package mutating func takeRevived() -> [(source: String, mark: UInt64)] { tracker.takeRevived() }
 
-    package var hasCheckpointChanges: Bool { tracker.hasCheckpointChanges }
+    package var hasCheckpointChanges: Bool { tracker.hasCheckpointChanges || tracker.hasRetirements }
 
     /// Given-up ranges and pinned endpoints changed since the last call.
     package mutating func takeCheckpointChanges() -> (

@@ -1,3 +1,5 @@
+import CaffeProtocol
+
 /// What the worker has taken in, per source: it tells a new event from a duplicate (by sequence,
 /// and by order id for a publisher that retried under a new sequence), reports each gap once, as
 /// the ranges to ask the source to replay, remembers the ranges it gave up on, so an event that
@@ -81,6 +83,9 @@ public struct IntakeTracker: Sendable {
         package var lastActive: UInt32 = .max
         package var received: UInt32 = 0
         package var isDormant = false
+        /// A run of a source that a newer run replaced and that was done: it stands for nothing
+        /// and goes at the next compaction.
+        package var isRetired = false
 
         package init(mark: UInt64 = 0, isDormant: Bool = false) {
             contiguous = mark
@@ -135,6 +140,14 @@ public struct IntakeTracker: Sendable {
     private var changed: Set<UInt32> = []
     /// Sources revived since ``takeRevived()``, with the mark they came back with.
     private var revived: [(source: String, mark: UInt64)] = []
+    /// Per source id, the epoch below which an unknown run is refused: runs older than it were
+    /// retired (``retire(_:supersededBy:)``) and must not start again as new streams.
+    private var epochFloors: [String: UInt64] = [:]
+    /// Runs retired and floors raised since ``takeRetirements()``.
+    private var retiredSinceTaken: [String] = []
+    private var floorsSinceTaken: [String: UInt64] = [:]
+    /// Retired records still in the table (they go when the table is compacted).
+    private var retiredCount = 0
     private let epoch: ContinuousClock.Instant
     /// How long a tick lasts, and how many ticks of idleness make a source dormant.
     private let tickLength: Duration
@@ -156,11 +169,13 @@ public struct IntakeTracker: Sendable {
         resumingFrom checkpoint: [String: UInt64] = [:],
         givenUp: [String: [ClosedRange<UInt64>]] = [:],
         pinned: [String: Pin] = [:],
+        epochFloors: [String: UInt64] = [:],
         rememberedOrders: Int = 100_000,
         idleTime: Duration = .seconds(15),
         now: ContinuousClock.Instant = .now
     ) {
         epoch = now
+        self.epochFloors = epochFloors
         // Four ticks per idle time: a source is found idle between one and 1¼ idle times after its
         // last event, and is queued at most five times meanwhile however busy it is.
         tickLength = max(.milliseconds(1), idleTime / 4)
@@ -189,16 +204,19 @@ public struct IntakeTracker: Sendable {
     }
 
     /// Active and dormant sources.
-    public var counts: (active: Int, dormant: Int) { (table.count - dormantCount, dormantCount) }
+    public var counts: (active: Int, dormant: Int) { (table.count - dormantCount - retiredCount, dormantCount) }
 
-    private func record(_ source: String) -> Record? { table.index(of: source).map { table[$0] } }
+    private func record(_ source: String) -> Record? {
+        guard let index = table.index(of: source), !table[index].isRetired else { return nil }
+        return table[index]
+    }
 
     /// The highest sequence received from `source` (0: none).
     public func highest(of source: String) -> UInt64 { record(source)?.highest ?? 0 }
 
     /// Calls `body` with each active source and the highest sequence taken from it.
     package func forEachActive(_ body: (_ source: String, _ highest: UInt64) -> Void) {
-        for index in 0..<table.count where !table[index].isDormant {
+        for index in 0..<table.count where !table[index].isDormant && !table[index].isRetired {
             body(table.key(at: index), table[index].highest)
         }
     }
@@ -207,18 +225,81 @@ public struct IntakeTracker: Sendable {
     public func received(from source: String) -> UInt32 { record(source)?.received ?? 0 }
 
     /// Whether `source` has sent an event this worker took (now or before a restart).
-    public func knows(_ source: String) -> Bool { table.index(of: source) != nil }
+    public func knows(_ source: String) -> Bool { record(source) != nil }
 
-    /// Judges an event from `source` with `sequence` (1 through ``maxSequence``, which the caller
-    /// checks) and `orderID` (empty: none).
+    /// Whether `source` is dormant.
+    public func isDormant(_ source: String) -> Bool { record(source)?.isDormant ?? false }
+
+    /// The epoch below which an unknown run of `sourceID` is refused (0: none).
+    public func epochFloor(of sourceID: String) -> UInt64 { epochFloors[sourceID] ?? 0 }
+
+    // MARK: Retired runs
+
+    /// Retires the run `name` (a ``SourceStream`` key with an epoch) that a run of epoch `newer`
+    /// replaced: its books go (the record now, its place at the next compaction), the checkpoint
+    /// drops it, and an unknown run of the source older than `newer` is refused from now on.
+    /// Only a settled run retires (nothing held ahead of its mark); `false` otherwise.
+    @discardableResult
+    public mutating func retire(_ name: String, supersededBy newer: UInt64) -> Bool {
+        guard let index = table.index(of: name), !table[index].isRetired, table[index].isSettled else { return false }
+        if table[index].isDormant { dormantCount -= 1 }
+        var retired = Record()
+        retired.isRetired = true
+        table[index] = retired
+        retiredCount += 1
+        changed.remove(UInt32(index))
+        retiredSinceTaken.append(name)
+        let sourceID = SourceStream.split(name).source
+        if newer > epochFloors[sourceID] ?? 0 {
+            epochFloors[sourceID] = newer
+            floorsSinceTaken[sourceID] = newer
+        }
+        compactIfNeeded()
+        return true
+    }
+
+    /// Runs retired and epoch floors raised since the last call, for the checkpoint.
+    public mutating func takeRetirements() -> (retired: [String], floors: [String: UInt64]) {
+        defer {
+            retiredSinceTaken.removeAll(keepingCapacity: true)
+            floorsSinceTaken.removeAll(keepingCapacity: true)
+        }
+        return (retiredSinceTaken, floorsSinceTaken)
+    }
+
+    /// Whether runs were retired since ``takeRetirements()``.
+    public var hasRetirements: Bool { !retiredSinceTaken.isEmpty }
+
+    /// Rebuilds the table without retired records once they are many (at least 1,024 and half the
+    /// table), renumbering the activity queue and the changed set.
+    private mutating func compactIfNeeded() {
+        guard retiredCount >= 1024, retiredCount * 2 >= table.count else { return }
+        let (compacted, newIndex) = table.compacted { table[$0].isRetired }
+        table = compacted
+        var activity = FIFO<(index: UInt32, tick: UInt32)>()
+        while let entry = self.activity.removeFirst() {
+            if let index = newIndex[Int(entry.index)] { activity.append((UInt32(index), entry.tick)) }
+        }
+        self.activity = activity
+        changed = Set(changed.compactMap { newIndex[Int($0)].map(UInt32.init) })
+        retiredCount = 0
+    }
+
+    /// Judges an event from `source` (a ``SourceStream`` key) with `sequence` (1 through
+    /// ``maxSequence``, which the caller checks) and `orderID` (empty: none).
+    ///
+    /// - Parameter sourceID: the source id the key was made from, when it has an epoch: order ids
+    ///   are remembered per source across its runs, so an order sent again after a restart under
+    ///   a new epoch is a retry, not a new order.
     public mutating func observe(
         source name: String,
+        sourceID: String? = nil,
         sequence: UInt64,
         orderID: String,
         at now: ContinuousClock.Instant = .now
     ) -> Verdict {
         // Order ids are remembered per source: another source cannot make this one's orders vanish.
-        let orderKey = orderID.isEmpty ? nil : RecentOrders.key(source: name, orderID: orderID)
+        let orderKey = orderID.isEmpty ? nil : RecentOrders.key(source: sourceID ?? name, orderID: orderID)
         let knownOrder = orderKey.map(recentOrders.contains) ?? false
         if let orderKey { recentOrders.insert(orderKey) }
         var (index, source) = take(name)
@@ -363,7 +444,7 @@ public struct IntakeTracker: Sendable {
             _ = activity.removeFirst()
             let index = Int(first.index)
             let record = table[index]
-            guard !record.isDormant, record.lastActive == first.tick else { continue }
+            guard !record.isDormant, !record.isRetired, record.lastActive == first.tick else { continue }
             if record.isSettled {
                 found.append(IdleSource(source: table.key(at: index), highest: record.highest))
             } else {
@@ -380,7 +461,7 @@ public struct IntakeTracker: Sendable {
 
     /// Reduces an active source to its dormant form.
     public mutating func makeDormant(_ name: String) {
-        guard let index = table.index(of: name), !table[index].isDormant else { return }
+        guard let index = table.index(of: name), !table[index].isDormant, !table[index].isRetired else { return }
         table[index].isDormant = true
         table[index].lastActive = .max
         dormantCount += 1
@@ -388,7 +469,7 @@ public struct IntakeTracker: Sendable {
 
     /// Keeps `source` active for another idle time.
     public mutating func keepActive(_ name: String, at now: ContinuousClock.Instant) {
-        guard let index = table.index(of: name), !table[index].isDormant else { return }
+        guard let index = table.index(of: name), !table[index].isDormant, !table[index].isRetired else { return }
         queue(index, at: tick(now))
     }
 
@@ -436,6 +517,13 @@ public struct IntakeTracker: Sendable {
     private mutating func take(_ name: String) -> (index: Int, source: Source) {
         guard let index = table.index(of: name) else {
             let index = table.append(name, Record())
+            return (index, Source(Record()))
+        }
+        if table[index].isRetired {
+            // A retired run taken again (intake refuses its events by the epoch floor; a caller
+            // that did not ask starts it afresh).
+            table[index] = Record()
+            retiredCount -= 1
             return (index, Source(Record()))
         }
         if table[index].isDormant {

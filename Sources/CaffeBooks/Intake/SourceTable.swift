@@ -1,7 +1,8 @@
 /// A table keyed by source id, in as little memory as a million sources allow: the ids' bytes one
 /// after another in one array, a record per source in another, and an open-addressing index of
-/// `UInt32` slots. Sources are never removed (an idle one becomes dormant in place), so a record's
-/// index is stable and can stand for its source in queues.
+/// `UInt32` slots. Sources are not removed one by one (an idle one becomes dormant in place), so
+/// a record's index is stable and can stand for its source in queues until the owner compacts the
+/// table (``compacted(removing:)``) and renumbers its queues.
 ///
 /// A `[String: Record]` dictionary of a million sources took ~150 MB (its buckets half empty at
 /// that size, each a 16-byte key and the record); this takes about 70 bytes per source.
@@ -63,6 +64,18 @@ package struct SourceTable<Value: Sendable>: Sendable {
 
     /// Every index, in the order the sources were added.
     package var indices: Range<Int> { values.indices }
+
+    /// The table without the records `isRemoved` picks, in the same order, and each kept record's
+    /// new index by its old one: how sources leave (a retired run of a source), in one pass
+    /// rather than one at a time.
+    package func compacted(removing isRemoved: (Int) -> Bool) -> (table: SourceTable, newIndex: [Int?]) {
+        var table = SourceTable(minimumCapacity: count)
+        var newIndex = [Int?](repeating: nil, count: count)
+        for index in indices where !isRemoved(index) {
+            newIndex[index] = table.append(key(at: index), values[index])
+        }
+        return (table, newIndex)
+    }
 
     private func find(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
         let mask = slots.count - 1

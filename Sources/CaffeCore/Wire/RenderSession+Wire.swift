@@ -182,14 +182,14 @@ extension RenderSession {
     ) throws -> RenderedComplicationBytes {
         let wire = self.wire
         if body.count <= limits.maxBodyBytes,
-            let request = ComplicationRequestView.read(body, families: &wire.families),
-            let written = wire.writeComplication(request, body: body, session: self), let base = body.baseAddress
+            let request = ComplicationRequestView.read(body, families: &wire.families), let base = body.baseAddress,
+            // The user id becomes a topic: one that breaks the id rule takes the message path, which refuses it.
+            Identifier.problem(utf8: request.userID.buffer(in: base)) == nil,
+            Identifier.problem(utf8: request.requestID.buffer(in: base)) == nil,
+            let written = wire.writeComplication(request, body: body, session: self)
         {
             wire.statistics.wireRenders += 1
-            let user = UnsafeRawBufferPointer(
-                start: base + Int(request.userID.offset),
-                count: Int(request.userID.count)
-            )
+            let user = UnsafeRawBufferPointer(request.userID.buffer(in: base))
             return RenderedComplicationBytes(
                 payload: wire.output.bytes(from: written.payload.lowerBound, to: written.payload.upperBound),
                 locale: written.locale,

@@ -13,6 +13,11 @@ public struct WireReader {
         public static let empty = Slice(offset: 0, count: 0)
 
         public var isEmpty: Bool { count == 0 }
+
+        /// The slice's bytes in the message starting at `base`.
+        public func buffer(in base: UnsafeRawPointer) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: (base + Int(offset)).assumingMemoryBound(to: UInt8.self), count: Int(count))
+        }
     }
 
     let base: UnsafePointer<UInt8>

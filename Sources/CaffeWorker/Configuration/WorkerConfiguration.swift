@@ -149,6 +149,12 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var endpoint: WorkerEndpoint? = WorkerEndpoint(.bind, "tcp://127.0.0.1:5562")
         /// Render requests waiting on the RPC thread before new ones get RESOURCE_EXHAUSTED.
         public var queue: Int = 1024
+        /// `caffe.v1.Admin/Redrive` requests taken per second (a burst of as many); beyond,
+        /// RESOURCE_EXHAUSTED. Redrives render on the RPC thread, never on the event pipeline's.
+        public var redriveRate: Int = 20
+        /// CURVE public keys (Z85) allowed to call `caffe.v1.Admin/*`; empty: every client the
+        /// endpoint admits. Others get PERMISSION_DENIED; Renderer and Health stay open to them.
+        public var adminAllowedKeys: [String] = []
     }
 
     /// `shutdown.*`: the drain after SIGTERM.

@@ -127,6 +127,8 @@ extension WorkerConfigurationLoader {
                 configuration.rpc.endpoint = try text.isEmpty ? nil : endpoints(.scalar(text), defaultMode: .bind).first
             },
             .integer("rpc.queue", \.rpc.queue, 1...1_000_000),
+            .integer("rpc.redrive_rate", \.rpc.redriveRate, 1...100_000),
+            .curveKeys("rpc.admin_allowed_keys", \.rpc.adminAllowedKeys),
             .milliseconds("shutdown.drain_timeout_ms", \.shutdown.drainTimeout, 0...3_600_000),
             Key(
                 "log.level",
@@ -161,15 +163,7 @@ extension WorkerConfigurationLoader {
             },
             .curveKey("curve.secret_key", \.curve.secretKey),
             .curveKey("curve.server_key", \.curve.serverKey),
-            Key(
-                "curve.allowed_clients",
-                type: "list of CURVE public keys (Z85)",
-                written: { $0.curve.allowedClients.list }
-            ) { raw, configuration throws(Message) in
-                var keys: [String] = []
-                for item in raw.items where !item.isEmpty { keys.append(try curveKey(.scalar(item))) }
-                configuration.curve.allowedClients = keys
-            },
+            .curveKeys("curve.allowed_clients", \.curve.allowedClients),
             .text("config_dir", \.configDirectory, type: "folder path or empty (built-in)"),
             .text("catalog", \.catalog, type: "file path or empty (config_dir's)"),
             .text("menu", \.menu, type: "file path or empty (config_dir's)"),
@@ -276,6 +270,17 @@ extension WorkerConfigurationLoader {
                 raw,
                 configuration throws(Message) in
                 configuration[keyPath: path] = try curveKey(raw)
+            }
+        }
+
+        /// A list of CURVE public keys (Z85), each checked.
+        static func curveKeys(_ name: String, _ path: Path<[String]>) -> Key {
+            Key(name, type: "list of CURVE public keys (Z85)", written: { $0[keyPath: path].list }) {
+                raw,
+                configuration throws(Message) in
+                var keys: [String] = []
+                for item in raw.items where !item.isEmpty { keys.append(try curveKey(.scalar(item))) }
+                configuration[keyPath: path] = keys
             }
         }
 

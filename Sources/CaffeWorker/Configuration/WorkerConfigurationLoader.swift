@@ -183,8 +183,19 @@ public enum WorkerConfigurationLoader {
                     "with CURVE on, the endpoints the worker connects to need the server's public key"
                 )
             }
+            if let stranger = configuration.rpc.adminAllowedKeys.first(where: { !curve.allowedClients.contains($0) }) {
+                throw fail(
+                    "rpc.admin_allowed_keys",
+                    "'\(stranger)' is not in curve.allowed_clients: the endpoint would refuse it before Admin could"
+                )
+            }
         } else if !curve.serverKey.isEmpty || !curve.allowedClients.isEmpty {
             throw fail("curve.secret_key", "curve.server_key and curve.allowed_clients need curve.secret_key")
+        } else if !configuration.rpc.adminAllowedKeys.isEmpty {
+            throw fail(
+                "rpc.admin_allowed_keys",
+                "needs CURVE (curve.secret_key): without it no client proves a key"
+            )
         }
         // Wildcard ports (`:*`, `:0`) bind different ports, so only fixed addresses can clash.
         func isWildcard(_ address: String) -> Bool { address.hasSuffix(":*") || address.hasSuffix(":0") }

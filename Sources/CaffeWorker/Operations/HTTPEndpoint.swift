@@ -12,8 +12,10 @@ import Glibc
 /// A small HTTP/1.1 server for operations endpoints (`/metrics`, `/healthz`): `GET` and `HEAD`,
 /// one request per connection, every connection served at once by one thread in one `poll`
 /// loop, so connections that never send a request cannot make a health probe wait. Each
-/// connection has 2 s to send its request head (8 KiB at most); at ``maxConnections`` the
-/// oldest connection still reading its head is closed to make room.
+/// connection has 2 s to send its request head (8 KiB at most); at ``maxConnections`` (an eighth
+/// of the process's descriptor limit, at most 256: the rest stay for checkpoints, replay and the
+/// sockets) the oldest connection still reading its head is closed to make room. When `accept`
+/// finds no descriptor left, the listener rests for 100 ms rather than spinning.
 final class HTTPEndpoint: Service {
     /// An answer: status code, content type and body.
     struct Response: Sendable {
@@ -33,8 +35,8 @@ final class HTTPEndpoint: Service {
     private let stop: ThreadStop
     private var control: ZMQWakeup { stop.wakeup }
 
-    /// Connections served at once.
-    static let maxConnections = 1024
+    /// Connections served at once: an eighth of the descriptor limit, 16 to 256.
+    static var maxConnections: Int { DescriptorLimit.operationsConnections() }
     /// How long a connection may take to send its request head.
     static let headTimeout = Duration.seconds(2)
 
@@ -116,6 +118,8 @@ final class HTTPEndpoint: Service {
     }
 
     private func serve() {
+        let maxConnections = Self.maxConnections
+        var listenerRestsUntil: ContinuousClock.Instant?
         var connections: [Connection] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer {
@@ -123,8 +127,9 @@ final class HTTPEndpoint: Service {
             close(listener)
         }
         while !stop.isRequested {
+            if let until = listenerRestsUntil, ContinuousClock.now >= until { listenerRestsUntil = nil }
             var descriptors = [
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listenerRestsUntil == nil ? listener : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: control.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             for connection in connections {
@@ -132,7 +137,11 @@ final class HTTPEndpoint: Service {
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
             let now = ContinuousClock.now
-            let nearest = connections.map(\.deadline).min().map { max(.zero, $0 - now) } ?? .seconds(1)
+            let nearest =
+                (connections.map(\.deadline) + [listenerRestsUntil].compactMap { $0 }).min().map {
+                    max(.zero, $0 - now)
+                }
+                ?? .seconds(1)
             let timeout = Int32(min(1000, max(1, nearest.components.seconds * 1000 + 1)))
             _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if descriptors[1].revents != 0 { control.drain() }
@@ -149,18 +158,21 @@ final class HTTPEndpoint: Service {
                 }
             }
             connections = kept
-            if descriptors[0].revents != 0 { accept(into: &connections) }
+            if descriptors[0].revents != 0, !accept(into: &connections, limit: maxConnections) {
+                listenerRestsUntil = .now + .milliseconds(100)
+            }
         }
     }
 
-    /// Accepts every waiting connection, making room by closing the oldest unfinished ones.
-    private func accept(into connections: inout [Connection]) {
+    /// Accepts every waiting connection, making room by closing the oldest unfinished ones;
+    /// `false` when the process has no descriptor left to accept with.
+    private func accept(into connections: inout [Connection], limit: Int) -> Bool {
         while true {
             let descriptor = Glibc.accept(listener, nil, nil)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else { return errno != EMFILE && errno != ENFILE }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            if connections.count >= Self.maxConnections {
+            if connections.count >= limit {
                 let oldest = connections.removeFirst()
                 close(oldest.descriptor)
             }

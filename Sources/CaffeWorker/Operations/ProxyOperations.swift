@@ -48,8 +48,7 @@ public final class ProxyOperations: Sendable {
                     body: Self.exposition(kind: kind, report: report())
                 )
             case "/healthz", "/readyz":
-                report().statistics == nil
-                    ? .text(503, "NOT_SERVING: the proxy does not answer\n") : .text(200, "SERVING\n")
+                Self.health(report())
             default:
                 .text(404, "not found; try /metrics, /healthz or /readyz\n")
             }
@@ -63,6 +62,21 @@ public final class ProxyOperations: Sendable {
         }
         thread.name = "caffe-proxy-http"
         thread.start()
+    }
+
+    /// `/healthz` and `/readyz`: 503 when the proxy does not answer; 200 otherwise, saying
+    /// `DEGRADED` while it refuses subscriptions (it still routes: taking it out of service would
+    /// hand the flooder the fleet).
+    static func health(_ report: Report) -> HTTPEndpoint.Response {
+        guard report.statistics != nil else { return .text(503, "NOT_SERVING: the proxy does not answer\n") }
+        if let routing = report.routing, routing.isShedding {
+            return .text(
+                200,
+                "DEGRADED: refusing subscriptions past the caps (\(routing.refusedSubscriptions) so far); "
+                    + "events are still routed\n"
+            )
+        }
+        return .text(200, "SERVING\n")
     }
 
     /// Stops serving and waits for the thread.
@@ -134,6 +148,14 @@ public final class ProxyOperations: Sendable {
             help: "Subscriptions naming another number of shards than this proxy routes among."
         )
         text.sample("caffe_proxy_foreign_subscriptions_total", [], value: routing.foreignSubscriptions)
+        text.family(
+            "caffe_proxy_subscriptions_refused_total",
+            type: "counter",
+            help: "Subscriptions refused past the topics a shard (or no shard) may hold: not tracked, not passed on."
+        )
+        text.sample("caffe_proxy_subscriptions_refused_total", [], value: routing.refusedSubscriptions)
+        text.family("caffe_proxy_shedding", type: "gauge", help: "1 while subscriptions were refused in the last 10 s.")
+        text.sample("caffe_proxy_shedding", [], value: routing.isShedding ? 1.0 : 0.0)
         text.family(
             "caffe_proxy_subscribed_topics",
             type: "gauge",

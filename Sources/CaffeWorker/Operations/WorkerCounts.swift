@@ -31,6 +31,8 @@ public struct WorkerCounts: Sendable {
     public var sourcesRevived: UInt64 = 0
     /// Sources seen under a new, larger `source_epoch`: restarted, numbering from 1 again.
     public var sourceRestarts: UInt64 = 0
+    /// Runs of sources retired: a newer run replaced them and theirs were done.
+    public var sourcesRetired: UInt64 = 0
     /// Events of sources another shard owns (`input.shard`), dropped.
     public var notOwned: UInt64 = 0
 
@@ -76,6 +78,8 @@ public struct WorkerCounts: Sendable {
     public var checkpoints: UInt64 = 0
     /// Checkpoint writes that failed, and snapshots written (journal compactions).
     public var checkpointFailures: UInt64 = 0
+    /// Torn last lines of the checkpoint journal skipped at start (a write cut short).
+    public var checkpointTornLines: UInt64 = 0
     public var checkpointCompactions: UInt64 = 0
     /// Messages on the acknowledged output's socket that are not a consumer's feedback.
     public var undecodableFeedback: UInt64 = 0
@@ -159,6 +163,7 @@ public struct WorkerCounts: Sendable {
         sourcesExpired += other.sourcesExpired
         sourcesRevived += other.sourcesRevived
         sourceRestarts += other.sourceRestarts
+        sourcesRetired += other.sourcesRetired
         notOwned += other.notOwned
         rendered += other.rendered
         deadLetters.merge(other.deadLetters, uniquingKeysWith: +)
@@ -172,6 +177,7 @@ public struct WorkerCounts: Sendable {
         consumersLost += other.consumersLost
         checkpoints += other.checkpoints
         checkpointFailures += other.checkpointFailures
+        checkpointTornLines += other.checkpointTornLines
         checkpointCompactions += other.checkpointCompactions
         undecodableFeedback += other.undecodableFeedback
         consumersEvicted += other.consumersEvicted
@@ -289,6 +295,10 @@ public struct WorkerCounts: Sendable {
         ("unrecoverable_sequences", "Sequences given up on.", \.unrecoverableSequences),
         ("checkpoints", "Checkpoint writes that put everything pending on disk.", \.checkpoints),
         ("checkpoint_failures", "Checkpoint writes that failed.", \.checkpointFailures),
+        (
+            "checkpoint_torn_lines", "Torn last lines of the checkpoint journal skipped at start (a write cut short).",
+            \.checkpointTornLines
+        ),
         ("checkpoint_compactions", "Checkpoint snapshots written (journal compactions).", \.checkpointCompactions),
         (
             "replay_endpoints_refused",
@@ -300,6 +310,11 @@ public struct WorkerCounts: Sendable {
         (
             "source_restarts", "Sources seen under a new source_epoch: restarted, their numbering from 1 again.",
             \.sourceRestarts
+        ),
+        (
+            "sources_retired",
+            "Runs of sources retired: a newer source_epoch replaced them and their events were done.",
+            \.sourcesRetired
         ),
         (
             "events_not_owned",

@@ -194,6 +194,9 @@ private struct PipelineState {
     var nextLagScan = ContinuousClock.now
     var duplicateLog = LogBudget(perSecond: 1, burst: 5)
     var notOwnedLog = LogBudget(perSecond: 1, burst: 5)
+    /// Source restarts (a new epoch): a source that sends a new epoch with every message would
+    /// otherwise write a line per message (the counter counts them all).
+    var restartLog = LogBudget(perSecond: 1, burst: 10)
     /// Stream keys made once per run of a source, and each source's latest epoch.
     var streamKeys = StreamKeys()
     /// The ids of the worker's spans of traced events.
@@ -385,12 +388,16 @@ private struct PipelineState {
     mutating func noteRestart() {
         guard let restart = streamKeys.takeRestart() else { return }
         counts.count { $0.sourceRestarts += 1 }
-        logger.notice(
-            "source restarted: a new source_epoch, its numbering starts again",
-            metadata: [
-                "source": "\(restart.source)", "epoch": "\(restart.epoch)", "previous_epoch": "\(restart.previous)",
-            ]
-        )
+        // The previous run retires once everything it took in is done.
+        if restart.previous != 0 {
+            books.superseded(SourceStream.key(source: restart.source, epoch: restart.previous), by: restart.epoch)
+        }
+        guard let heldBack = restartLog.admit(at: .now) else { return }
+        var metadata: Logger.Metadata = [
+            "source": "\(restart.source)", "epoch": "\(restart.epoch)", "previous_epoch": "\(restart.previous)",
+        ]
+        if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
+        logger.notice("source restarted: a new source_epoch, its numbering starts again", metadata: metadata)
     }
 
     /// Carries out what intake decided for `event`.
@@ -489,6 +496,8 @@ private struct PipelineState {
                 counts.count { $0.sourcesRevived += 1 }
             case .expired:
                 counts.count { $0.sourcesExpired += 1 }
+            case .retired:
+                counts.count { $0.sourcesRetired += 1 }
             case .checkpoint(let change):
                 checkpoints.post(change)
             }
@@ -724,18 +733,12 @@ private struct PipelineState {
 
     // MARK: Redrive
 
-    /// Renders the dead letters an operator asked to have rendered again, outside the sequence
-    /// books: their outputs complete nothing; a render that fails again is dead-lettered again.
+    /// Publishes the dead letters an operator had rendered again (rendered on the RPC thread),
+    /// outside the sequence books: their outputs complete nothing. Their outputs carry the
+    /// letter's trace context as it came (no span of the worker's).
     mutating func redrive() {
         guard let redrives = pipeline.redrives else { return }
-        for event in redrives.take() {
-            // A redriven event is a new render of the source's event: a span of its own.
-            let event = traced(event)
-            var result = renderer.render(event, newLocales: .compile)
-            if case .parked(let reason) = result.summary {
-                result = EventRenderer.deadLetter(.renderFailed, reason, event: event)
-            }
-            result.ref = nil
+        for result in redrives.take() {
             counts.count { $0.redriven += 1 }
             enqueue(result)
         }

@@ -3,10 +3,10 @@ import Synchronization
 import ZeroMQ
 
 /// Dead-lettered events an operator asked to have rendered again (`caffe.v1.Admin/Redrive`),
-/// handed from the RPC thread to the event pipeline, which renders them outside the sequence
+/// rendered on the RPC thread and handed to the event pipeline to publish, outside the sequence
 /// books: not judged as duplicates, completing nothing, their outputs marked `redriven`.
 final class RedriveQueue: Sendable {
-    private let items = Mutex<[InputEvent]>([])
+    private let items = Mutex<[RenderedEvent]>([])
     /// How many wait, read without the lock on every turn of the pipeline.
     private let waiting = Atomic<Int>(0)
     /// The descriptor the pipeline polls.
@@ -14,13 +14,16 @@ final class RedriveQueue: Sendable {
     /// Events waiting at most; beyond, a request gets RESOURCE_EXHAUSTED.
     let capacity: Int
 
-    init(capacity: Int = 1024) throws(ZMQError) {
+    init(capacity: Int = 256) throws(ZMQError) {
         wakeup = try ZMQWakeup()
         self.capacity = capacity
     }
 
+    /// Whether a redrive offered now would be refused.
+    var isFull: Bool { waiting.load(ordering: .acquiring) >= capacity }
+
     /// Queues `event`; `false` when the queue is full.
-    func offer(_ event: InputEvent) -> Bool {
+    func offer(_ event: RenderedEvent) -> Bool {
         let accepted = items.withLock { items in
             guard items.count < capacity else { return false }
             items.append(event)
@@ -32,7 +35,7 @@ final class RedriveQueue: Sendable {
     }
 
     /// Everything queued.
-    func take() -> [InputEvent] {
+    func take() -> [RenderedEvent] {
         guard waiting.load(ordering: .acquiring) > 0 else { return [] }
         return items.withLock { items in
             defer {

@@ -75,6 +75,13 @@ public enum CheckpointReshard {
             }
             if origin[key] != shard, marks[key] != nil { movedIn[shard] += 1 }
         }
+        // Epoch floors go with their source's owner; two inputs' floors for one source: the higher.
+        for checkpoint in checkpoints {
+            for (source, floor) in checkpoint.epochFloors {
+                let shard = ShardAssignment.shard(of: source, among: count)
+                outputs[shard].epochFloors[source] = max(outputs[shard].epochFloors[source] ?? 0, floor)
+            }
+        }
         for index in outputs.indices { outputs[index].generation = generation }
         return Result(checkpoints: outputs, movedIn: movedIn, overlapping: overlapping.sorted())
     }

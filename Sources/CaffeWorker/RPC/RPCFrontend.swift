@@ -27,6 +27,10 @@ final class RPCFrontend: Service {
         var queue: Int
         var renderThreads: Int
         var localeCacheBytes = RenderSession.defaultLocaleCacheBytes
+        /// `rpc.redrive_rate`.
+        var redriveRate = WorkerConfiguration.RPC().redriveRate
+        /// `rpc.admin_allowed_keys`: the CURVE keys that may call `caffe.v1.Admin/*` (empty: any).
+        var adminAllowedKeys: Set<String> = []
     }
 
     private let socket: Handoff<ZMQSocket>
@@ -72,7 +76,15 @@ final class RPCFrontend: Service {
         router.register(RenderOrderHandler())
         router.register(RenderComplicationHandler())
         router.register(StatsHandler(metrics: metrics, status: status, renderThreads: settings.renderThreads))
-        router.register(RedriveHandler(redrives: redrives, status: status, limits: settings.limits, logger: logger))
+        router.register(
+            RedriveHandler(
+                redrives: redrives,
+                status: status,
+                limits: settings.limits,
+                perSecond: settings.redriveRate,
+                logger: logger
+            )
+        )
         router.register(HealthHandler(status: status, services: router.services))
         return router
     }
@@ -137,6 +149,19 @@ final class RPCFrontend: Service {
                     RPCStatus(code: .unimplemented, message: "method '\(method)' is not served here")
                 )
             }
+            if !settings.adminAllowedKeys.isEmpty, method.hasPrefix(CaffeMethod.adminService + "/"),
+                // The peer's frames carry the ZAP handler's User-Id (the routing id frame ROUTER
+                // makes does not).
+                !settings.adminAllowedKeys.contains(frames.last?.metadata("User-Id") ?? "")
+            {
+                return replies.answer(
+                    request,
+                    RPCStatus(
+                        code: .permissionDenied,
+                        message: "\(method) is for the keys in rpc.admin_allowed_keys; this client's is not one"
+                    )
+                )
+            }
             guard !expired(request, arrival: arrival) else {
                 return replies.answer(
                     request,
@@ -188,7 +213,7 @@ final class RPCFrontend: Service {
                 }
                 renderer.refresh()
                 replies.send(
-                    next.handler.render(next.request, session: renderer.session),
+                    next.handler.render(next.request, renderer: &renderer),
                     method: next.request.header.method
                 )
             }

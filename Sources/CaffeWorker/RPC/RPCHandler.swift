@@ -43,10 +43,11 @@ extension RPCHandler {
 }
 
 /// A method whose requests are rendered: queued (at most `rpc.queue`, refused while the worker
-/// drains), then rendered in turn on the RPC thread with its session.
+/// drains), then rendered in turn on the RPC thread with its renderer.
 protocol RenderingRPCHandler: RPCHandler {
-    /// The reply to `request`, rendered with `session`, and its status for the metrics.
-    func render(_ request: RequestFrames, session: RenderSession) -> RPCReply
+    /// The reply to `request`, rendered with `renderer` (the RPC thread's), and its status for
+    /// the metrics.
+    func render(_ request: RequestFrames, renderer: inout EventRenderer) -> RPCReply
 }
 
 /// What a handler did with a request.

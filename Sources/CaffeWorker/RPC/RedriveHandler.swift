@@ -1,53 +1,102 @@
 import CaffeBooks
+import CaffeCore
 import CaffeProtocol
 import CaffeTransport
 import Logging
 import SwiftProtobuf
 import ZeroMQ
 
-/// `caffe.v1.Admin/Redrive`: a dead letter's original event handed back to the event pipeline
-/// (marked redriven), refused while the worker drains, when the pipeline's redrive queue is full,
-/// or when the letter kept no event that reads.
-final class RedriveHandler: RPCHandler {
+/// `caffe.v1.Admin/Redrive`: a dead letter's original event rendered again (marked redriven) and
+/// its outputs handed to the event pipeline to publish.
+///
+/// The render happens here, on the RPC thread, with its session and bounded locale cache — an
+/// operator's redrive of an unseen locale compiles it here, never on the pipeline thread every
+/// order passes through. Redrives are taken at `rpc.redrive_rate` a second (a burst of as many)
+/// and queue with the other renders (`rpc.queue`); beyond either, RESOURCE_EXHAUSTED. Refused
+/// while the worker drains, when the pipeline's queue of rendered redrives is full, or when the
+/// letter kept no event that reads. The log says each redrive, a few a second at most.
+final class RedriveHandler: RenderingRPCHandler {
     let method = CaffeMethod.redrive
     private let redrives: RedriveQueue?
     private let status: WorkerStatus
     private let limits: CaffeProtocolLimits
     private let logger: Logger
+    private var rate: LogBudget
+    private var logged = LogBudget(perSecond: 2, burst: 10)
 
     /// `redrives`: the pipeline's queue; `nil` when there is no pipeline to take them.
-    init(redrives: RedriveQueue?, status: WorkerStatus, limits: CaffeProtocolLimits, logger: Logger) {
+    /// `perSecond`: `rpc.redrive_rate`.
+    init(
+        redrives: RedriveQueue?,
+        status: WorkerStatus,
+        limits: CaffeProtocolLimits,
+        perSecond: Int = WorkerConfiguration.RPC().redriveRate,
+        logger: Logger
+    ) {
         self.redrives = redrives
         self.status = status
         self.limits = limits
         self.logger = logger
+        rate = LogBudget(perSecond: Double(perSecond), burst: Double(perSecond))
     }
 
     func handle(_ request: RequestFrames, replies: inout RPCReplies) -> RPCDecision {
-        guard status.isServing, let redrives else {
+        guard status.isServing, redrives != nil else {
             replies.answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
             return .answered
         }
-        let event: InputEvent
-        switch Self.redriven(request, limits: limits) {
-        case .success(let redriven): event = redriven
-        case .failure(let refusal):
-            replies.answer(request, refusal.status)
-            return .answered
-        }
-        guard redrives.offer(event) else {
+        guard rate.admit(at: .now) != nil else {
             replies.answer(
                 request,
-                RPCStatus(code: .resourceExhausted, message: "\(redrives.capacity) redrives already queued")
+                RPCStatus(
+                    code: .resourceExhausted,
+                    message: "more than \(Int(rate.perSecond)) redrives a second (rpc.redrive_rate); try again later"
+                )
             )
             return .answered
         }
-        logger.notice(
-            "dead letter redriven",
-            metadata: ["source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)"]
-        )
-        replies.answer(request, .ok)
-        return .answered
+        if case .failure(let refusal) = Self.redriven(request, limits: limits) {
+            replies.answer(request, refusal.status)
+            return .answered
+        }
+        return .render
+    }
+
+    func render(_ request: RequestFrames, renderer: inout EventRenderer) -> RPCReply {
+        guard let redrives else { return RPCReply(request, RPCStatus(code: .unavailable, message: "no pipeline")) }
+        let event: InputEvent
+        switch Self.redriven(request, limits: limits) {
+        case .success(let redriven): event = redriven
+        case .failure(let refusal): return RPCReply(request, refusal.status)
+        }
+        guard !redrives.isFull else {
+            return RPCReply(
+                request,
+                RPCStatus(code: .resourceExhausted, message: "\(redrives.capacity) redrives already queued")
+            )
+        }
+        var result = renderer.render(event, newLocales: .compile)
+        if case .parked(let reason) = result.summary {
+            result = EventRenderer.deadLetter(.renderFailed, reason, event: event)
+        }
+        // Outside the sequence books: a redrive completes nothing. This thread's cache is not the
+        // pipeline's to report.
+        result.ref = nil
+        result.localeCache = nil
+        guard redrives.offer(result) else {
+            return RPCReply(
+                request,
+                RPCStatus(code: .resourceExhausted, message: "\(redrives.capacity) redrives already queued")
+            )
+        }
+        if let heldBack = logged.admit(at: .now) {
+            var metadata: Logger.Metadata = [
+                "source": "\(event.header.sourceID)", "sequence": "\(event.header.sequence)",
+            ]
+            if heldBack > 0 { metadata["not_logged_before"] = "\(heldBack)" }
+            logger.notice("dead letter redriven", metadata: metadata)
+        }
+        return RPCReply(request, .ok)
     }
 }
 

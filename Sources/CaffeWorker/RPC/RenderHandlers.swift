@@ -9,9 +9,9 @@ final class RenderOrderHandler: RenderingRPCHandler {
 
     func handle(_ request: RequestFrames, replies: inout RPCReplies) -> RPCDecision { .render }
 
-    func render(_ request: RequestFrames, session: RenderSession) -> RPCReply {
+    func render(_ request: RequestFrames, renderer: inout EventRenderer) -> RPCReply {
         do {
-            let rendered = try session.render(try request.decodeBody(as: Caffe_V1_OrderEvent.self))
+            let rendered = try renderer.session.render(try request.decodeBody(as: Caffe_V1_OrderEvent.self))
             var response = Caffe_V1_RenderOrderResponse()
             response.confirmation = rendered.confirmation
             response.receipt = rendered.receipt
@@ -28,10 +28,10 @@ final class RenderComplicationHandler: RenderingRPCHandler {
 
     func handle(_ request: RequestFrames, replies: inout RPCReplies) -> RPCDecision { .render }
 
-    func render(_ request: RequestFrames, session: RenderSession) -> RPCReply {
+    func render(_ request: RequestFrames, renderer: inout EventRenderer) -> RPCReply {
         do {
             let complication = try request.decodeBody(as: Caffe_V1_ComplicationRequest.self)
-            return RPCReply(request, .ok, try session.complication(complication))
+            return RPCReply(request, .ok, try renderer.session.complication(complication))
         } catch {
             return RPCReply(request, renderStatus(error))
         }

@@ -332,14 +332,16 @@ struct EventRenderer {
         var letter = letter
         letter.reason = reason
         letter.detail = detail
-        letter.ref.sourceID = header.sourceID
+        letter.ref.sourceID = Identifier.problem(header.sourceID) == nil ? header.sourceID : ""
         letter.ref.sequence = header.sequence
-        letter.ref.orderID = header.orderID
+        letter.ref.orderID = Identifier.problem(header.orderID) == nil ? header.orderID : ""
         letter.receivedAt = Google_Protobuf_Timestamp(date: Date())
+        // An id that breaks the identifier rule is not repeated in the output's header (a
+        // consumer's decoder refuses it too): the letter's original header keeps its bytes.
         var outputHeader = Caffe_V1_EventHeader()
-        outputHeader.sourceID = header.sourceID
+        outputHeader.sourceID = Identifier.problem(header.sourceID) == nil ? header.sourceID : ""
         outputHeader.sequence = header.sequence
-        outputHeader.orderID = header.orderID
+        outputHeader.orderID = Identifier.problem(header.orderID) == nil ? header.orderID : ""
         outputHeader.metadata = header.metadata
         if header.hasSentAt { outputHeader.sentAt = header.sentAt }
         let output: OutputMessage

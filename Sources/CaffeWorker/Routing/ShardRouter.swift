@@ -19,6 +19,14 @@ import ZeroMQ
 /// counted and reported (its worker was given a different `input.shard` count than this proxy);
 /// one without a prefix gets nothing here and is only counted.
 ///
+/// Anyone who reaches the shards' side can subscribe, so what is kept is bounded: at most
+/// ``maxTopicsPerShard`` topics per shard and ``maxUnprefixedTopics`` without a prefix, each at
+/// most ``maxTopicBytes`` (a larger subscription message closes its connection: the socket's
+/// message size limit); beyond, a subscription is refused — not tracked, not passed upstream —
+/// counted, and logged a few times a second at most, and the router says it is shedding for the
+/// next 10 s. Routing an event looks its topic's prefixes up, so its cost does not grow with the
+/// subscriptions held.
+///
 /// The loop runs on a thread of its own until ``stop()``; the sockets are closed there.
 public final class ShardRouter: Sendable {
     /// What the router has done since it started.
@@ -39,6 +47,11 @@ public final class ShardRouter: Sendable {
         public var subscriptionMessages: UInt64 = 0
         /// Subscriptions naming a shard of another fleet size than this router's.
         public var foreignSubscriptions: UInt64 = 0
+        /// Subscriptions refused: past a cap on the topics kept (``ShardRouter/maxTopicsPerShard``,
+        /// ``ShardRouter/maxUnprefixedTopics``).
+        public var refusedSubscriptions: UInt64 = 0
+        /// Whether a subscription was refused in the last 10 s.
+        public var isShedding = false
         /// Topics each shard is subscribed to now.
         public var subscribedTopics: [Int]
         /// Topics subscribed to without a shard prefix now that no shard also subscribes to under
@@ -65,6 +78,14 @@ public final class ShardRouter: Sendable {
             subscribedTopics = Array(repeating: 0, count: shards)
         }
     }
+
+    /// Topics kept per shard: a worker subscribes to a handful.
+    public static let maxTopicsPerShard = 256
+    /// Topics kept without a shard prefix.
+    public static let maxUnprefixedTopics = 256
+    /// The longest subscription message the shards' side reads (a topic and its one-byte kind);
+    /// a longer one closes the connection that sent it.
+    public static let maxTopicBytes = 1024
 
     /// How many shards events are partitioned among.
     public let shards: Int
@@ -94,6 +115,8 @@ public final class ShardRouter: Sendable {
             )
         }
         self.shards = shards
+        // Subscriptions are short topics: a larger message ends its connection in libzmq.
+        try backend.set(.maxMessageSize, to: Int64(Self.maxTopicBytes + 1))
         state = Mutex(Counts(shards: shards))
         wakeup = try ZMQWakeup()
         let sockets = Handoff((frontend, backend, capture))
@@ -146,6 +169,8 @@ public final class ShardRouter: Sendable {
             counts.sentBytes += pending.sentBytes
             counts.unroutable += pending.unroutable
             counts.subscriptionMessages += pending.subscriptionMessages
+            counts.refusedSubscriptions += pending.refusedSubscriptions
+            counts.isShedding = pending.isShedding
             counts.foreignSubscriptions += pending.foreignSubscriptions
             for shard in counts.routed.indices {
                 counts.routed[shard] += pending.routed[shard]
@@ -169,6 +194,14 @@ public final class ShardRouter: Sendable {
         var topics: [Set<[UInt8]>]
         var unprefixed: Set<[UInt8]> = []
         var pending: Counts
+        /// ``strayTopics``, recomputed only when a subscription changed.
+        var strayCount = 0
+        var subscriptionsChanged = false
+        /// Refusals logged a few a second at most.
+        var refusalLog = LogBudget(perSecond: 1, burst: 5)
+        /// Subscriptions without a prefix said a few times a second at most.
+        var strayLog = LogBudget(perSecond: 1, burst: 5)
+        var lastRefusal: ContinuousClock.Instant?
 
         init(router: ShardRouter, report: @escaping @Sendable (String) -> Void) {
             self.router = router
@@ -187,12 +220,19 @@ public final class ShardRouter: Sendable {
             let incoming = poller.register(frontend, for: .readable)
             let subscriptions = poller.register(backend, for: .readable)
             poller.register(fileDescriptor: router.wakeupDescriptor, for: .readable)
+            var subscriptionsLeft = false
             while !router.isStopping {
-                try poller.poll(timeout: .infinite)
+                // Subscriptions left unread last turn: look again at once, events first.
+                try poller.poll(timeout: subscriptionsLeft ? .zero : .infinite)
+                subscriptionsLeft = false
                 if poller.isReadable(subscriptions) {
-                    while let frames = try backend.tryReceiveMultipart() {
+                    // A few hundred per turn, so a flood of them never holds the events back.
+                    var read = 0
+                    while read < Self.batch, let frames = try backend.tryReceiveMultipart() {
                         subscriptionChanged(frames, frontend: frontend)
+                        read += 1
                     }
+                    subscriptionsLeft = read == Self.batch
                 }
                 if poller.isReadable(incoming) {
                     var handled = 0
@@ -201,7 +241,12 @@ public final class ShardRouter: Sendable {
                         handled += 1
                     }
                 }
-                router.add(pending, subscribed: topics.map(\.count), unprefixed: strayTopics)
+                if subscriptionsChanged {
+                    strayCount = strayTopics
+                    subscriptionsChanged = false
+                }
+                pending.isShedding = lastRefusal.map { .now - $0 < .seconds(10) } ?? false
+                router.add(pending, subscribed: topics.map(\.count), unprefixed: strayCount)
                 pending = Counts(shards: router.shards)
             }
         }
@@ -230,9 +275,11 @@ public final class ShardRouter: Sendable {
                 }
             }
             pending.routed[owner] += 1
-            // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic.
+            // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic:
+            // each prefix looked up, never a scan of the subscriptions.
             let covered = topic.withUnsafeBytes { outgoing in
-                topics[owner].contains { subscription in outgoing.starts(with: subscription) }
+                let bytes = Array(outgoing)
+                return (0...bytes.count).contains { topics[owner].contains(Array(bytes[..<$0])) }
             }
             if !covered { pending.unsubscribed[owner] += 1 }
             pending.sentBytes += UInt64(bytes + prefix.count)
@@ -250,24 +297,50 @@ public final class ShardRouter: Sendable {
         /// Plain subscriptions no shard also makes under its prefix: workers without `input.shard`.
         var strayTopics: Int { unprefixed.filter { !isCovered($0) }.count }
 
+        /// Counts a subscription refused past a cap and says so, a few times a second at most.
+        func refuse(_ text: String, _ reason: String) {
+            pending.refusedSubscriptions += 1
+            lastRefusal = .now
+            guard let heldBack = refusalLog.admit(at: .now) else { return }
+            let shown = text.count > 64 ? String(text.prefix(64)) + "…" : text
+            report(
+                "caffe proxy: subscription '\(Identifier.printable(shown))' refused: \(reason)"
+                    + (heldBack > 0 ? " (\(heldBack) more refused since the last line)" : "")
+            )
+        }
+
         func subscriptionChanged(_ frames: [ZMQMessage], frontend: ZMQSocket) {
             pending.subscriptionMessages += 1
             guard frames.count == 1, let kind = frames[0].withUnsafeBytes({ $0.first }), kind <= 1 else { return }
             let subscribing = kind == 1
             let topic = Array(frames[0].bytes.dropFirst())
             let text = String(decoding: topic, as: UTF8.self)
+            subscriptionsChanged = true
             guard let (shard, upstream) = ShardAssignment.split(partitionedTopic: text[...]) else {
                 if subscribing {
-                    guard unprefixed.insert(topic).inserted else { return }
+                    guard !unprefixed.contains(topic) else { return }
+                    guard unprefixed.count < ShardRouter.maxUnprefixedTopics else {
+                        refuse(
+                            text,
+                            "\(ShardRouter.maxUnprefixedTopics) topics without a shard prefix are held already"
+                        )
+                        return
+                    }
+                    unprefixed.insert(topic)
+                    guard let heldBack = strayLog.admit(at: .now) else { return }
+                    let more = heldBack > 0 ? " (\(heldBack) more such subscriptions since the last line)" : ""
                     if "shard/".utf8.starts(with: topic) {
                         report(
-                            "caffe proxy: a subscription without a shard prefix ('\(text)') receives every shard's "
-                                + "events; its worker drops what it does not own"
+                            "caffe proxy: a subscription without a shard prefix ('\(Identifier.printable(text))') receives "
+                                + "every shard's events; its worker drops what it does not own" + more
                         )
                     } else if !isCovered(topic) {
                         // A shard worker subscribes its topics plain too (for a broadcasting
                         // forwarder), after their prefixed form: those are expected here.
-                        report("caffe proxy: a subscription without a shard prefix ('\(text)') receives nothing here")
+                        report(
+                            "caffe proxy: a subscription without a shard prefix ('\(Identifier.printable(text))') "
+                                + "receives nothing here" + more
+                        )
                     }
                 } else {
                     unprefixed.remove(topic)
@@ -277,16 +350,24 @@ public final class ShardRouter: Sendable {
             guard shard.count == router.shards else {
                 if subscribing {
                     pending.foreignSubscriptions += 1
-                    report(
-                        "caffe proxy: a worker subscribes as shard \(shard) but this proxy routes among "
-                            + "\(router.shards) shards; give the proxy and every worker the same count"
-                    )
+                    if let heldBack = refusalLog.admit(at: .now) {
+                        report(
+                            "caffe proxy: a worker subscribes as shard \(shard) but this proxy routes among "
+                                + "\(router.shards) shards; give the proxy and every worker the same count"
+                                + (heldBack > 0 ? " (\(heldBack) more lines held back)" : "")
+                        )
+                    }
                 }
                 return
             }
             let wasEmpty = topics[shard.index].isEmpty
             if subscribing {
-                guard topics[shard.index].insert(topic).inserted else { return }
+                guard !topics[shard.index].contains(topic) else { return }
+                guard topics[shard.index].count < ShardRouter.maxTopicsPerShard else {
+                    refuse(text, "shard \(shard) holds \(ShardRouter.maxTopicsPerShard) topics already")
+                    return
+                }
+                topics[shard.index].insert(topic)
                 try? frontend.subscribe(Array(upstream.utf8))
                 if wasEmpty { report("caffe proxy: shard \(shard) subscribed") }
             } else {

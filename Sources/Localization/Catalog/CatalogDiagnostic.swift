@@ -124,6 +124,11 @@ extension CatalogDiagnostic.Code {
     public static let syntaxError = Self("syntax-error")
     /// The same key appears twice in one file; the last value wins.
     public static let duplicateKey = Self("duplicate-key")
+    /// A file over ``StringCatalog/maxFileBytes``, or a value over ``StringCatalog/maxValueBytes``:
+    /// not loaded.
+    public static let tooLarge = Self("too-large")
+    /// A value holding a control character or a noncharacter (U+FFFE): not loaded.
+    public static let forbiddenCharacter = Self("forbidden-character")
 }
 
 extension [CatalogDiagnostic] {

@@ -124,6 +124,20 @@ public struct StringCatalog: Sendable {
         var sourceLanguages: [String] = []
         for source in sources {
             let data: Data
+            if let size = (try? FileManager.default.attributesOfItem(atPath: source.url.path))?[.size] as? Int,
+                size > Self.maxFileBytes
+            {
+                diagnostics.append(
+                    CatalogDiagnostic(
+                        .error,
+                        .tooLarge,
+                        file: source.relativePath,
+                        message: "the file is \(size) bytes; a catalog file is at most \(Self.maxFileBytes) "
+                            + "(StringCatalog.maxFileBytes): not read"
+                    )
+                )
+                continue
+            }
             do {
                 data = try Data(contentsOf: source.url)
             } catch {
@@ -138,7 +152,7 @@ public struct StringCatalog: Sendable {
                 continue
             }
             let table = Self.table(ofFile: source.url.lastPathComponent)
-            let read: (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic])
+            var read: (entries: [CatalogEntry], diagnostics: [CatalogDiagnostic])
             switch source.kind {
             case .strings(let localization):
                 read = StringsTableReader.entries(
@@ -160,6 +174,21 @@ public struct StringCatalog: Sendable {
                 read = (result.entries, result.diagnostics)
             }
             diagnostics += read.diagnostics
+            read.entries.removeAll { entry in
+                guard let problem = Self.unacceptable(entry.value) else { return false }
+                diagnostics.append(
+                    CatalogDiagnostic(
+                        .error,
+                        problem.code,
+                        file: entry.file,
+                        location: entry.location,
+                        key: entry.key,
+                        locale: entry.localization,
+                        message: problem.message
+                    )
+                )
+                return true
+            }
             if source.kind.isNonLocalized {
                 nonLocalizedFiles[table, default: [:]][source.relativePath] = source.kind.format
                 for entry in read.entries {
@@ -247,6 +276,31 @@ public struct StringCatalog: Sendable {
     /// The development language: configured, else the String Catalogs' `sourceLanguage`, else the
     /// catalog's only localization (`Base` aside), else `en` when it is one of several. With none
     /// of these it is unknown, and `en` (which the catalog lacks) stands in.
+    /// The largest catalog file read, in bytes: the biggest real catalogs are a few hundred KB.
+    public static let maxFileBytes = 32 << 20
+    /// The most text one value may hold, in UTF-8 bytes over all its variants: the longest real
+    /// translations are under 1 KB; a value over this is not loaded, so no order carries it.
+    public static let maxValueBytes = 16 << 10
+
+    /// Why a value read from a file is not loaded, if it is not: over ``maxValueBytes``, or
+    /// holding a character no translation has.
+    static func unacceptable(_ value: CompiledString) -> (code: CatalogDiagnostic.Code, message: String)? {
+        let bytes = value.textBytes
+        if bytes > maxValueBytes {
+            return (
+                .tooLarge,
+                "the value is \(bytes) bytes; a value is at most \(maxValueBytes) (StringCatalog.maxValueBytes): not loaded"
+            )
+        }
+        if let scalar = value.forbiddenScalar {
+            return (
+                .forbiddenCharacter,
+                "the value holds \(TranslationText.describe(scalar)), which no translation has: not loaded"
+            )
+        }
+        return nil
+    }
+
     static func developmentLanguage(
         configured: String?,
         sourceLanguages: [String],

@@ -150,15 +150,13 @@ public struct LocalizationImport: Sendable {
             }
     }
 
-    /// Writes the merged files into the catalog folder.
+    /// Writes the merged files into the catalog folder, all at once (``CatalogFolderSwap``): a
+    /// failure or a kill leaves every file old or every file new, with its mode kept.
     public func write() throws {
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try Data(bytes).write(to: url, options: .atomic)
+        do {
+            try CatalogFolderSwap.replace(files: files, in: folder)
+        } catch {
+            throw LocalizationError(.unreadableCatalog, error.description)
         }
     }
 
@@ -251,6 +249,10 @@ public struct LocalizationImport: Sendable {
                 continue
             }
             guard seen.insert(unit.id).inserted else { continue }
+            if let problem = Self.unacceptable(unit.id, target: target) {
+                refused.append(Refusal(file: path, id: unit.id, reason: "not imported: \(problem)"))
+                continue
+            }
             guard targets[unit.id]?.count == 1 else {
                 refused.append(
                     Refusal(
@@ -264,6 +266,26 @@ public struct LocalizationImport: Sendable {
             if !excluded.contains(UnitReference(file: path, id: unit.id)) { units.append(unit) }
         }
         return units
+    }
+
+    /// The deepest variation path a unit id may name (`key|==|device.iphone.plural.one` is four
+    /// levels; Xcode writes at most six).
+    public static let maxVariationDepth = 16
+
+    /// Why a unit is refused before anything is merged, if it is: a target over the catalog's
+    /// value cap or holding a character no translation has, or an id naming a path too deep.
+    static func unacceptable(_ id: String, target: String) -> String? {
+        let depth = split(id).path.count
+        if depth > maxVariationDepth {
+            return "its id names a variation path \(depth) levels deep; at most \(maxVariationDepth)"
+        }
+        if target.utf8.count > StringCatalog.maxValueBytes {
+            return "the translation is \(target.utf8.count) bytes; a value is at most \(StringCatalog.maxValueBytes)"
+        }
+        if let scalar = TranslationText.forbiddenScalar(in: target) {
+            return "the translation holds \(TranslationText.describe(scalar)), which no translation has"
+        }
+        return nil
     }
 
     /// A String Catalog: each unit's target set at its id's path under the language.
@@ -439,10 +461,17 @@ public struct LocalizationImport: Sendable {
 
     /// The errors of the catalog with the merged files in place (in a copy).
     private func lintMerged(check: Checker) throws(LocalizationError) -> Set<CatalogDiagnostic> {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-import-\(UUID().uuidString)")
+        // Beside the folder, named as the swap names its staging copies: one a kill leaves behind
+        // is removed by the next import.
+        let copy: URL
+        do {
+            CatalogFolderSwap.removeAbandoned(besides: folder.resolvingSymlinksInPath())
+            copy = try CatalogFolderSwap.stage(folder.resolvingSymlinksInPath())
+        } catch {
+            throw LocalizationError(.unreadableCatalog, error.description)
+        }
         defer { try? FileManager.default.removeItem(at: copy) }
         do {
-            try FileManager.default.copyItem(at: folder, to: copy)
             for (path, bytes) in files {
                 let url = copy.appendingPathComponent(path)
                 try FileManager.default.createDirectory(

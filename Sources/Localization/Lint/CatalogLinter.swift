@@ -229,6 +229,7 @@ public struct CatalogLinter {
                 )
             }
         }
+        problems += Self.cTypeSpecifiers(source: source.value, translation: translation.value).map { (.error, $0) }
         // Shown: a plural variable's declared type chooses a variant, it shows nothing.
         let shown = Self.argumentKinds(source.value, includingDeclarations: false)
         for index in shown.keys.sorted() where found[index] == nil && !selectors.contains(index) {
@@ -243,6 +244,49 @@ public struct CatalogLinter {
             CatalogDiagnostic(severity, .specifierMismatch, entry: translation, message: message)
         }
             + conflicts.map { CatalogDiagnostic(.error, .argumentTypeConflict, entry: translation, message: $0) }
+    }
+
+    /// A translation's C-typed conversions (`%s %S %c %C %p`) for an argument the source formats
+    /// as `%@`: the app passes a Swift value, which in C's printf family such a conversion reads as
+    /// a pointer or a byte. And a `%` sequence that is no conversion at all
+    /// (`%n`, which in C writes to memory) in a formatted value whose source has none like it.
+    static func cTypeSpecifiers(source: CompiledString, translation: CompiledString) -> [String] {
+        var problems: [String] = []
+        let sourceConversions = Dictionary(grouping: source.specifiers, by: \.argument).mapValues {
+            Set($0.map(\.specifier.conversion))
+        }
+        let cTyped: Set<FormatSpecifier.Conversion> = [.cString, .wideString, .character, .wideCharacter, .pointer]
+        var said: Set<Int> = []
+        for (argument, specifier) in translation.specifiers
+        where cTyped.contains(specifier.conversion) && !specifier.flags.contains(.spaceSign)
+            // Against a number, or an argument the source lacks, the kind check says it already.
+            && sourceConversions[argument] == [.object] && said.insert(argument).inserted
+        {
+            problems.append(
+                "formats argument \(argument + 1) as '\(specifier)', a C type the app never passes; "
+                    + "write %@ as the source does"
+            )
+        }
+        if source.hasArguments, translation.isPlain {
+            let sourceInvalid = Set(Self.invalidSequences(source.source))
+            for sequence in Self.invalidSequences(translation.source) where !sourceInvalid.contains(sequence) {
+                problems.append(
+                    "has '\(sequence)', which is no conversion (in C's printf family %n writes to memory); "
+                        + "the source has none like it: write %% for a percent sign"
+                )
+                break
+            }
+        }
+        return problems
+    }
+
+    /// The `%` sequences of `text` that are not conversions (a lone `%` before a space excepted:
+    /// "100 % sûr" is a percent sign).
+    private static func invalidSequences(_ text: String) -> [String] {
+        FormatStringScanner.scan(text).compactMap { token in
+            guard case .invalid(let written, _, _) = token, !written.hasPrefix("% "), written != "%" else { return nil }
+            return written
+        }
     }
 
     /// Whether a value reads as text that takes no arguments: no variants, and every specifier it

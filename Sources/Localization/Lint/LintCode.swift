@@ -21,6 +21,12 @@ extension CatalogLinter {
         LintCode(.unreadableFile, [.error], "a file that cannot be read or decoded at all"),
         LintCode(.syntaxError, [.error, .note], "broken syntax at a position (a note once past 100 of them)"),
         LintCode(.duplicateKey, [.warning], "a key twice in one file: the last value wins"),
+        LintCode(.tooLarge, [.error], "a file over 32 MiB or a value over 16 KiB: not loaded"),
+        LintCode(
+            .forbiddenCharacter,
+            [.error],
+            "a value holding a control character (not tab or newline) or a noncharacter such as U+FFFE: not loaded"
+        ),
         LintCode(.unexpectedValueType, [.error], "a value of a kind the format does not allow there: left out"),
         LintCode(
             .invalidEntry,

@@ -32,6 +32,22 @@ public struct CompiledString: Hashable, Sendable {
         argumentCount = highest + 1
     }
 
+    /// The UTF-8 bytes of the value's text in every variant together: what a size cap judges.
+    public var textBytes: Int {
+        var total = 0
+        root.visitLiterals { total += $0.utf8.count }
+        return max(total, source.utf8.count)
+    }
+
+    /// The first character of the value's text (any variant) that has no place in a translation
+    /// (``TranslationText/forbiddenScalar(in:)``).
+    public var forbiddenScalar: Unicode.Scalar? {
+        if let found = TranslationText.forbiddenScalar(in: source) { return found }
+        var found: Unicode.Scalar?
+        root.visitLiterals { text in if found == nil { found = TranslationText.forbiddenScalar(in: text) } }
+        return found
+    }
+
     /// Whether any part of the string depends on arguments (specifiers or plural switches).
     public var hasArguments: Bool { argumentCount > 0 }
 

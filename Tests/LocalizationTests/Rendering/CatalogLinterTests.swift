@@ -83,6 +83,10 @@ struct CatalogLinterTests {
                 ("object", "Total %@"),
                 ("drop", "%d of %d"),
                 ("unsigned", "%u cups"),
+                ("character", "Add %@"),
+                ("string", "%@ ready"),
+                ("memory", "%@ ready"),
+                ("percent", "%@ at 100 %"),
             ]),
             "es.lproj/T.strings": Support.stringsFile([
                 ("count", "%s artículos"),  // an integer shown as text
@@ -91,18 +95,34 @@ struct CatalogLinterTests {
                 ("object", "Total %d"),  // a number where the source has %@: a type conflict (issue 31)
                 ("drop", "%1$d"),  // argument 2 never shown
                 ("unsigned", "%d tazas"),  // integers fit unsigned
+                ("character", "Añadir %c"),  // C types for a Swift value (issue 45)
+                ("string", "%s lista"),
+                ("memory", "%@ lista%n"),  // no conversion, and %n writes memory in C
+                ("percent", "%@ al 100 %"),  // a percent sign before a space, as the source has
             ]),
         ])
         #expect(
-            Set(Self.findings(report)) == [
+            Set(Self.findings(report, excluding: ["invalid-specifier"])) == [
                 Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "count", "es"),
                 Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "name", "es"),
                 Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "hello", "es"),
                 Finding(.warning, "specifier-mismatch", "es.lproj/T.strings", "drop", "es"),
                 Finding(.error, "argument-type-conflict", "es.lproj/T.strings", "object", "es"),
+                Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "character", "es"),
+                Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "string", "es"),
+                Finding(.error, "specifier-mismatch", "es.lproj/T.strings", "memory", "es"),
             ]
         )
-        #expect(report.findings.count == 5)
+        #expect(report.findings.filter { $0.code.name != "invalid-specifier" }.count == 8)
+        #expect(
+            report.findings.first { $0.key == "character" }?.message
+                == "formats argument 1 as '%c', a C type the app never passes; write %@ as the source does"
+        )
+        #expect(
+            report.findings.first { $0.key == "memory" && $0.code.name == "specifier-mismatch" }?.message
+                == "has '%n', which is no conversion (in C's printf family %n writes to memory); the source has none "
+                + "like it: write %% for a percent sign"
+        )
         let count = try #require(report.findings.first { $0.key == "count" })
         #expect(count.location.line == 1)
         let hello = try #require(report.findings.first { $0.key == "hello" })
