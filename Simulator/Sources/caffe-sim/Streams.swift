@@ -197,6 +197,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Count what would be sent and how long it would take; send nothing.")
     var dryRun = false
 
+    @Flag(help: "Send the records before a damaged part of the journal rather than refusing it.")
+    var acceptDamage = false
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -212,7 +215,21 @@ struct Replay: ParsableCommand {
     func run() throws {
         let contents = try JournalCommand.open(journal)
         if let error = contents.error {
-            FileHandle.standardError.write(Data("caffe-sim replay: \(journal): \(error); sending what was read\n".utf8))
+            guard acceptDamage else {
+                FileHandle.standardError.write(
+                    Data(
+                        ("caffe-sim replay: \(journal): \(error); nothing sent (--accept-damage sends the "
+                            + "\(contents.entries.count) records before the damage)\n").utf8
+                    )
+                )
+                throw ExitCode(1)
+            }
+            FileHandle.standardError.write(
+                Data(
+                    "caffe-sim replay: \(journal): \(error); sending the \(contents.entries.count) records before it\n"
+                        .utf8
+                )
+            )
         }
         var options = ReplayPlan.Options()
         guard let pace = ReplayPlan.Speed(speed) else {

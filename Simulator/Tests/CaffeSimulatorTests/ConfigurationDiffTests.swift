@@ -254,6 +254,33 @@ struct ConfigurationDiffTests {
         #expect(ConfigurationDiff.trips(reached, gates: [.changed], allow: ["Menu:juice"]).isEmpty)
     }
 
+    @Test("a damaged journal fails the diff (exit 2, naming the damage): a gate never passes on what was not read")
+    func damagedJournal() throws {
+        let (before, after, journal) = try Self.configurations()
+        let contents = try Journal.read(journal)
+        let second = try #require(contents.entries.dropFirst().first).offset
+        var bytes = try Data(contentsOf: journal)
+        bytes = bytes.prefix(second) + Data(repeating: 0xFF, count: 64)
+        let damaged = journal.deletingLastPathComponent().appendingPathComponent("damaged.journal")
+        try bytes.write(to: damaged)
+        defer { try? FileManager.default.removeItem(at: damaged) }
+        #expect(throws: JournalError.self) {
+            try ConfigurationDiff(configuration: .init(journal: damaged, before: before, after: after)).run()
+        }
+        let sim = try #require(ExecutableRunner.locate("caffe-sim"))
+        let result = try ExecutableRunner.run(
+            sim,
+            ["diff", "--journal", damaged.path, "--before", before.path, "--after", after.path, "--fail-on", "changed"]
+        )
+        #expect(result.status == 2 && !result.standardOutput.contains("gates: pass"))
+        #expect(result.standardError.contains("after 1 good record"), "\(result.standardError)")
+        #expect(result.standardError.contains("the diff reads a whole journal or none"))
+        let replay = try ExecutableRunner.run(sim, ["replay", damaged.path, "--dry-run"])
+        #expect(
+            replay.status == 1 && replay.standardError.contains("nothing sent (--accept-damage sends the 1 records")
+        )
+    }
+
     @Test("the same configuration twice: nothing changes, the gates pass")
     func identicalConfigurations() throws {
         let (before, _, journal) = try Self.configurations()

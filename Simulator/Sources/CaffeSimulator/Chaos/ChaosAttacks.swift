@@ -24,7 +24,7 @@ extension ChaosSuite {
     static let attackRows = [
         "bad-catalog-reload", "catalog-fault-parked", "phantom-consumers", "greedy-consumer", "output-garbage",
         "locale-flood", "checkpoint-overflow", "replay-hijack", "order-id-squatting", "source-flood",
-        "unwritable-checkpoint", "replay-starvation", "forged-heartbeat",
+        "unwritable-checkpoint", "replay-starvation", "forged-heartbeat", "forged-stream-key", "epoch-flood",
     ]
 
     /// One attack row's world: a folder, a stream, a worker, a consumer.
@@ -209,7 +209,8 @@ extension ChaosSuite {
         source: String,
         locale: String = "en-US",
         orderID: String? = nil,
-        name: String = "Mallory"
+        name: String = "Mallory",
+        epoch: UInt64 = 0
     ) -> [[UInt8]] {
         var order = Caffe_V1_OrderEvent()
         order.orderID = orderID ?? "\(source)-\(sequence)"
@@ -227,10 +228,13 @@ extension ChaosSuite {
         line.size = "large"
         line.quantity = 1
         order.lines = [line]
-        let frames =
-            (try? EventFrames.encode(topic: "order.store-us-sfo", header: EventFrames.header(for: order), body: order))
-            ?? []
-        return frames.map(\.bytes)
+        var header = EventFrames.header(for: order)
+        header.sourceEpoch = epoch
+        // Encoded by hand: an attacker's header need not pass the encoder's checks.
+        guard let headerBytes = try? header.serializedBytes() as [UInt8],
+            let bodyBytes = try? order.serializedBytes() as [UInt8]
+        else { return [] }
+        return [Array("order.store-us-sfo".utf8), headerBytes, bodyBytes]
     }
 
     static func send(_ frames: [[UInt8]], on socket: ZMQSocket, timeout: ZMQTimeout = .milliseconds(100)) -> Bool {
@@ -715,6 +719,60 @@ extension ChaosSuite {
                 note:
                     "forged heartbeats claiming 999,999 more: unrecoverable sequences counted \(Int(lost)) (target 0)",
                 passed: lost == 0
+            )
+
+        case "forged-stream-key":
+            let (attacker, endpoint) = try Stage.attackerPush(context)
+            defer { attacker.close(linger: .milliseconds(0)) }
+            let stage = try stage(attacker: endpoint)
+            try stage.start()
+            defer { stage.stop() }
+            stage.waitForSent(orders / 3)
+            // Ids that spell a run's stream key (the id, U+001F, an epoch): refused, never a stream.
+            for sequence in 1...100 {
+                _ = Self.send(
+                    Self.attackOrder(UInt64(sequence), source: stage.source.sourceID + "\u{1F}" + "Bz"),
+                    on: attacker
+                )
+            }
+            stage.settle(configuration.settleSeconds)
+            let refused = stage.metrics()["caffe_worker_dead_letters_total{reason=\"invalid\"}"] ?? 0
+            return row(
+                stage,
+                note: "100 orders whose source id spells a run's stream key: \(Int(refused)) dead-lettered INVALID "
+                    + "(target 100), the stream untouched",
+                passed: refused == 100
+            )
+
+        case "epoch-flood":
+            let (attacker, endpoint) = try Stage.attackerPush(context)
+            defer { attacker.close(linger: .milliseconds(0)) }
+            let stage = try stage(attacker: endpoint)
+            try stage.start()
+            defer { stage.stop() }
+            stage.waitForSent(orders / 3)
+            // One source restarting with every message: a new epoch each time.
+            let restarts = 5000
+            for epoch in 1...restarts {
+                _ = Self.send(
+                    Self.attackOrder(1, source: "restarter", orderID: "restart-\(epoch)", epoch: UInt64(epoch)),
+                    on: attacker,
+                    timeout: .seconds(5)
+                )
+            }
+            stage.settle(configuration.settleSeconds)
+            Thread.sleep(forTimeInterval: 1)
+            let metrics = stage.metrics()
+            let retired = Int(metrics["caffe_worker_sources_retired_total"] ?? 0)
+            let held =
+                Int(metrics["caffe_worker_sources{state=\"active\"}"] ?? 0)
+                + Int(metrics["caffe_worker_sources{state=\"dormant\"}"] ?? 0)
+            let lines = stage.worker.logText.components(separatedBy: "source restarted").count - 1
+            return row(
+                stage,
+                note: "\(restarts) epochs of one source: \(retired) runs retired, \(held) sources held (target < 100), "
+                    + "\(lines) 'source restarted' log lines (target < 100)",
+                passed: held < 100 && lines < 100
             )
 
         default:

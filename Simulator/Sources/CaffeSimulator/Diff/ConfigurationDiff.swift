@@ -215,7 +215,15 @@ public struct ConfigurationDiff: Sendable {
                 menu: before.menu
             )
         }
-        let entries = try Journal.read(configuration.journal).entries
+        let contents = try Journal.read(configuration.journal)
+        // A diff over part of a journal would say "nothing changed" of what it never read.
+        if let damage = contents.error {
+            var error = damage
+            error.message =
+                "\(configuration.journal.path): \(damage.message); the diff reads a whole journal or none"
+            throw error
+        }
+        let entries = contents.entries
         let threads = configuration.threads > 0 ? configuration.threads : ProcessInfo.processInfo.activeProcessorCount
         let lanes = max(1, min(threads, entries.count / 64 + 1))
         let done = Atomic<Int>(0)
