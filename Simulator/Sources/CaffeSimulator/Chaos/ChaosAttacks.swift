@@ -25,6 +25,7 @@ extension ChaosSuite {
         "bad-catalog-reload", "catalog-fault-parked", "phantom-consumers", "greedy-consumer", "output-garbage",
         "locale-flood", "checkpoint-overflow", "replay-hijack", "order-id-squatting", "source-flood",
         "unwritable-checkpoint", "replay-starvation", "forged-heartbeat", "forged-stream-key", "epoch-flood",
+        "idle-metrics-connections",
     ]
 
     /// One attack row's world: a folder, a stream, a worker, a consumer.
@@ -773,6 +774,53 @@ extension ChaosSuite {
                 note: "\(restarts) epochs of one source: \(retired) runs retired, \(held) sources held (target < 100), "
                     + "\(lines) 'source restarted' log lines (target < 100)",
                 passed: held < 100 && lines < 100
+            )
+
+        case "idle-metrics-connections":
+            let stage = try stage()
+            try stage.start()
+            defer { stage.stop() }
+            stage.waitForSent(orders / 3)
+            guard let match = stage.worker.logText.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last,
+                let address = HostAndPort(String(match.output.1))
+            else { throw ChaosError("the worker did not say its metrics address") }
+            // Connections that never send a request, held while the stream goes on; within this
+            // process's own descriptor budget.
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            let count = min(1000, Int(limit.rlim_cur) / 2)
+            var held: [Int32] = []
+            defer { for descriptor in held { close(descriptor) } }
+            for _ in 0..<count {
+                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                guard descriptor >= 0 else { break }
+                var target = sockaddr_in()
+                target.sin_family = sa_family_t(AF_INET)
+                target.sin_port = address.port.bigEndian
+                inet_pton(AF_INET, address.host, &target.sin_addr)
+                let connected = withUnsafePointer(to: &target) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                if connected == 0 { held.append(descriptor) } else { close(descriptor) }
+            }
+            var answered = 0
+            for _ in 0..<5 {
+                let started = Date()
+                if HTTPProbe.get(address, "/healthz")?.status == 200, Date().timeIntervalSince(started) < 1 {
+                    answered += 1
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            stage.settle(configuration.settleSeconds)
+            let failures = Int(stage.metrics()["caffe_worker_checkpoint_failures_total"] ?? -1)
+            return row(
+                stage,
+                note:
+                    "\(held.count) idle connections to /metrics: /healthz answered \(answered)/5 within 1 s (target 5), "
+                    + "checkpoint failures \(failures) (target 0)",
+                passed: answered == 5 && failures == 0
             )
 
         default:
