@@ -462,13 +462,22 @@ public struct LocalizationImport: Sendable {
     /// The errors of the catalog with the merged files in place (in a copy).
     private func lintMerged(check: Checker) throws(LocalizationError) -> Set<CatalogDiagnostic> {
         // Beside the folder, named as the swap names its staging copies: one a kill leaves behind
-        // is removed by the next import.
+        // is removed by the next import. A folder whose parent cannot be written (a dry run on a
+        // read-only checkout) is checked in a copy in the temporary folder instead.
         let copy: URL
         do {
             CatalogFolderSwap.removeAbandoned(besides: folder.resolvingSymlinksInPath())
             copy = try CatalogFolderSwap.stage(folder.resolvingSymlinksInPath())
         } catch {
-            throw LocalizationError(.unreadableCatalog, error.description)
+            copy = FileManager.default.temporaryDirectory.appendingPathComponent("caffe-import-\(UUID().uuidString)")
+            do {
+                try FileManager.default.copyItem(at: folder, to: copy)
+            } catch {
+                throw LocalizationError(
+                    .unreadableCatalog,
+                    "cannot stage the merged catalog: \(error.localizedDescription)"
+                )
+            }
         }
         defer { try? FileManager.default.removeItem(at: copy) }
         do {
