@@ -78,6 +78,8 @@ public final class Worker: Service {
                     "checkpoint journal: a torn last line skipped",
                     metadata: ["file": "\(torn.path)", "line": "\(torn.line)", "bytes": "\(torn.bytes)"]
                 )
+                // Cut off, so the next change is a line of its own.
+                try Checkpoint.dropTornLine(torn)
             }
         } catch {
             throw WorkerError(.checkpoint, "cannot resume from it", key: "checkpoint.path", cause: error)

@@ -255,8 +255,12 @@ struct SourceBooksTests {
         for sequence: UInt64 in 1...2 { _ = books.admit(event(sequence, epoch: 1), at: start) }
         _ = books.delivered([SequenceRef(source: run1, sequences: 1...2)])
         _ = books.admit(event(1, epoch: 2), at: start)
-        books.superseded(run1, by: 2)
-        #expect(books.expireIdle(at: start).contains(.retired(source: run1)))
+        books.superseded(run1, by: 2, at: start)
+        // Within the grace its stragglers are still its own; after it, it retires.
+        #expect(!books.expireIdle(at: start + .milliseconds(500)).contains(.retired(source: run1)))
+        #expect(books.admit(event(3, epoch: 1), at: start).decision == .render(late: false))
+        _ = books.delivered([SequenceRef(source: run1, sequences: 3...3)])
+        #expect(books.expireIdle(at: start + .seconds(1)).contains(.retired(source: run1)))
         let change = try #require(
             books.checkpointIfDue(at: start + .seconds(1)).compactMap { action -> Checkpoint.Change? in
                 if case .checkpoint(let change) = action { change } else { nil }
@@ -267,9 +271,13 @@ struct SourceBooksTests {
             books.admit(event(3, epoch: 1), at: start).decision
                 == .reject("source_epoch 1 of 's' is older than epoch 2, which replaced it; that run is retired")
         )
+        #expect(
+            books.admit(event(4, epoch: 1), at: start).decision
+                == .reject("source_epoch 1 of 's' is older than epoch 2, which replaced it; that run is retired")
+        )
         // A run with an event not delivered yet waits; delivered, it retires at the next look.
         _ = books.admit(event(1, epoch: 3), at: start)
-        books.superseded(run2, by: 3)
+        books.superseded(run2, by: 3, at: start + .seconds(1))
         #expect(!books.expireIdle(at: start + .seconds(2)).contains(.retired(source: run2)))
         _ = books.delivered([SequenceRef(source: run2, sequences: 1...1)])
         #expect(books.expireIdle(at: start + .seconds(3)).contains(.retired(source: run2)))
@@ -297,9 +305,9 @@ struct SourceBooksTests {
             _ = books.admit(header, at: start)
             let key = SourceStream.key(source: "s", epoch: epoch)
             _ = books.delivered([SequenceRef(source: key, sequences: 1...1)])
-            if let previous { books.superseded(previous, by: epoch) }
+            if let previous { books.superseded(previous, by: epoch, at: start + .milliseconds(Int64(epoch))) }
             previous = key
-            if epoch % 100 == 0 { _ = books.expireIdle(at: start + .milliseconds(Int64(epoch) * 2)) }
+            if epoch % 100 == 0 { _ = books.expireIdle(at: start + .milliseconds(Int64(epoch) + 1000)) }
         }
         _ = books.expireIdle(at: start + .seconds(60))
         let counts = books.intake.tracker.counts

@@ -155,6 +155,13 @@ struct DeliveryTests {
             torn.tornLine?.description
                 == "\(journal.path): line 2 ends without a newline (16 bytes, a write cut short); skipped"
         )
+        // Cut off, the next change is a line of its own and the journal reads whole.
+        try Checkpoint.dropTornLine(try #require(torn.tornLine))
+        var next = Checkpoint.Change(sources: ["a": 6])
+        next.generation = 3
+        try Checkpoint.append(next, toJournalOf: url)
+        let mended = try Checkpoint.reading(url)
+        #expect(mended.tornLine == nil && mended.checkpoint.sources == ["a": 6])
         // Only a torn line and no snapshot: nothing to resume from, refused.
         try Data(#"{"g":1,"s":{"a":"#.utf8).write(to: journal)
         let alone = #expect(throws: Checkpoint.Problem.self) { try Checkpoint.read(url) }

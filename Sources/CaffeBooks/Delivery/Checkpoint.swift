@@ -334,6 +334,14 @@ public struct Checkpoint: Hashable, Sendable, Codable {
         return output.total
     }
 
+    /// Cuts a torn last line off its journal, so the next append starts a line of its own (an
+    /// append after the torn bytes would join them into one unreadable line).
+    public static func dropTornLine(_ torn: TornLine) throws(Problem) {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: torn.path))?[.size] as? Int,
+            size >= torn.bytes, truncate(torn.path, off_t(size - torn.bytes)) == 0
+        else { throw Problem(path: torn.path, message: "cannot cut its torn last line off: \(errnoText)") }
+    }
+
     /// Empties the journal beside `url` (after a snapshot that includes it).
     public static func truncateJournal(of url: URL) throws(Problem) {
         let journal = journalURL(for: url)
@@ -520,7 +528,6 @@ package struct ChunkedOutput {
         append("}")
     }
 
-    /// `[[from,to],…]`.
     /// `,"key":["a","b"]`.
     package mutating func array(_ key: String, _ items: [String]) {
         append(",")
@@ -533,6 +540,7 @@ package struct ChunkedOutput {
         append("]")
     }
 
+    /// `[[from,to],…]`.
     package mutating func ranges(_ pairs: [[UInt64]]) {
         append("[" + pairs.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
     }

@@ -66,14 +66,18 @@ package struct SourceBooks {
     package private(set) var ledger = CheckpointLedger()
     private let checkpointInterval: Duration
     private var nextCheckpoint: ContinuousClock.Instant
-    /// Runs a newer run of their source replaced, with the newer epoch, waiting to be done.
-    private var superseded = FIFO<(source: String, newer: UInt64)>()
+    /// Runs a newer run of their source replaced, with the newer epoch and when, waiting to be done.
+    private var superseded = FIFO<(source: String, newer: UInt64, since: ContinuousClock.Instant)>()
     private var supersededCount = 0
     /// The replaced runs are looked at every 100 ms at most (a flood of restarts would otherwise
     /// have them looked at on every turn of the pipeline).
     private var nextRetirement: ContinuousClock.Instant?
     /// Superseded runs remembered at most; past it the oldest is left as it is (dormant, kept).
     package static let maxSuperseded = 100_000
+    /// How long a replaced run keeps its books after the newer run began: its stragglers (events
+    /// sent before the restart, arriving late) are judged in their own stream meanwhile; after,
+    /// they are dead-lettered `INVALID` (docs/WIRE.md, "Sources and sequences").
+    package static let retirementGrace = Duration.seconds(1)
 
     package init(
         policy: Intake.Policy,
@@ -243,28 +247,29 @@ package struct SourceBooks {
 
     /// Says that the run `source` (a ``SourceStream`` key with an epoch) was replaced by its
     /// source's run of epoch `newer`: once everything it took in is done, it is retired.
-    package mutating func superseded(_ source: String, by newer: UInt64) {
+    package mutating func superseded(_ source: String, by newer: UInt64, at now: ContinuousClock.Instant) {
         if supersededCount >= Self.maxSuperseded, superseded.removeFirst() != nil { supersededCount -= 1 }
-        superseded.append((source, newer))
+        superseded.append((source, newer, now))
         supersededCount += 1
     }
 
-    /// Retires the replaced runs whose events are all done, `limit` looked at; the others wait.
-    private mutating func retireSuperseded(limit: Int) -> [Action] {
+    /// Retires the replaced runs past their grace whose events are all done and whose gaps are
+    /// not being recovered, `limit` looked at; the others wait.
+    private mutating func retireSuperseded(at now: ContinuousClock.Instant, limit: Int) -> [Action] {
         var actions: [Action] = []
-        var kept: [(source: String, newer: UInt64)] = []
+        var kept: [(source: String, newer: UInt64, since: ContinuousClock.Instant)] = []
         var looked = 0
-        while looked < limit, let (source, newer) = superseded.removeFirst() {
+        while looked < limit, let entry = superseded.removeFirst() {
             looked += 1
             supersededCount -= 1
-            guard let highest = intake.highest(of: source) else { continue }
+            guard let highest = intake.highest(of: entry.source) else { continue }
             // A dormant run was done when it went dormant; an active one is done once the ledger says so.
-            let done = intake.isDormant(source) || ledger.isDone(source, through: highest)
-            if done, intake.retire(source, supersededBy: newer) {
-                ledger.forget(source)
-                actions.append(.retired(source: source))
+            let done = intake.isDormant(entry.source) || ledger.isDone(entry.source, through: highest)
+            if now - entry.since >= Self.retirementGrace, done, intake.retire(entry.source, supersededBy: entry.newer) {
+                ledger.forget(entry.source)
+                actions.append(.retired(source: entry.source))
             } else {
-                kept.append((source, newer))
+                kept.append(entry)
             }
         }
         for entry in kept {
@@ -280,7 +285,7 @@ package struct SourceBooks {
         var actions = syncRevived()
         if supersededCount > 0, nextRetirement.map({ now >= $0 }) ?? true {
             nextRetirement = now + .milliseconds(100)
-            actions += retireSuperseded(limit: 16 * limit)
+            actions += retireSuperseded(at: now, limit: 16 * limit)
         }
         for idle in intake.idleSources(at: now, limit: limit) {
             if ledger.isDone(idle.source, through: idle.highest) {

@@ -74,6 +74,12 @@ public struct GapRecovery: Sendable {
     /// Gaps still being recovered.
     public var pending: Int { gaps.count }
 
+    /// Whether a gap of `source` is still being recovered (a linear look: asked only when a
+    /// replaced run is about to retire, and only while gaps are pending at all).
+    public func isRecovering(_ source: String) -> Bool {
+        !gaps.isEmpty && gaps.values.contains { $0.source == source }
+    }
+
     /// The next time ``due(at:stillMissing:hasEndpoint:)`` has work, if any.
     public var nextDue: ContinuousClock.Instant? { gaps.values.map(\.due).min() }
 

@@ -313,7 +313,9 @@ package struct Intake: Sendable {
     /// Retires the run `source` that a run of epoch `newer` replaced, if it is settled
     /// (``IntakeTracker/retire(_:supersededBy:)``).
     package mutating func retire(_ source: String, supersededBy newer: UInt64) -> Bool {
-        tracker.retire(source, supersededBy: newer)
+        // A gap still being recovered keeps the run: its books are what the recovery checks.
+        guard !recovery.isRecovering(source) else { return false }
+        return tracker.retire(source, supersededBy: newer)
     }
 
     /// Whether `source` is dormant (settled and done when it went quiet).

@@ -390,7 +390,11 @@ private struct PipelineState {
         counts.count { $0.sourceRestarts += 1 }
         // The previous run retires once everything it took in is done.
         if restart.previous != 0 {
-            books.superseded(SourceStream.key(source: restart.source, epoch: restart.previous), by: restart.epoch)
+            books.superseded(
+                SourceStream.key(source: restart.source, epoch: restart.previous),
+                by: restart.epoch,
+                at: .now
+            )
         }
         guard let heldBack = restartLog.admit(at: .now) else { return }
         var metadata: Logger.Metadata = [

@@ -192,6 +192,8 @@ public final class ShardRouter: Sendable {
         /// Subscribed topics (prefix included) by shard; XPUB passes each topic's first
         /// subscription and last unsubscription, so a set is the truth.
         var topics: [Set<[UInt8]>]
+        /// The lengths of each shard's topics, counted: what an event's topic is looked up by.
+        var topicLengths: [[Int: Int]]
         var unprefixed: Set<[UInt8]> = []
         var pending: Counts
         /// ``strayTopics``, recomputed only when a subscription changed.
@@ -209,6 +211,7 @@ public final class ShardRouter: Sendable {
             let count = router.shards
             prefixes = (0..<count).map { Array(ShardAssignment.topicPrefix(index: $0, count: count).utf8) }
             topics = Array(repeating: [], count: count)
+            topicLengths = Array(repeating: [:], count: count)
             pending = Counts(shards: count)
         }
 
@@ -276,10 +279,12 @@ public final class ShardRouter: Sendable {
             }
             pending.routed[owner] += 1
             // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic:
-            // each prefix looked up, never a scan of the subscriptions.
+            // the topic's prefixes of the lengths the owner's topics have looked up (a handful),
+            // never a scan of the subscriptions nor every prefix of a long topic.
             let covered = topic.withUnsafeBytes { outgoing in
-                let bytes = Array(outgoing)
-                return (0...bytes.count).contains { topics[owner].contains(Array(bytes[..<$0])) }
+                topicLengths[owner].keys.contains { length in
+                    length <= outgoing.count && topics[owner].contains(Array(outgoing[..<length]))
+                }
             }
             if !covered { pending.unsubscribed[owner] += 1 }
             pending.sentBytes += UInt64(bytes + prefix.count)
@@ -368,10 +373,13 @@ public final class ShardRouter: Sendable {
                     return
                 }
                 topics[shard.index].insert(topic)
+                topicLengths[shard.index][topic.count, default: 0] += 1
                 try? frontend.subscribe(Array(upstream.utf8))
                 if wasEmpty { report("caffe proxy: shard \(shard) subscribed") }
             } else {
                 guard topics[shard.index].remove(topic) != nil else { return }
+                topicLengths[shard.index][topic.count, default: 1] -= 1
+                if topicLengths[shard.index][topic.count] == 0 { topicLengths[shard.index][topic.count] = nil }
                 try? frontend.unsubscribe(Array(upstream.utf8))
                 if topics[shard.index].isEmpty {
                     report("caffe proxy: shard \(shard) has no subscriber; its events are dropped until one comes back")

@@ -273,9 +273,6 @@ public struct StringCatalog: Sendable {
         matcher = LocalizationMatcher(available: available.sorted(), developmentLanguage: development)
     }
 
-    /// The development language: configured, else the String Catalogs' `sourceLanguage`, else the
-    /// catalog's only localization (`Base` aside), else `en` when it is one of several. With none
-    /// of these it is unknown, and `en` (which the catalog lacks) stands in.
     /// The largest catalog file read, in bytes: the biggest real catalogs are a few hundred KB.
     public static let maxFileBytes = 32 << 20
     /// The most text one value may hold, in UTF-8 bytes over all its variants: the longest real
@@ -301,6 +298,9 @@ public struct StringCatalog: Sendable {
         return nil
     }
 
+    /// The development language: configured, else the String Catalogs' `sourceLanguage`, else the
+    /// catalog's only localization (`Base` aside), else `en` when it is one of several. With none
+    /// of these it is unknown, and `en` (which the catalog lacks) stands in.
     static func developmentLanguage(
         configured: String?,
         sourceLanguages: [String],

@@ -23,6 +23,7 @@ public enum CatalogFolderSwap {
     public static func replace(files: [String: [UInt8]], in folder: URL) throws(Failure) {
         guard !files.isEmpty else { return }
         let target = folder.resolvingSymlinksInPath()
+        try refuseLinks(files, in: target)
         // A file that may not be written (read-only to this user, immutable) is not replaced
         // behind its owner's back by the swap: the import stops before anything changes.
         for path in files.keys.sorted() {
@@ -54,6 +55,30 @@ public enum CatalogFolderSwap {
             throw Failure(description: "cannot write the merged files (nothing changed): \(error.localizedDescription)")
         }
         try exchange(staging, target)
+    }
+
+    /// Refuses files whose path inside `folder` passes through a symbolic link: a write into the
+    /// staged copy would follow it to the live file (before the swap, or in a dry run).
+    public static func refuseLinks(_ files: [String: [UInt8]], in folder: URL) throws(Failure) {
+        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        for path in files.keys.sorted() {
+            var url = folder.resolvingSymlinksInPath().appendingPathComponent(path)
+            // The deepest part that exists decides: a missing file is made where its folder is.
+            while !FileManager.default.fileExists(atPath: url.path), url.path.count > root.count {
+                url = url.deletingLastPathComponent()
+            }
+            let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+            let expected = url.standardizedFileURL.path
+            let linked =
+                resolved != expected
+                || (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+            if linked {
+                throw Failure(
+                    description: "\(path) is reached through a symbolic link; import writes regular files "
+                        + "only (nothing changed)"
+                )
+            }
+        }
     }
 
     /// A copy of `folder` beside it, modes kept.

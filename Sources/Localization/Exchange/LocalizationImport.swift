@@ -464,6 +464,11 @@ public struct LocalizationImport: Sendable {
         // Beside the folder, named as the swap names its staging copies: one a kill leaves behind
         // is removed by the next import. A folder whose parent cannot be written (a dry run on a
         // read-only checkout) is checked in a copy in the temporary folder instead.
+        do {
+            try CatalogFolderSwap.refuseLinks(files, in: folder)
+        } catch {
+            throw LocalizationError(.unreadableCatalog, error.description)
+        }
         let copy: URL
         do {
             CatalogFolderSwap.removeAbandoned(besides: folder.resolvingSymlinksInPath())

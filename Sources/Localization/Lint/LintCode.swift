@@ -25,7 +25,7 @@ extension CatalogLinter {
         LintCode(
             .forbiddenCharacter,
             [.error],
-            "a value holding a control character (not tab or newline) or a noncharacter such as U+FFFE: not loaded"
+            "a value holding a control character (other than tab, line feed and carriage return) or a noncharacter such as U+FFFE: not loaded"
         ),
         LintCode(.unexpectedValueType, [.error], "a value of a kind the format does not allow there: left out"),
         LintCode(

@@ -168,6 +168,21 @@ struct ImportSafetyTests {
         }
     }
 
+    @Test("a catalog file reached through a symbolic link is refused, and the file it points to is untouched")
+    func symbolicLinks() throws {
+        try Self.withConfiguration { catalog in
+            let live = catalog.deletingLastPathComponent().appendingPathComponent("live.xcstrings")
+            let file = catalog.appendingPathComponent("Localizable.xcstrings")
+            try FileManager.default.moveItem(at: file, to: live)
+            try FileManager.default.createSymbolicLink(at: file, withDestinationURL: live)
+            let before = try Data(contentsOf: live)
+            let (result, _) = try Self.importing(Self.xliff("Welcome, %@!", "Servus, %@!"), into: catalog)
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("Localizable.xcstrings is reached through a symbolic link"))
+            #expect(try Data(contentsOf: live) == before)
+        }
+    }
+
     @Test("export --language takes a BCP 47 tag, never a path")
     func exportLanguage() throws {
         try Self.withConfiguration { catalog in
