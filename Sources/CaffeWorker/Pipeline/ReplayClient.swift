@@ -188,13 +188,24 @@ struct ReplayClient {
             var header = EventFrames.header(for: order)
             header.sourceEpoch = epoch
             header.metadata["replayed"] = "true"
-            guard
-                let frames = try? EventFrames.encode(
+            let frames: [ZMQMessage]
+            do {
+                frames = try EventFrames.encode(
                     topic: CaffeTopic.order(store: order.storeID),
                     header: header,
                     body: order
                 )
-            else { continue }
+            } catch {
+                // An id that breaks the identifier rule, say: the gap stays open and ends as a dead letter.
+                logger.warning(
+                    "replay sent an event that cannot be taken",
+                    metadata: [
+                        "source": "\(SourceStream.describe(request.source))", "sequence": "\(order.sequence)",
+                        "error": "\(error)",
+                    ]
+                )
+                continue
+            }
             events.append(
                 (InputEvent(topic: frames[0], headerFrame: frames[1], body: frames[2], header: header), frames)
             )
