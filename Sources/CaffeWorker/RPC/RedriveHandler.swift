@@ -55,10 +55,7 @@ final class RedriveHandler: RenderingRPCHandler {
             )
             return .answered
         }
-        if case .failure(let refusal) = Self.redriven(request, limits: limits) {
-            replies.answer(request, refusal.status)
-            return .answered
-        }
+        // The letter is read when its turn to render comes (a bad one is refused then).
         return .render
     }
 

@@ -24,8 +24,7 @@ import ZeroMQ
 /// most ``maxTopicBytes`` (a larger subscription message closes its connection: the socket's
 /// message size limit); beyond, a subscription is refused — not tracked, not passed upstream —
 /// counted, and logged a few times a second at most, and the router says it is shedding for the
-/// next 10 s. Routing an event looks its topic's prefixes up, so its cost does not grow with the
-/// subscriptions held.
+/// next 10 s. So routing an event, which scans its owner's topics, costs at most that cap.
 ///
 /// The loop runs on a thread of its own until ``stop()``; the sockets are closed there.
 public final class ShardRouter: Sendable {
@@ -192,8 +191,6 @@ public final class ShardRouter: Sendable {
         /// Subscribed topics (prefix included) by shard; XPUB passes each topic's first
         /// subscription and last unsubscription, so a set is the truth.
         var topics: [Set<[UInt8]>]
-        /// The lengths of each shard's topics, counted: what an event's topic is looked up by.
-        var topicLengths: [[Int: Int]]
         var unprefixed: Set<[UInt8]> = []
         var pending: Counts
         /// ``strayTopics``, recomputed only when a subscription changed.
@@ -211,7 +208,6 @@ public final class ShardRouter: Sendable {
             let count = router.shards
             prefixes = (0..<count).map { Array(ShardAssignment.topicPrefix(index: $0, count: count).utf8) }
             topics = Array(repeating: [], count: count)
-            topicLengths = Array(repeating: [:], count: count)
             pending = Counts(shards: count)
         }
 
@@ -278,13 +274,11 @@ public final class ShardRouter: Sendable {
                 }
             }
             pending.routed[owner] += 1
-            // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic:
-            // the topic's prefixes of the lengths the owner's topics have looked up (a handful),
-            // never a scan of the subscriptions nor every prefix of a long topic.
+            // Dropped by the XPUB unless one of the owner's subscriptions is a prefix of the topic.
+            // A scan, allocation-free: a shard holds a handful of topics, ``maxTopicsPerShard`` at
+            // most however many are sent.
             let covered = topic.withUnsafeBytes { outgoing in
-                topicLengths[owner].keys.contains { length in
-                    length <= outgoing.count && topics[owner].contains(Array(outgoing[..<length]))
-                }
+                topics[owner].contains { subscription in outgoing.starts(with: subscription) }
             }
             if !covered { pending.unsubscribed[owner] += 1 }
             pending.sentBytes += UInt64(bytes + prefix.count)
@@ -373,13 +367,10 @@ public final class ShardRouter: Sendable {
                     return
                 }
                 topics[shard.index].insert(topic)
-                topicLengths[shard.index][topic.count, default: 0] += 1
                 try? frontend.subscribe(Array(upstream.utf8))
                 if wasEmpty { report("caffe proxy: shard \(shard) subscribed") }
             } else {
                 guard topics[shard.index].remove(topic) != nil else { return }
-                topicLengths[shard.index][topic.count, default: 1] -= 1
-                if topicLengths[shard.index][topic.count] == 0 { topicLengths[shard.index][topic.count] = nil }
                 try? frontend.unsubscribe(Array(upstream.utf8))
                 if topics[shard.index].isEmpty {
                     report("caffe proxy: shard \(shard) has no subscriber; its events are dropped until one comes back")

@@ -123,11 +123,16 @@ extension ChaosSuite {
             worker.logText.matches(of: /output=acked @(tcp:\/\/[0-9.]+:[0-9]+)/).last.map { String($0.output.1) }
         }
 
+        /// The address the worker serves `/metrics` on, from its log.
+        var metricsAddress: HostAndPort? {
+            worker.logText.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last.flatMap {
+                HostAndPort(String($0.output.1))
+            }
+        }
+
         /// The worker's metrics, by sample name.
         func metrics() -> [String: Double] {
-            guard let match = worker.logText.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last,
-                let address = HostAndPort(String(match.output.1)), let response = HTTPProbe.get(address, "/metrics")
-            else { return [:] }
+            guard let address = metricsAddress, let response = HTTPProbe.get(address, "/metrics") else { return [:] }
             var values: [String: Double] = [:]
             for line in response.body.split(separator: "\n") where !line.hasPrefix("#") {
                 guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
@@ -781,9 +786,9 @@ extension ChaosSuite {
             try stage.start()
             defer { stage.stop() }
             stage.waitForSent(orders / 3)
-            guard let match = stage.worker.logText.matches(of: /http:\/\/([0-9.]+:[0-9]+)\/metrics/).last,
-                let address = HostAndPort(String(match.output.1))
-            else { throw ChaosError("the worker did not say its metrics address") }
+            guard let address = stage.metricsAddress else {
+                throw ChaosError("the worker did not say its metrics address")
+            }
             // Connections that never send a request, held while the stream goes on; within this
             // process's own descriptor budget.
             var limit = rlimit()
@@ -792,18 +797,8 @@ extension ChaosSuite {
             var held: [Int32] = []
             defer { for descriptor in held { close(descriptor) } }
             for _ in 0..<count {
-                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                guard descriptor >= 0 else { break }
-                var target = sockaddr_in()
-                target.sin_family = sa_family_t(AF_INET)
-                target.sin_port = address.port.bigEndian
-                inet_pton(AF_INET, address.host, &target.sin_addr)
-                let connected = withUnsafePointer(to: &target) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-                if connected == 0 { held.append(descriptor) } else { close(descriptor) }
+                guard let descriptor = HTTPProbe.connection(to: address) else { break }
+                held.append(descriptor)
             }
             var answered = 0
             for _ in 0..<5 {
