@@ -103,9 +103,9 @@ struct CatalogCommand: ParsableCommand {
                 catalog.map { URL(fileURLWithPath: $0) }
                 ?? ConfigurationDirectory.resolve().appendingPathComponent("Localizations")
             let merge: LocalizationImport
+            let menu = Self.menu(besides: folder)
             do {
                 let document = try XLIFFReader.read(try Self.xliffBytes(file))
-                let menu = Self.menu(besides: folder)
                 merge = try LocalizationImport(document: document, catalogFolder: folder) { catalog in
                     CatalogLinter(catalog: catalog, termTables: ["Menu"]).lint().findings
                         + CatalogMarkupLinter(catalog: catalog, appKeys: []).lint().findings
@@ -129,6 +129,13 @@ struct CatalogCommand: ParsableCommand {
             }
             for refusal in merge.refused {
                 print("  refused \(refusal.file): \(refusal.id.debugDescription): \(refusal.reason)")
+            }
+            if menu == nil {
+                // Said, not passed over: without a menu the worker's own check could not run.
+                print(
+                    "note: no menu.json beside \(folder.path): the worker's catalog check (caffe worker "
+                        + "--check-config) was not run on the merged catalog; lint's checks were"
+                )
             }
             if !dryRun, let note = Self.marketNote(language: merge.language, catalogFolder: folder) { print(note) }
             if !merge.refused.isEmpty { throw ExitCode(1) }

@@ -117,6 +117,7 @@ struct ImportSafetyTests {
             try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
             let (result, changed) = try Self.importing(Self.xliff("Welcome, %@!", "Servus, %@!"), into: catalog)
             #expect(result.status == 0 && changed, "\(result.standardOutput)\(result.standardError)")
+            #expect(!result.standardOutput.contains("note: no menu.json"))
             let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
             #expect(mode == 0o640)
             #expect(try String(contentsOf: file, encoding: .utf8).contains("Servus, %@!"))

@@ -510,6 +510,10 @@ struct LocalizationImportTests {
         )
         #expect(imported.status == 0)
         #expect(imported.standardOutput.hasPrefix("caffe catalog import (ru): changed 1 values in 1 files;"))
+        // A catalog folder with no menu beside it: the worker's check could not run, and it says so.
+        #expect(
+            imported.standardOutput.contains("note: no menu.json beside \(folder.path): the worker's catalog check")
+        )
         #expect(
             imported.standardOutput.contains("Localizable.xcstrings: \"Subtotal\": \"(new)\" -> \"Промежуточный итог\"")
         )
