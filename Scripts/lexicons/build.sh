@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rewrites the compiled lexicons (Sources/GrammarAgreement/Lexicons/*.dictionary.tsv, de.modifiers.txt,
-# es.plurals.txt)
+# es.plurals.txt, fr.aspirated.txt)
 # from their sources: Debian's Hunspell dictionaries and Apertium's Italian analyser, and the
 # Python packages in requirements.txt. Installs what is missing first. Takes a few minutes.
 set -euo pipefail
@@ -9,7 +9,7 @@ root=../..
 out=$root/Sources/GrammarAgreement/Lexicons
 sudo=$([ "$(id -u)" = 0 ] || echo sudo)
 packages="hunspell hunspell-tools hunspell-fr-comprehensive hunspell-de-de hunspell-it hunspell-pt-br hunspell-pt-pt \
-hunspell-es lttoolbox apertium-cat-ita python3-venv"
+hunspell-es lttoolbox apertium-cat-ita aspell aspell-fr python3-venv"
 missing=""
 for package in $packages; do dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"; done
 if [ -n "$missing" ]; then
@@ -21,6 +21,7 @@ venv=$root/.build/lexicons-venv
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -r requirements.txt
 python="$venv/bin/python"
 echo "lexicons: fr" && "$python" compile_fr.py > "$out/fr.dictionary.tsv"
+"$python" compile_fr_aspirated.py > "$out/fr.aspirated.txt"
 echo "lexicons: de" && "$python" compile_de.py > "$out/de.dictionary.tsv"
 "$python" compile_de_modifiers.py > "$out/de.modifiers.txt"
 echo "lexicons: it" && "$python" compile_it.py > "$out/it.dictionary.tsv"

@@ -202,10 +202,14 @@ struct EvaluationTests {
     }
 
     @Test func italianHeldOut() throws {
-        try Self.evaluate("it", set: "it-heldout", locale: "it-IT", minimum: 0.94)
+        try Self.evaluate("it", set: "it-heldout", locale: "it-IT", minimum: 0.96)
     }
 
+    // Since issue 46 a noun whose dictionaries give no gender no longer takes the masculine of an
+    // adjective written in its dictionary form (garapa + gelado read masculine was a wrong change):
+    // the adjectives beside beiju, rocambole, cupuaçu, calzone and cheesecake stay as written, and
+    // are reported (unknownGender). Pasticciotto (-o) and diminutives are read by rule instead.
     @Test func portugueseHeldOut() throws {
-        try Self.evaluate("pt", set: "pt-heldout", locale: "pt-BR", minimum: 0.97)
+        try Self.evaluate("pt", set: "pt-heldout", locale: "pt-BR", minimum: 0.96)
     }
 }

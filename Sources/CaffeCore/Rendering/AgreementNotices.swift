@@ -1,12 +1,12 @@
 import GrammarAgreement
 
 /// A word agreement left as written while rendering (it knows neither the word nor, for
-/// `unknownGender`, its gender): what the worker counts and logs, and `caffe lint --agreement`
-/// lists before deployment.
+/// `unknownGender`, its gender, nor, for `unknownCase`, the German case of its phrase): what the
+/// worker counts and logs, and `caffe lint --agreement` lists before deployment.
 public struct AgreementNotice: Hashable, Sendable {
     /// The catalog localization the text came from (`de`, `pt-BR`).
     public var locale: String
-    /// `unknownWord` or `unknownGender` (``AgreementWarning/Code``).
+    /// `unknownWord`, `unknownGender` or `unknownCase` (``AgreementWarning/Code``).
     public var reason: String
     /// The word as written.
     public var word: String
@@ -25,7 +25,8 @@ final class AgreementNoticeSink {
     private(set) var notices: [AgreementNotice] = []
 
     func record(_ warnings: [AgreementWarning], locale: String) {
-        for warning in warnings where warning.code == .unknownWord || warning.code == .unknownGender {
+        for warning in warnings
+        where warning.code == .unknownWord || warning.code == .unknownGender || warning.code == .unknownCase {
             guard notices.count < Self.limit else { return }
             notices.append(AgreementNotice(locale: locale, reason: warning.code.rawValue, word: warning.word ?? ""))
         }

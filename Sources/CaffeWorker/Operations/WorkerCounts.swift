@@ -60,8 +60,8 @@ public struct WorkerCounts: Sendable {
 
     /// Sources named in `caffe_worker_source_lag_events`, at most.
     public static let maxLagLabels = 10
-    /// Words agreement left as written, by locale label and reason (`unknownWord`, `unknownGender`),
-    /// once per distinct text rendered.
+    /// Words agreement left as written, by locale label and reason (`unknownWord`, `unknownGender`,
+    /// `unknownCase`), once per distinct text rendered.
     public var agreementWordsLeft: [LabelPair: UInt64] = [:]
 
     // MARK: Output

@@ -364,7 +364,7 @@ public struct AgreementPreflight: Sendable {
     private static func treatment(of warning: AgreementWarning?) -> Treatment {
         switch warning?.code {
         case .unknownWord?: .unknown
-        case .unknownGender?: .ambiguous
+        case .unknownGender?, .unknownCase?: .ambiguous
         case .inflectedByRule?: .rule
         default: .lexicon
         }

@@ -169,7 +169,14 @@ public final class AgreementEngine: Sendable {
                 phrases[index].words[position].grammaticalNumber =
                     phrases[index].words[position].number?.grammaticalNumber(pluralRules)
             }
-            let number = phrases[index].words.first(where: \.isNumber)?.grammaticalNumber
+            // A number joined to the next word by a hyphen (an 18-inch sub, a 2-shot latte) makes a
+            // modifier: it counts nothing.
+            let number = phrases[index].words.indices.first { position in
+                let word = phrases[index].words[position]
+                guard word.isNumber else { return false }
+                let end = word.utf8Range.upperBound
+                return context.text(end..<(end + 1)) != "-"
+            }.flatMap { phrases[index].words[$0].grammaticalNumber }
             var explicit: Morphology?
             if case .explicit(let morphology) = rule { explicit = morphology }
             let analysis = grammar.inflect(&phrases[index], number: number, rule: explicit, context: &context)

@@ -19,6 +19,9 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         /// A noun whose gender the lexicon does not give (or gives two of) and nothing in the phrase
         /// shows: the words whose form depends on the gender are left as written.
         case unknownGender
+        /// A German phrase whose case nothing governs and nothing written shows (after *auf*, *in*, or
+        /// an unknown verb): the words whose form depends on the case are left as written.
+        case unknownCase
         /// A word no lexicon lists, changed by the language's spelling rules all the same (English
         /// and Spanish plurals, a Spanish gender read from the ending): probably right, not known.
         case inflectedByRule
@@ -36,6 +39,7 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         case ambiguous(reading: String, alternatives: [String])
         case unknown(language: String)
         case unknownGender
+        case unknownCase
         case ruleForm(String, language: String)
         case ruleGender(Morphology.GrammaticalGender, language: String)
     }
@@ -65,6 +69,9 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         case .unknownGender:
             return "the gender of '\(word)' is not known; words agreeing with it are left as written "
                 + "(add morphology: {grammaticalGender: …} to the term)"
+        case .unknownCase:
+            return "the case of '\(word)' is not known (a preposition that takes two, or a verb agreement does "
+                + "not know): words agreeing with it are left as written (add inflect: {grammaticalCase: …})"
         case .ruleForm(let form, let language):
             return "'\(word)' is in no \(language) lexicon: '\(form)' follows the spelling rules, not a dictionary "
                 + "(declare it in the Menu table to be sure)"
@@ -98,6 +105,11 @@ public struct AgreementWarning: Hashable, Sendable, CustomStringConvertible {
         -> AgreementWarning
     {
         AgreementWarning(code: .inflectedByRule, word: word, detail: .ruleGender(gender, language: language))
+    }
+
+    /// A German phrase whose case is not known, so the words declined for it are left as written.
+    static func unknownCase(_ word: String) -> AgreementWarning {
+        AgreementWarning(code: .unknownCase, word: word, detail: .unknownCase)
     }
 
     /// A noun whose gender is not known, so gendered words around it are left as written.

@@ -33,7 +33,9 @@ struct FrenchLanguage: RomanceLanguage {
     let conjunctions: WordSet = ["et", "ou", "ni"]
     let sizeAdjectives: WordSet = ["petit", "moyen", "grand", "géant", "double", "mini", "maxi", "normal", "xl"]
     let prenominalAdjectives: WordSet = [
-        "petit", "grand", "bon", "beau", "joli", "gros", "vieux", "nouveau", "jeune", "long", "mauvais", "meilleur", "premier", "dernier", "double", "demi", "mini", "maxi", "vrai", "autre", "même", "seul", "simple", "triple", "excellent", "délicieux", "énorme", "immense", "vieil", "bel", "nouvel", "cher", "fidèle", "gentil", "sacré",
+        "petit", "grand", "bon", "beau", "joli", "gros", "vieux", "nouveau", "jeune", "long", "mauvais", "meilleur",
+        "premier", "dernier", "double", "demi", "mini", "maxi", "vrai", "autre", "même", "seul", "simple", "triple",
+        "excellent", "délicieux", "énorme", "immense", "vieil", "bel", "nouvel", "cher", "fidèle", "gentil", "sacré",
     ]
     let personNouns: WordTable<String> = [
         "client": "cliente", "ami": "amie", "invité": "invitée", "utilisateur": "utilisatrice",
@@ -47,8 +49,41 @@ struct FrenchLanguage: RomanceLanguage {
     ]
     let subjectPronouns = ["il", "elle", "ils", "elles"]
 
+    let loans = EnglishLoans()
+    /// `Lexicons/fr.aspirated.txt`, compiled from the French Aspell dictionary.
+    let aspiratedWords = Lexicon.bundledWords("fr.aspirated") ?? []
+
     init(lexicon: Lexicon) {
         self.lexicon = lexicon
+    }
+
+    let invariablePrefixes: Set<String> = ["demi", "mi", "semi", "mini", "maxi", "extra", "super", "hyper"]
+
+    /// The feminine diminutive *-ette* on a listed noun (*brioche* → *briochette*, *bugne* →
+    /// *bugnette*).
+    let wordFormation = WordFormation(
+        suffixes: [DerivingSuffix(singular: "ette", plural: "ettes", gender: .feminine, baseEndings: ["e", ""])],
+        seams: []
+    )
+
+    /// An English noun takes *-s* (*des shortbreads*, *des club-sandwichs*), as the 1990 spelling
+    /// rules give borrowed words the French plural.
+    ///
+    /// A one-word noun no lexicon lists takes the regular plural: *-s*, nothing after *-s*, *-x*, *-z*,
+    /// *-x* after *-eau*, *-au*, *-eu*; *-al* and *-ail*, whose plurals vary, stay unknown.
+    func rulePlural(ofUnlisted word: String) -> String? {
+        if loans.isCountableNoun(word) { return EnglishLoans.sPlural(word) }
+        guard word.count > 2, !word.contains(" "), !word.contains("-"), !word.contains("'"),
+            word.last?.isLetter == true
+        else { return nil }
+        if word.endsWith("al") || word.endsWith("ail") { return nil }
+        if word.endsWith("eau") || word.endsWith("au") || word.endsWith("eu") { return word + "x" }
+        return EnglishLoans.sPlural(word)
+    }
+
+    /// *-ette* is feminine (*zézette*, *navette*).
+    func gender(bySpelling lemma: String) -> Morphology.GrammaticalGender? {
+        lemma.endsWith("ette") && lemma.count > 5 ? .feminine : nil
     }
 
     /// A vowel or a mute *h* elides the article before it (*l'eau*, *l'huile*); an aspirated *h*

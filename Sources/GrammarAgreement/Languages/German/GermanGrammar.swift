@@ -14,13 +14,14 @@ struct GermanGrammar: LanguageGrammar {
         nouns = GermanNouns(lexicon: lexicon)
     }
 
-    /// Prepositions and the case they govern; two-way prepositions (*in*, *auf*…) take the dative
-    /// here, the case of where something is. Contractions with the article (*zum*, *im*, *ins*) too.
+    /// Prepositions and the case they govern, contractions with the article (*zum*, *im*, *ins*)
+    /// too. Two-way prepositions (*in*, *auf*…) are not here: their case is the meaning's (*auf den
+    /// Tisch*, *auf dem Tisch*), see ``twoWayPrepositions``.
     static let prepositionCases: WordTable<GermanCase> = {
         var table = WordTable<GermanCase>()
         for word in [
             "mit", "aus", "bei", "nach", "von", "zu", "seit", "gegenüber", "außer", "samt", "nebst", "zum", "zur",
-            "beim", "vom", "im", "am", "in", "an", "auf", "über", "unter", "vor", "hinter", "neben", "zwischen",
+            "beim", "vom", "im", "am",
         ] {
             table[word] = .dative
         }
@@ -32,6 +33,21 @@ struct GermanGrammar: LanguageGrammar {
         }
         return table
     }()
+    /// Prepositions that take the accusative for a direction and the dative for a place: the case
+    /// they govern is read from the words as written, else they are left (``writtenCase``).
+    static let twoWayPrepositions: WordSet = ["in", "an", "auf", "über", "unter", "vor", "hinter", "neben", "zwischen"]
+
+    static func isPreposition(_ lower: String) -> Bool {
+        prepositionCases[lower] != nil || twoWayPrepositions.contains(lower)
+    }
+
+    /// A preposition and the definite article (dative *dem*, *der*, accusative *das*) written as one
+    /// word, and back.
+    static let contractionParts: WordTable<(preposition: String, article: String)> = [
+        "zum": ("zu", "dem"), "zur": ("zu", "der"), "vom": ("von", "dem"), "beim": ("bei", "dem"),
+        "im": ("in", "dem"), "am": ("an", "dem"), "ins": ("in", "das"), "ans": ("an", "das"), "aufs": ("auf", "das"),
+    ]
+
     static let conjunctions: WordSet = ["und", "oder", "sowie", "&"]
     /// Containers and measures, which head the noun after them (*2 Tassen Kaffee*).
     static let measureNouns: WordSet = [
@@ -40,9 +56,32 @@ struct GermanGrammar: LanguageGrammar {
         "schuss", "prise", "spritzer", "schluck", "kugeln", "scheibe", "stange", "laib", "beutel", "löffel",
         "teelöffel", "esslöffel", "schnitte", "ecke", "riegel", "pott", "humpen", "maß", "pint", "shot",
     ]
-    /// Forms of *sein*, *werden*, *bleiben*: what follows them is in the nominative (*Hier ist ein …*).
+    /// Forms of *sein*, *werden*, *bleiben*, and *als*, *wie*: what follows them is in the nominative
+    /// (*Hier ist ein …*, *Als Neukunde …*).
     static let copulas: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "sei", "heißt",
+        "bist", "bin", "seid", "als", "wie",
+    ]
+    /// Verb forms whose object follows them, in the accusative (*Möchten Sie einen …*, *Probier den …*).
+    static let accusativeVerbs: WordSet = [
+        "möchte", "möchten", "möchtest", "möchtet", "nimm", "nehmen", "nehme", "nimmst", "nehmt", "bestelle",
+        "bestellen", "bestellst", "bestell", "probier", "probiere", "probieren", "probierst", "probiert", "hol",
+        "hole", "holen", "holst", "gönn", "gönne", "gönnen", "gönnst", "kauf", "kaufe", "kaufen", "kaufst", "hast",
+        "habe", "haben", "hat", "habt", "gibt", "bekommst", "bekomme", "bekommen", "bekommt", "erhalten", "erhältst",
+        "erhält", "genieß", "genieße", "genießen", "genießt", "teste", "testen", "empfehlen", "empfehle",
+        "empfiehlt", "wähle", "wählen", "wählst", "wähl", "magst", "mag", "mögen", "liebst", "liebe", "lieben",
+        "reservieren", "reserviere", "tausche", "tauschen", "suchst", "suche", "suchen", "brauchst", "brauche",
+        "brauchen", "braucht", "kennst", "kenne", "kennen", "trink", "trinke", "trinken", "trinkst", "iss", "esse",
+        "essen", "isst", "verschenke", "verschenken", "bringe", "bringen", "bringt", "bringst", "serviere",
+        "servieren", "servieren", "entdecke", "entdecken", "gewinne", "gewinnen", "gewinnst", "füge", "füg",
+        "fügen", "sichere", "sichern", "sichert", "schnapp", "schnappe", "schnappen", "gönnt", "nehmt", "holt",
+        "hätte", "hätten", "hättest", "kriege", "kriegen", "kriegst", "krieg",
+    ]
+    /// Words between a verb and its object that do not change the case (*Möchten Sie noch …*).
+    static let transparentWords: WordSet = [
+        "sie", "du", "ihr", "wir", "ich", "es", "uns", "dir", "dich", "ihnen", "mir", "euch", "noch", "heute",
+        "gern", "gerne", "bitte", "dazu", "jetzt", "auch", "nur", "schon", "doch", "mal", "hier", "direkt",
+        "gleich", "sofort", "einfach", "wieder", "zusätzlich", "außerdem", "morgen", "täglich", "immer",
     ]
     /// Pronouns that stand between a copula and its complement (*Sind Sie ein neuer Kunde?*).
     static let subjectWords: WordSet = ["sie", "du", "er", "es", "das", "dies", "ihr", "wir"]
@@ -91,35 +130,84 @@ struct GermanGrammar: LanguageGrammar {
         var start = part.lowerBound
         var governed: GermanCase?
         var contractedArticle = false
-        while start < part.upperBound, !phrase.words[start].isNumber,
-            let governs = Self.prepositionCases[phrase.words[start].lower]
-        {
-            governed = governs
-            contractedArticle = Self.contractedArticles.contains(phrase.words[start].lower)
+        var twoWay = false
+        while start < part.upperBound, !phrase.words[start].isNumber, Self.isPreposition(phrase.words[start].lower) {
+            let lower = phrase.words[start].lower
+            governed = Self.prepositionCases[lower]
+            twoWay = governed == nil
+            contractedArticle = Self.contractedArticles.contains(lower)
             start += 1
         }
+        // A German ordinal (500. Kunde) counts nothing.
+        let number = isOrdinal(in: phrase, context: &context) ? nil : number
         let stated =
             rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
             ?? phrase.words.lazy.compactMap({ $0.hint?.grammaticalCase }).first
-        let grammaticalCase =
-            stated.map(GermanCase.init) ?? governed ?? grammaticalCase(of: phrase, rule: rule, context: &context)
+        // Before the span: a two-way preposition there (Lust auf ^[…]) leaves the case to the meaning too.
+        let clauseBefore = phrase.words.first.map { context.clause(before: $0.utf8Range.lowerBound) } ?? ""
+        let wordsBefore = clauseBefore.split(separator: " ").map { $0.lowercased() }
+        if !twoWay, stated == nil, let last = wordsBefore.last, Self.twoWayPrepositions.contains(last) { twoWay = true }
+        let governedCase: GermanCase? =
+            stated.map(GermanCase.init) ?? governed
+            ?? (twoWay
+                ? Self.twoWayCase(wordsBefore: wordsBefore)
+                : grammaticalCase(of: phrase, rule: rule, context: &context))
+        // What the case can be when nothing decides it: after a two-way preposition the accusative
+        // or the dative; with nothing governing, the nominative or the accusative (a dative needs a
+        // word that asks for it).
+        let possibleCases: [GermanCase] = twoWay ? [.accusative, .dative] : [.nominative, .accusative]
         guard let head = head(of: phrase, in: start..<part.upperBound, context: &context) else {
             return PhraseAnalysis(features: nil, addressesReader: number == nil && !hasContent(phrase, part))
         }
         let word = phrase.words[head.index]
         let hint = word.hint ?? phrase.hint
+        let gender = hint?.grammaticalGender ?? head.reading.gender
+        // The noun shows its number when its plural differs (Glühwein / Glühweine): then a
+        // determiner written for any noun (die, unsere) does not make it plural.
+        // A weak noun's oblique singular is its plural too (den Kunden): that shows nothing.
+        let nounShowsNumber =
+            head.adjective == nil && head.reading.plural != head.reading.singular
+            && !(head.reading.isWrittenPlural && head.reading.oblique == head.reading.plural)
         let writtenPlural =
             hint?.number.map { $0 != .singular }
+            ?? (nounShowsNumber ? head.reading.isWrittenPlural : nil)
+            ?? (number == nil ? verbNumber(around: phrase, wordsBefore: wordsBefore, context: &context) : nil)
             ?? writtenNumber(
                 in: phrase,
                 from: start,
                 before: head.index,
-                gender: hint?.grammaticalGender ?? head.reading.gender,
-                case: grammaticalCase
+                gender: gender,
+                case: governedCase ?? .nominative
             )
             ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
-        let features = GrammaticalFeatures(gender: hint?.grammaticalGender ?? head.reading.gender, number: target)
+        let features = GrammaticalFeatures(gender: gender, number: target)
+        if head.reading.isByRule, !head.reading.isUncountable {
+            let form = head.reading.form(plural: features.isPlural, case: governedCase ?? .nominative)
+            context.warn(.inflectedByRule(word.text, to: form, language: language))
+        }
+        // A loan's gender is not known: in the plural it does not matter; in the singular the words
+        // whose form depends on it stay as written.
+        if !head.reading.isGenderKnown, !features.isPlural {
+            context.warn(.unknownGender(word.text))
+            return PhraseAnalysis(features: nil, addressesReader: false)
+        }
+        // A case nothing governs is read from the words as written, where they show one; else the
+        // words whose form depends on it stay as written and the noun takes its nominative.
+        let caseFound =
+            governedCase
+            ?? writtenCase(in: phrase, from: start, before: head.index, features: features, among: possibleCases)
+        let grammaticalCase = caseFound ?? possibleCases[0]
+        guard
+            caseFound != nil
+                || !dependsOnCase(phrase, from: start, before: head.index, features: features, among: possibleCases)
+        else {
+            context.warn(.unknownCase(phrase.words[head.index].text))
+            if head.adjective == nil, !head.reading.isUncountable {
+                setNoun(&phrase, head: head, form: head.reading.form(plural: features.isPlural, case: possibleCases[0]))
+            }
+            return PhraseAnalysis(features: features, addressesReader: false)
+        }
         var determiner: GermanDeclension.Determiner? =
             contractedArticle ? GermanDeclension.Determiner(declension: .weak, stem: "") : nil
         decline(
@@ -131,6 +219,7 @@ struct GermanGrammar: LanguageGrammar {
             determiner: &determiner,
             context: &context
         )
+        contractArticles(&phrase, part: part.lowerBound..<head.index, features: features, case: grammaticalCase)
         if let adjective = head.adjective {
             // A noun made of an adjective (ein Helles, 5 Helle, mit 2 Dunklen) declines as one.
             let declension = GermanDeclension.declension(after: determiner, features)
@@ -157,6 +246,8 @@ struct GermanGrammar: LanguageGrammar {
         for index in start..<head {
             let written = phrase.words[index].lower
             guard let determiner = GermanDeclension.determiners[written] else { continue }
+            // The indefinite article has no plural: eine is singular, whatever noun follows.
+            if determiner.stem == "ein" { return false }
             let singular = GermanDeclension.form(
                 of: determiner,
                 grammaticalCase,
@@ -171,6 +262,185 @@ struct GermanGrammar: LanguageGrammar {
             if written == plural, written != singular { return true }
         }
         return nil
+    }
+
+    /// Whether the span's number is a German ordinal (*unser 500. Kunde*): digits with a full stop
+    /// right after them, and a word after that. It counts nothing.
+    private func isOrdinal(in phrase: Phrase, context: inout AgreementContext) -> Bool {
+        guard let index = phrase.words.firstIndex(where: \.isNumber), index + 1 < phrase.words.count,
+            !phrase.words[index + 1].isNumber
+        else { return false }
+        let end = phrase.words[index].utf8Range.upperBound
+        return end < phrase.words[index + 1].utf8Range.lowerBound && context.text(end..<(end + 1)) == "."
+    }
+
+    /// The forms the words from `start` to the head take in a case: each word as declined, then the
+    /// head noun's form.
+    private func forms(
+        _ phrase: Phrase,
+        from start: Int,
+        before head: Int,
+        features: GrammaticalFeatures,
+        case grammaticalCase: GermanCase
+    ) -> [String] {
+        var copy = phrase
+        var determiner: GermanDeclension.Determiner?
+        var scratch = AgreementContext(texts: [])
+        decline(
+            &copy,
+            from: start,
+            before: head,
+            features: features,
+            case: grammaticalCase,
+            determiner: &determiner,
+            context: &scratch
+        )
+        var forms = copy.words[start..<head].map(\.current)
+        if let reading = nouns.reading(of: phrase.words[head].lower) {
+            forms.append(reading.form(plural: features.isPlural, case: grammaticalCase))
+        }
+        return forms
+    }
+
+    /// Finite verbs that show their subject's number: singular, then plural.
+    static let singularVerbs: WordSet = [
+        "ist", "war", "wird", "bleibt", "kostet", "schmeckt", "fehlt", "geht", "kommt", "passt", "steht", "liegt",
+        "enthält", "wartet",
+    ]
+    static let pluralVerbs: WordSet = [
+        "sind", "waren", "werden", "bleiben", "kosten", "schmecken", "fehlen", "gehen", "kommen", "passen", "stehen",
+        "liegen", "enthalten", "warten",
+    ]
+
+    /// The number a verb beside the span shows, for a noun whose form does not (*Das Mohnbrötchen
+    /// ist aus*, *Das ist unser Törtchen*): the finite verb right after a span opening its clause, or
+    /// a copula right before the span. `nil` when neither is there.
+    private func verbNumber(around phrase: Phrase, wordsBefore: [String], context: inout AgreementContext) -> Bool? {
+        func number(_ verb: String) -> Bool? {
+            if Self.singularVerbs.contains(verb) { return false }
+            if Self.pluralVerbs.contains(verb) { return true }
+            return nil
+        }
+        // Sie sind … (the polite you) is one reader.
+        if let previous = wordsBefore.last, let found = number(previous),
+            !(found && wordsBefore.dropLast().last == "sie")
+        {
+            return found
+        }
+        guard wordsBefore.isEmpty, let last = phrase.words.last else { return nil }
+        let after = context.clause(after: last.utf8Range.upperBound)
+        return Self.firstWord(of: after).flatMap { number($0.lowercased()) }
+    }
+
+    /// Nouns a two-way preposition after them takes the accusative for (*Lust auf einen Kaffee*).
+    static let accusativeIdioms: WordSet = [
+        "lust", "appetit", "hunger", "durst", "freude", "gutschein", "rabatt", "anspruch", "wert", "einladung",
+    ]
+    /// Verbs that put something somewhere: a two-way preposition after them takes the accusative
+    /// (*Gib einen Schuss Rum in den Tee*).
+    static let placementVerbs: WordSet = [
+        "gib", "gebe", "geben", "gibst", "gieß", "gieße", "gießen", "füll", "fülle", "füllen", "leg", "lege", "legen",
+        "stell", "stelle", "stellen", "tu", "tue", "tun", "kipp", "kippe", "kippen", "schütte", "schütten", "setz",
+        "setze", "setzen", "pack", "packe", "packen", "streu", "streue", "streuen",
+    ]
+
+    /// The case a two-way preposition takes where the words before say: the accusative after a noun
+    /// of wanting (*Lust auf*) or in a clause with a verb of putting (*in den Tee geben*); else `nil`.
+    static func twoWayCase(wordsBefore: [String]) -> GermanCase? {
+        let trimmed = wordsBefore.map { String($0.filter { $0.isLetter }) }
+        let beforePreposition =
+            trimmed.last.map { twoWayPrepositions.contains($0) } == true
+            ? trimmed.dropLast() : trimmed[...]
+        if let noun = beforePreposition.last, accusativeIdioms.contains(noun) { return .accusative }
+        if trimmed.contains(where: placementVerbs.contains) { return .accusative }
+        return nil
+    }
+
+    /// The case the words before the head are written in, where they show one for this noun: each
+    /// determiner in a form other than a nominative singular leaves the cases its written form has in
+    /// some gender and number, and the case is
+    /// found when all those left give the phrase the same forms (*auf die Bemme*: the nominative and
+    /// the accusative of a feminine agree). `nil` when they do not, or nothing is written to read.
+    private func writtenCase(
+        in phrase: Phrase,
+        from start: Int,
+        before head: Int,
+        features: GrammaticalFeatures,
+        among possible: [GermanCase]
+    ) -> GermanCase? {
+        var candidates = possible
+        let every: [GrammaticalFeatures] = [Morphology.GrammaticalGender.masculine, .feminine, .neuter].flatMap {
+            gender in
+            [
+                GrammaticalFeatures(gender: gender, number: .singular),
+                GrammaticalFeatures(gender: gender, number: .plural),
+            ]
+        }
+        for index in start..<head {
+            let written = phrase.words[index].lower
+            guard let determiner = GermanDeclension.determiners[written] else { continue }
+            // A nominative singular (ein, der, die, das, kein) is how a determiner is written before
+            // any noun: it shows no case.
+            let citation = [Morphology.GrammaticalGender.masculine, .feminine, .neuter].contains {
+                GermanDeclension.form(of: determiner, .nominative, GrammaticalFeatures(gender: $0, number: .singular))
+                    == written
+            }
+            if citation { continue }
+            candidates = candidates.filter { grammaticalCase in
+                every.contains { GermanDeclension.form(of: determiner, grammaticalCase, $0) == written }
+            }
+        }
+        guard let first = candidates.first else { return nil }
+        let expected = forms(phrase, from: start, before: head, features: features, case: first)
+        return candidates.dropFirst().allSatisfy {
+            forms(phrase, from: start, before: head, features: features, case: $0) == expected
+        } ? first : nil
+    }
+
+    /// Whether the phrase's words take different forms in different cases.
+    private func dependsOnCase(
+        _ phrase: Phrase,
+        from start: Int,
+        before head: Int,
+        features: GrammaticalFeatures,
+        among possible: [GermanCase]
+    ) -> Bool {
+        let first = forms(phrase, from: start, before: head, features: features, case: possible[0])
+        return possible.dropFirst().contains {
+            forms(phrase, from: start, before: head, features: features, case: $0) != first
+        }
+    }
+
+    /// A preposition and the definite article after it, as the noun's gender, number and case have
+    /// them: written together where German writes them so (*von dem* → *vom*, *zu der* → *zur*), and
+    /// apart where it does not (*vom* before a feminine → *von der*).
+    private func contractArticles(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        features: GrammaticalFeatures,
+        case grammaticalCase: GermanCase
+    ) {
+        guard let definite = GermanDeclension.determiners["der"] else { return }
+        let article = GermanDeclension.form(of: definite, grammaticalCase, features)
+        for index in part where !phrase.words[index].isNumber {
+            let word = phrase.words[index]
+            if let parts = Self.contractionParts[word.lower], word.hint == nil {
+                // The contraction's own case is the preposition's (zu, von, bei: dative; ins: accusative).
+                let own = Self.prepositionCases[word.lower] ?? grammaticalCase
+                let form = GermanDeclension.form(of: definite, own, features)
+                let joined = Self.contractions[parts.preposition + " " + form] ?? parts.preposition + " " + form
+                if joined != word.lower { phrase.words[index].set(joined) }
+                continue
+            }
+            guard index + 1 < part.upperBound, Self.isPreposition(word.lower),
+                phrase.words[index + 1].hint == nil, GermanDeclension.determiners[phrase.words[index + 1].lower] != nil,
+                phrase.words[index + 1].currentLower == article,
+                let joined = Self.contractions[word.lower + " " + article]
+            else { continue }
+            phrase.words[index].set(joined)
+            phrase.words[index + 1].replacement = ""
+            phrase.words[index + 1].elides = true
+        }
     }
 
     /// Prepositions written together with the definite article: what follows them declines weak.
@@ -190,7 +460,7 @@ struct GermanGrammar: LanguageGrammar {
         part.contains { index in
             let word = phrase.words[index]
             return !word.isNumber && GermanDeclension.determiners[word.lower] == nil
-                && Self.prepositionCases[word.lower] == nil
+                && !Self.isPreposition(word.lower)
         }
     }
 
@@ -221,7 +491,7 @@ struct GermanGrammar: LanguageGrammar {
             {
                 continue
             }
-            if Self.prepositionCases[word.lower] != nil {
+            if Self.isPreposition(word.lower) {
                 if content.isEmpty { continue }
                 break
             }
@@ -250,6 +520,9 @@ struct GermanGrammar: LanguageGrammar {
         }
         if CasePattern(of: word.text) != .lower, let adjective = nominalizedAdjective(word) {
             return Head(index: index, reading: adjective.reading, adjective: (adjective.stem, adjective.lemma))
+        }
+        if CasePattern(of: word.text) != .lower, let reading = nouns.ruleReading(of: word.lower) {
+            return Head(index: index, reading: reading)
         }
         context.warn(.unknown(word.text, language: language))
         return nil
@@ -339,13 +612,23 @@ struct GermanGrammar: LanguageGrammar {
                 phrase.words[index].set(GermanDeclension.form(of: found, grammaticalCase, features))
                 continue
             }
-            if Self.conjunctions.contains(lower) || Self.prepositionCases[lower] != nil
+            if Self.conjunctions.contains(lower) || Self.isPreposition(lower)
                 || word.hint.map({ $0.partOfSpeech != .adjective }) == true
                     && word.hint?.partOfSpeech != nil
             {
                 continue
             }
             guard let (lemma, entry) = adjectiveLemma(of: word) else {
+                if let stem = ruleAdjectiveStem(word) {
+                    // A participle or a compound adjective: declined as its shape says.
+                    if isAdverb(before: index, head: head, in: phrase) { continue }
+                    let declension = GermanDeclension.declension(after: determiner, features)
+                    let ending = GermanDeclension.ending(declension, grammaticalCase, features)
+                    let form = GermanAdjectives.form(stem: stem, ending: ending)
+                    phrase.words[index].set(form)
+                    context.warn(.inflectedByRule(word.text, to: form, language: language))
+                    continue
+                }
                 // Capitalised words before the head are nouns or names (Latte, Wiener): not declined.
                 if CasePattern(of: word.text) == .lower { context.warn(.unknown(word.text, language: language)) }
                 continue
@@ -356,12 +639,50 @@ struct GermanGrammar: LanguageGrammar {
             {
                 continue  // frisch gepresster Orangensaft: an adverb
             }
+            if lower == lemma, isAdverb(before: index, head: head, in: phrase) { continue }
             let declension = GermanDeclension.declension(after: determiner, features)
             let ending = GermanDeclension.ending(declension, grammaticalCase, features)
             phrase.words[index].set(
                 GermanAdjectives.form(stem: GermanAdjectives.stem(of: lemma, entry: entry), ending: ending)
             )
         }
+    }
+
+    /// A participle (*kandiert*, *hausgebeizt*, *geraspelt*, *gebacken*) or a compound whose last
+    /// part is a listed adjective (*extragroß*, *mittelgroß*), written in lowercase before the noun:
+    /// the stem its endings go on; `nil` for any other word the lexicon does not know.
+    private func ruleAdjectiveStem(_ word: Word) -> String? {
+        guard CasePattern(of: word.text) == .lower else { return nil }
+        let lower = word.lower
+        for ending in [""] + GermanAdjectives.endings where lower.endsWith(ending) {
+            let base = lower.droppingLastBytes(ending.utf8.count)
+            guard base.count >= 5 else { continue }
+            if base.endsWith("iert") || (base.contains("ge") && base.endsWith("t"))
+                || (base.startsWith("ge") && base.endsWith("en") && base.count >= 7)
+            {
+                return base
+            }
+            let scalars = Array(base)
+            for split in 3..<max(3, scalars.count - 2) {
+                let part = String(scalars[split...])
+                if let (lemma, entry) = adjectiveLemma(ofStem: part), lemma == part || ending.isEmpty == false {
+                    return String(scalars[..<split]) + GermanAdjectives.stem(of: lemma, entry: entry)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether an uninflected word given in one argument with the adjective after it qualifies that
+    /// adjective (*frisch gepresst*, *hell geröstet*) rather than the noun.
+    private func isAdverb(before index: Int, head: Int, in phrase: Phrase) -> Bool {
+        let word = phrase.words[index]
+        guard word.argument != nil, index + 1 < head, phrase.words[index + 1].argument == word.argument else {
+            return false
+        }
+        let next = phrase.words[index + 1]
+        guard CasePattern(of: next.text) == .lower else { return false }
+        return adjectiveLemma(of: next) != nil || ruleAdjectiveStem(next) != nil
     }
 
     /// An adjective's lemma and entry, when the lexicon knows the word (declined or not);
@@ -388,9 +709,12 @@ struct GermanGrammar: LanguageGrammar {
     /// over the phrase); else the one a preposition just before it governs (*mit*, *für*); else, when
     /// a span opens its clause, the nominative if a finite verb follows it (*2 Pizzen sind fertig*)
     /// and the accusative if the clause ends in an infinitive or participle (*… hinzufügen*); else,
-    /// after a copula (*ist*, *sind*), the nominative; after any other words, the accusative (the
-    /// object: *Sie haben … bestellt*); and the nominative for a span standing alone (a label).
-    func grammaticalCase(of phrase: Phrase, rule: Morphology?, context: inout AgreementContext) -> GermanCase {
+    /// after a copula, *als* or *wie* (*ist*, *sind*), the nominative; after a verb that takes an
+    /// object (*möchten*, *probier*; pronouns and adverbs between: *Möchten Sie noch …*), or in a
+    /// clause ending in a participle (*Sie haben … bestellt*), the accusative; and the nominative for
+    /// a span standing alone (a label). After any other words nothing says which: `nil` (a two-way
+    /// preposition, *Heute kein Kuchen mehr da*, *Dazu passt ein …*).
+    func grammaticalCase(of phrase: Phrase, rule: Morphology?, context: inout AgreementContext) -> GermanCase? {
         if let stated = rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
             ?? phrase.words.lazy.compactMap({ $0.hint?.grammaticalCase }).first
         {
@@ -409,6 +733,7 @@ struct GermanGrammar: LanguageGrammar {
         }
         let previous = previousWord.lowercased()
         if let governed = Self.prepositionCases[previous] { return governed }
+        if Self.twoWayPrepositions.contains(previous) { return nil }
         if Self.copulas.contains(previous) { return .nominative }
         // After a comma, a span is a vocative or an apposition (Guten Morgen, lieber Gast).
         if previous.hasSuffix(",") { return .nominative }
@@ -420,7 +745,16 @@ struct GermanGrammar: LanguageGrammar {
         {
             return .nominative
         }
-        return .accusative
+        // The verb before the span, past pronouns and adverbs (Möchten Sie noch …).
+        var words = before.split(separator: " ").reversed().map { $0.lowercased() }[...]
+        while let word = words.first, Self.transparentWords.contains(word) { words = words.dropFirst() }
+        if let verb = words.first {
+            if Self.accusativeVerbs.contains(verb) { return .accusative }
+            if Self.copulas.contains(verb) || Self.finiteVerbs.contains(verb) { return .nominative }
+        }
+        let after = context.clause(after: last.utf8Range.upperBound)
+        if let final = Self.lastWord(of: after), Self.isNonFiniteVerb(final) { return .accusative }
+        return nil
     }
 
     /// The last of a trimmed clause's space-separated words, `nil` for an empty clause.
@@ -485,7 +819,7 @@ struct GermanGrammar: LanguageGrammar {
         guard let (head, person) = personNoun(in: phrase) else { return }
         let gender: Morphology.GrammaticalGender = features.gender == .feminine ? .feminine : .masculine
         let agreed = GrammaticalFeatures(gender: gender, number: features.number)
-        let grammaticalCase = grammaticalCase(of: phrase, rule: nil, context: &context)
+        let grammaticalCase = grammaticalCase(of: phrase, rule: nil, context: &context) ?? .nominative
         let singular = person.prefix + (gender == .feminine ? person.feminine : person.masculine)
         let form: String
         if gender == .feminine {
@@ -519,6 +853,33 @@ struct GermanGrammar: LanguageGrammar {
                 // The whole word, or a compound whose prefix is more than a letter or two.
                 guard prefix.isEmpty || prefix.count > 2 else { continue }
                 return (index, (prefix, masculine, feminine))
+            }
+        }
+        for index in phrase.words.indices where !phrase.words[index].isNumber {
+            if let found = listedPerson(phrase.words[index]) { return (index, found) }
+        }
+        return nil
+    }
+
+    /// A person noun the table does not list but the lexicon pairs with its feminine in *-in*
+    /// (*Teetrinker* / *Teetrinkerin*, *Veganer* / *Veganerin*), itself or as a compound's last
+    /// part. Only in the template's own words: a menu item given as an argument (*Berliner*) is a
+    /// thing, whatever else the lexicon says.
+    private func listedPerson(_ word: Word) -> (prefix: String, masculine: String, feminine: String)? {
+        guard word.argument == nil, word.hint == nil, CasePattern(of: word.text) != .lower else { return nil }
+        func isFeminine(_ word: String) -> Bool { lexicon.entry(word)?.grammaticalGender == .feminine }
+        func isMasculine(_ word: String) -> Bool {
+            guard let entry = lexicon.entry(word), entry.canBeNoun else { return false }
+            return entry.grammaticalGender == .masculine
+        }
+        var candidates = [("", word.lower)]
+        if let (prefix, part) = nouns.lastCompoundPart(of: word.lower) { candidates.append((prefix, part)) }
+        for (prefix, part) in candidates {
+            if isMasculine(part), isFeminine(part + "in") { return (prefix, part, part + "in") }
+            if part.endsWith("in"), isFeminine(part), case let masculine = part.droppingLastBytes(2),
+                isMasculine(masculine)
+            {
+                return (prefix, masculine, part)
             }
         }
         return nil

@@ -10,9 +10,40 @@ struct GermanNouns: Sendable {
     /// `Lexicons/de.modifiers.txt`, compiled from the lexicon by `Scripts/lexicons`.
     let modifiers: WordSet?
 
+    let loans = EnglishLoans()
+
     init(lexicon: Lexicon, modifiers: WordSet? = Lexicon.bundledWords("de.modifiers")) {
         self.lexicon = lexicon
         self.modifiers = modifiers
+    }
+
+    /// A noun the lexicon does not list whose forms German grammar gives: a diminutive in *-chen*
+    /// or *-lein*, neuter with no plural ending (*Quarkkeulchen*, *Törtlein*); a loan ending in a
+    /// full vowel other than *-e*, *-a* (*Negroni*, *Frappé*, *Affogato*: *-s*), or an English noun
+    /// (*Shake*, *Bagel*: *-s*), whose gender is not known.
+    func ruleReading(of word: String) -> Reading? {
+        guard word.count > 4, !word.contains(" ") else { return nil }
+        if word.endsWith("chen") || word.endsWith("lein") {
+            return Reading(
+                gender: .neuter,
+                singular: word,
+                plural: word,
+                dativePlural: word,
+                isByRule: true
+            )
+        }
+        let loan =
+            ["o", "i", "y", "u", "é", "ó", "á"].contains { word.endsWith($0) } || loans.isCountableNoun(word)
+        guard loan else { return nil }
+        let plural = word.endsWith("s") || word.endsWith("x") || word.endsWith("z") ? word : word + "s"
+        return Reading(
+            gender: .masculine,
+            singular: word,
+            plural: plural,
+            dativePlural: plural,
+            isGenderKnown: false,
+            isByRule: true
+        )
     }
 
     /// Parts shorter than this are not taken for the last part of a compound (*Ei* stays whole).
@@ -30,6 +61,11 @@ struct GermanNouns: Sendable {
         var entry: LexiconEntry?
         /// Whether the word was written in the plural.
         var isWrittenPlural = false
+        /// Whether `gender` is the noun's: `false` for a loan the rules read (its plural takes no
+        /// gender, its singular's determiners and adjectives stay as written).
+        var isGenderKnown = true
+        /// Whether the forms come from the rules (a diminutive, a loan), not the lexicon.
+        var isByRule = false
 
         var isUncountable: Bool { entry?.isUncountable == true }
 

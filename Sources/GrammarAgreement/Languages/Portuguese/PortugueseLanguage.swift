@@ -27,6 +27,14 @@ struct PortugueseLanguage: RomanceLanguage {
         DeterminerForms("outro", "outra", "outros", "outras"),
         DeterminerForms("todo", "toda", "todos", "todas"),
         DeterminerForms("cada", "cada", "cada", "cada"),
+        // em / de + demonstrative or indefinite article, written as one word.
+        DeterminerForms("neste", "nesta", "nestes", "nestas"),
+        DeterminerForms("nesse", "nessa", "nesses", "nessas"),
+        DeterminerForms("naquele", "naquela", "naqueles", "naquelas"),
+        DeterminerForms("deste", "desta", "destes", "destas"),
+        DeterminerForms("desse", "dessa", "desses", "dessas"),
+        DeterminerForms("daquele", "daquela", "daqueles", "daquelas"),
+        DeterminerForms("num", "numa", "nuns", "numas"),
     ])
     let prepositions: WordSet = [
         "de", "em", "com", "sem", "para", "por", "a", "à", "ao", "aos", "às", "do", "da", "dos", "das", "no", "na",
@@ -35,7 +43,8 @@ struct PortugueseLanguage: RomanceLanguage {
     let conjunctions: WordSet = ["e", "ou", "nem"]
     let sizeAdjectives: WordSet = ["pequeno", "médio", "grande", "gigante", "duplo", "mini", "normal", "família"]
     let prenominalAdjectives: WordSet = [
-        "bom", "grande", "pequeno", "novo", "velho", "meio", "duplo", "primeiro", "último", "ótimo", "belo", "outro", "mesmo", "triplo", "verdadeiro", "delicioso", "enorme",
+        "bom", "grande", "pequeno", "novo", "velho", "meio", "duplo", "primeiro", "último", "ótimo", "belo", "outro",
+        "mesmo", "triplo", "verdadeiro", "delicioso", "enorme",
     ]
     let personNouns: WordTable<String> = [
         "cliente": "cliente", "amigo": "amiga", "convidado": "convidada", "usuário": "usuária",
@@ -49,9 +58,58 @@ struct PortugueseLanguage: RomanceLanguage {
     ]
     let subjectPronouns = ["ele", "ela", "eles", "elas"]
 
+    let loans = EnglishLoans()
+    let invariablePrefixes: Set<String> = ["mini", "maxi", "super", "extra", "semi"]
+    let adjectiveDiminutives = [
+        (ending: "inhos", lemmaEnding: "inho"), ("inhas", "inho"), ("inho", "inho"), ("inha", "inho"),
+    ]
+
     init(lexicon: Lexicon) {
         self.lexicon = lexicon
     }
+
+    // MARK: Word formation (README-pt.md)
+
+    /// *-inho*/*-inha* on a stem (*queijad-a* → *queijadinha*, *rosc-a* → *rosquinha*), *-zinho*/*-zinha*
+    /// on a whole word, its plural on the base's (*pastéis* → *pasteizinhos*, *pães* → *pãezinhos*).
+    let wordFormation = WordFormation(
+        suffixes: [
+            DerivingSuffix(
+                singular: "zinho",
+                plural: "zinhos",
+                gender: .masculine,
+                baseEndings: [""],
+                pluralFromBase: true
+            ),
+            DerivingSuffix(
+                singular: "zinha",
+                plural: "zinhas",
+                gender: .feminine,
+                baseEndings: [""],
+                pluralFromBase: true
+            ),
+            DerivingSuffix(singular: "inho", plural: "inhos", gender: .masculine, baseEndings: ["o", "e", "a", ""]),
+            DerivingSuffix(singular: "inha", plural: "inhas", gender: .feminine, baseEndings: ["a", "e", "o", ""]),
+        ],
+        seams: [(derived: "qu", base: "c"), (derived: "gu", base: "g"), (derived: "c", base: "ç")]
+    )
+
+    /// A word ending in an oral vowel takes *-s* (*frappuccinos*, *tapiocas*): Portuguese has no other
+    /// plural for it. An English noun takes *-s* too (*pancakes*, *nuggets*), where a Portuguese word
+    /// with its ending would not (*-l*, *-r*, *-m*).
+    func rulePlural(ofUnlisted word: String) -> String? {
+        // Not -ão, whose plural varies (sanduichões, pães, mãos).
+        if let last = word.last, Self.oralVowels.contains(last), word.count > 2, !word.contains(" "),
+            !word.contains("-"), !word.endsWith("ão")
+        {
+            return word + "s"
+        }
+        return loans.isCountableNoun(word) ? EnglishLoans.sPlural(word) : nil
+    }
+
+    func gender(bySpelling lemma: String) -> Morphology.GrammaticalGender? { genderByFinalVowel(lemma) }
+
+    private static let oralVowels: Set<Character> = ["a", "e", "o", "i", "u", "á", "é", "í", "ó", "ú", "â", "ê", "ô"]
 
     /// Portuguese articles do not change with the next word.
     func onset(of word: String) -> Onset { .consonant }

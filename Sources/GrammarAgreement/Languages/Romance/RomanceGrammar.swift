@@ -31,6 +31,9 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// The first bytes of the lexicon's words with an aspirated *h* and of their forms, indexed by
     /// byte: a word starting otherwise needs no lookup to know it elides.
     private let aspiratedInitials: [Bool]
+    private let wordFormation: WordFormation
+    private let aspiratedWords: WordSet
+    private let englishLoans = EnglishLoans()
 
     init(_ rules: Language) {
         self.rules = rules
@@ -45,6 +48,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         prenominalAdjectives = rules.prenominalAdjectives
         closedClass = Self.closedClasses(of: rules)
         aspiratedInitials = Self.aspiratedInitials(in: rules.lexicon)
+        wordFormation = rules.wordFormation
+        aspiratedWords = rules.aspiratedWords
     }
 
     private enum Role {
@@ -110,6 +115,22 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         var isUncountable = false
         var isPluralOnly = false
         var entry: LexiconEntry?
+        /// Whether the forms come from the language's rules (a derived word, a loan), not the lexicon.
+        var isByRule = false
+        /// Whether only the spelling rules read it (a word no lexicon lists, not derived, no loan):
+        /// taken for a noun only in an argument (a menu item), never in the template's own words,
+        /// where an unknown word is as likely a verb (*Soyez le bienvenu*).
+        var isGuess = false
+    }
+
+    /// How agreement reads a word of the phrase as a noun: ``nounReading(_:)``, but for a guess
+    /// from the spelling rules on a word the template wrote itself, unless a number or a determiner
+    /// before it makes it a noun (*2 pasticciotto*, but not *Soyez le bienvenu*).
+    private func nounReading(_ word: Word, after previous: Word? = nil) -> NounReading? {
+        guard let reading = nounReading(word.lower) else { return nil }
+        guard reading.isGuess, word.argument == nil else { return reading }
+        if let previous, previous.isNumber || isDeterminer(previous.lower) { return reading }
+        return nil
     }
 
     /// How the lexicon reads `word` as a noun: a listed noun, its plural (listed or by default), a
@@ -158,7 +179,76 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                 )
             }
         }
-        return nil
+        return ruleReading(word)
+    }
+
+    /// A noun the lexicon does not list but the language's rules read: made from a listed word by a
+    /// diminutive or augmentative suffix (*queijadinha*, *cassatina*), or a loan whose plural the
+    /// grammar gives (*pancakes*). Its gender is the suffix's, or unknown for a loan.
+    private func ruleReading(_ word: String) -> NounReading? {
+        if let derived = wordFormation.derivation(
+            of: word,
+            isBase: { lexicon.entry($0)?.canBeNoun == true },
+            pluralOf: { rules.plural(ofNoun: $0) },
+            singularOf: { rules.singular(ofNoun: $0) }
+        ) {
+            return NounReading(
+                singular: derived.singular,
+                plural: derived.plural,
+                gender: derived.gender,
+                isWrittenPlural: derived.isWrittenPlural,
+                isByRule: true
+            )
+        }
+        // A prefix that does not change before a listed noun: demi-baguette, mini-pizza.
+        if let hyphen = word.firstIndex(of: "-"), rules.invariablePrefixes.contains(String(word[..<hyphen])),
+            case let rest = String(word[word.index(after: hyphen)...]), !rest.isEmpty,
+            let last = nounReading(rest)
+        {
+            let prefix = String(word[...hyphen])
+            var reading = last
+            reading.singular = prefix + last.singular
+            reading.plural = prefix + last.plural
+            reading.isByRule = true
+            return reading
+        }
+        // A noun, a preposition and its complement joined by hyphens: the first noun takes the number
+        // and gives the gender (banana-da-terra → bananas-da-terra, pé-de-moleque → pés-de-moleque).
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        if parts.count >= 3, parts.dropFirst().dropLast().contains(where: prepositions.contains),
+            !parts[0].isEmpty, let first = nounReading(parts[0]), !first.isWrittenPlural
+        {
+            let rest = "-" + parts.dropFirst().joined(separator: "-")
+            var reading = first
+            reading.singular = first.singular + rest
+            reading.plural = first.plural + rest
+            reading.isByRule = true
+            return reading
+        }
+        guard let plural = rules.rulePlural(ofUnlisted: word) else { return nil }
+        return NounReading(
+            singular: word,
+            plural: plural,
+            gender: nil,
+            isWrittenPlural: false,
+            isByRule: true,
+            isGuess: !englishLoans.isCountableNoun(word)
+        )
+    }
+
+    /// The gender a noun whose sources give none takes by the language's rules: a diminutive or
+    /// augmentative suffix on a listed base (*bombolone*, *calzone*: *-one*, masculine), or an ending
+    /// that has one gender (Italian and Portuguese *-o* masculine, *-a* feminine); `nil` otherwise.
+    private func ruleGender(of lemma: String) -> Morphology.GrammaticalGender? {
+        let derived = wordFormation.derivation(
+            of: lemma,
+            isBase: { $0 != lemma && lexicon.entry($0)?.canBeNoun == true },
+            pluralOf: { rules.plural(ofNoun: $0) },
+            singularOf: { rules.singular(ofNoun: $0) }
+        )
+        // A word the dictionaries list without a gender is likelier an exception to the ending
+        // (il gorgonzola) than a rule: only unlisted words take the ending's gender.
+        return derived?.gender ?? (lexicon.entry(lemma) == nil ? rules.gender(bySpelling: lemma) : nil)
     }
 
     private static var feminineSingular: GrammaticalFeatures {
@@ -198,7 +288,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         // Before a person noun (querido cliente, chère cliente) an adjective describes the person.
         if let next, personNouns.contains(next.lower) { return true }
         guard let next, !reading.entry.canBeNoun else { return false }
-        let nextIsNoun = nounReading(next.lower) != nil || lexicon.startsPhrase(next.lower)
+        let nextIsNoun = nounReading(next) != nil || lexicon.startsPhrase(next.lower)
         return nextIsNoun && adjectiveReading(next) == nil
     }
 
@@ -210,14 +300,24 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// A listed multi-word noun starting at `index` (*café au lait*, *cold brew*), with an explicit
     /// plural: how many words it has.
     private func phraseLength(at index: Int, in words: [Word], end: Int) -> Int? {
-        guard lexicon.longestPhrase > 1, lexicon.startsPhrase(words[index].lower) else { return nil }
+        let byRule =
+            words[index].argument != nil && index + 1 < end && words[index + 1].argument == words[index].argument
+        guard byRule || (lexicon.longestPhrase > 1 && lexicon.startsPhrase(words[index].lower)) else { return nil }
         var longest: Int?
         var text = words[index].lower
-        for next in (index + 1)..<min(end, index + lexicon.longestPhrase) {
+        for next in (index + 1)..<min(end, index + max(lexicon.longestPhrase, 3)) {
             guard !words[next].isNumber else { break }
             text += " " + words[next].lower
             if let entry = lexicon.entry(text), entry.canBeNoun, entry.plural != nil || entry.isInvariable {
                 longest = next - index + 1
+            } else if words[next].argument != nil, words[next].argument == words[index].argument,
+                lexicon.entry(words[index].lower) == nil, lexicon.entry(words[next].lower) == nil,
+                !words[index...next].contains(where: { closedClass[$0.lower] != nil }),
+                rules.rulePlural(ofUnlisted: text) != nil
+            {
+                longest = next - index + 1  // an English noun given whole: avocado toast
+            } else if englishHeadPlural(text, words: words[index...next]) != nil {
+                longest = next - index + 1  // English order, the head last: açaï bowl
             }
         }
         return longest
@@ -252,6 +352,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             if let analysis = agreeWithRule(&phrase, rule: rule, number: number, context: &context) {
                 return analysis
             }
+            respellDeterminersAsWritten(&phrase, part: part, number: nil)
             elideBeforeVowels(&phrase)
             return PhraseAnalysis(features: nil, addressesReader: number == nil && !hasUnknownContent(phrase, part))
         }
@@ -262,11 +363,19 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             determinerNumber = determiners.writtenNumber(earlier.lower)
             if determinerNumber != nil { break }
         }
-        let writtenPlural = hint?.number.map { $0 != .singular } ?? determinerNumber ?? head.reading.isWrittenPlural
+        // A noun written in its plural (struffoli, sul → sugli) is plural whatever the article says.
+        let nounPlural = head.reading.isWrittenPlural && head.reading.plural != head.reading.singular
+        let writtenPlural =
+            hint?.number.map { $0 != .singular } ?? (nounPlural ? true : nil) ?? determinerNumber
+            ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
         var gender = hint?.grammaticalGender ?? head.reading.gender
         if gender == nil {
             gender = writtenGender(in: phrase, part: part, head: head.index)
+            if gender == nil, let byRule = ruleGender(of: head.reading.singular) {
+                gender = byRule
+                context.warn(.genderByRule(word.text, byRule, language: language))
+            }
             if gender == nil { context.warn(.unknownGender(word.text)) }
         }
         if target != .singular, head.reading.entry?.isFeminineInPlural == true { gender = .feminine }
@@ -274,13 +383,33 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         if !head.reading.isUncountable {
             let form = features.isPlural || head.reading.isPluralOnly ? head.reading.plural : head.reading.singular
             setNoun(&phrase, head: head, form: form)
+            if head.reading.isByRule { context.warn(.inflectedByRule(word.text, to: form, language: language)) }
         }
         agreeModifiers(&phrase, part: part, head: head, features: features, context: &context)
+        if features.gender == nil {
+            // Determiners left as written for want of a gender still take the shape the noun's
+            // first sound asks for (col speck → con lo speck).
+            respellDeterminersAsWritten(&phrase, part: head.start..<head.index + 1, number: features.number)
+        }
         let lemma = head.reading.singular
         // A person noun, or one whose gender is the person's (le bienvenu, la bienvenue).
         let isPerson =
             personNouns.contains(lemma) || head.reading.entry.map { $0.gender == .common && $0.canBeAdjective } == true
         return PhraseAnalysis(features: features, addressesReader: number == nil && isPerson)
+    }
+
+    /// The plural of an English compound given as one argument, its head last (*açaï bowl* → *açaï
+    /// bowls*): no preposition or article between, the last word an English noun, and it or the first
+    /// word unknown to the language's lexicon; the last word takes the language's plural for loans.
+    /// `nil` otherwise.
+    private func englishHeadPlural(_ text: String, words: ArraySlice<Word>) -> String? {
+        guard words.count > 1, let first = words.first, let last = words.last, let argument = last.argument,
+            words.allSatisfy({ $0.argument == argument && !$0.isNumber && closedClass[$0.lower] == nil }),
+            lexicon.entry(last.lower) == nil || lexicon.entry(first.lower) == nil,
+            englishLoans.isCountableNoun(last.lower),
+            let plural = rules.rulePlural(ofUnlisted: last.lower)
+        else { return nil }
+        return text.droppingLastBytes(last.lower.utf8.count) + plural
     }
 
     /// Where the head is, how many words it spans and what the lexicon knows of it.
@@ -297,7 +426,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private func hasUnknownContent(_ phrase: Phrase, _ part: Range<Int>) -> Bool {
         part.contains { index in
             let word = phrase.words[index]
-            return role(of: word, beforeHead: true) == .content && nounReading(word.lower) == nil
+            return role(of: word, beforeHead: true) == .content && nounReading(word) == nil
                 && adjectiveReading(word) == nil && word.hint == nil
         }
     }
@@ -328,7 +457,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             case .preposition where !content.isEmpty: break scan
             case .determiner where !content.isEmpty:
                 // A determiner after words that are no noun starts the noun phrase (Soyez le bienvenu).
-                if content.allSatisfy({ nounReading(words[$0].lower) == nil && adjectiveReading(words[$0]) == nil }) {
+                if content.allSatisfy({ nounReading(words[$0]) == nil && adjectiveReading(words[$0]) == nil }) {
                     content.removeAll()
                     start = index
                 }
@@ -338,22 +467,36 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         guard let first = content.first else { return nil }
         for (position, index) in content.enumerated() {
             let word = words[index]
-            if let length = phraseLength(at: index, in: words, end: part.upperBound),
-                let entry = lexicon.entry(words[index..<(index + length)].map(\.lower).joined(separator: " "))
-            {
-                return Head(
-                    index: index,
-                    length: length,
-                    reading: reading(of: entry.lemma.fastLowercased, entry: entry, writtenPlural: false),
-                    start: start
-                )
+            if let length = phraseLength(at: index, in: words, end: part.upperBound) {
+                let text = words[index..<(index + length)].map(\.lower).joined(separator: " ")
+                if let entry = lexicon.entry(text) {
+                    return Head(
+                        index: index,
+                        length: length,
+                        reading: reading(of: entry.lemma.fastLowercased, entry: entry, writtenPlural: false),
+                        start: start
+                    )
+                }
+                if let plural = rules.rulePlural(ofUnlisted: text)
+                    ?? englishHeadPlural(text, words: words[index..<(index + length)])
+                {
+                    let reading = NounReading(
+                        singular: text,
+                        plural: plural,
+                        gender: nil,
+                        isWrittenPlural: false,
+                        isByRule: true
+                    )
+                    return Head(index: index, length: length, reading: reading, start: start)
+                }
             }
             let isLast = position == content.count - 1
             // An adjective before the noun: grand café, buon caffè, bel homme. The word after it
             // is the head, or says it is not known.
             let next = isLast ? nil : words[content[position + 1]]
             if let next, isPrenominalAdjective(word, before: next) { continue }
-            if let reading = nounReading(word.lower) {
+            let previous = index > part.lowerBound ? words[index - 1] : nil
+            if let reading = nounReading(word, after: previous), !(reading.isGuess && adjectiveReading(word) != nil) {
                 // A lone adjective-like word without a number addresses the reader: Bienvenu, Pronto.
                 if !hasNumber, isLone(index, in: part, of: words), adjectiveReading(word) != nil,
                     !words[part.lowerBound..<index].contains(where: { isDeterminer($0.lower) })
@@ -417,12 +560,18 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private func writtenGender(in phrase: Phrase, part: Range<Int>, head: Int) -> Morphology.GrammaticalGender? {
         for index in part where index != head {
             let word = phrase.words[index]
+            // A word written apart from the noun (a template's article before an argument's item)
+            // was not written for it.
+            if word.argument != phrase.words[head].argument { continue }
             // A complement's words speak of their own noun.
             if index > head, role(of: word, beforeHead: false) == .preposition { break }
             if let feminine = determiners.writtenFeminine(word.lower) { return feminine ? .feminine : .masculine }
             guard role(of: word, beforeHead: false) == .content, let (lemma, entry) = adjectiveReading(word) else {
                 continue
             }
+            // The dictionary form (masculine singular) is how a translator writes an adjective
+            // whatever the noun: only another form shows a gender (garapa + gelado says nothing).
+            if word.lower == lemma { continue }
             let genders = Set(rules.cells(of: word.lower, lemma: lemma, entry: entry).map(\.gender))
             if genders.count == 1, let gender = genders.first { return gender }
         }
@@ -453,6 +602,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         var inComplement = false
         var complementNoun: NounReading?
         var complementArgument: Int?
+        var complementHasNoun = false
         let headWritten = GrammaticalFeatures(
             gender: features.gender,
             number: head.reading.isWrittenPlural ? .plural : .singular
@@ -467,6 +617,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                 if !beforeHead {
                     inComplement = true
                     complementNoun = nil
+                    complementHasNoun = false
                     complementArgument = word.argument
                 }
             case .content:
@@ -477,10 +628,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                         context.warn(.unknown(word.text, language: language))
                     }
                 } else if inComplement {
-                    if complementNoun == nil, let noun = nounReading(word.lower),
-                        adjectiveReading(word) == nil || noun.entry?.partsOfSpeech.first == .noun
-                    {
-                        complementNoun = noun
+                    // The first word after the preposition is the complement's noun, whatever else
+                    // it can be: 2 calici di rosso, 2 ballons de rouge (the wine).
+                    if !complementHasNoun {
+                        complementHasNoun = true
+                        complementNoun = nounReading(word)
                         continue
                     }
                     guard let reading = adjectiveReading(word) else { continue }
@@ -503,7 +655,10 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                     // An adjective given apart from the item (%@ %@ with "torta al cioccolato",
                     // "vegano") describes the item, not the noun inside its complement.
                     let givenApart = word.argument != nil && word.argument != complementArgument
-                    if sizeAdjectives.contains(reading.lemma) || givenApart || (fitsHead && !fitsComplement) {
+                    // After a complement noun agreement cannot read, the adjective may be its: left.
+                    let readable = complementNoun != nil
+                    if sizeAdjectives.contains(reading.lemma) || givenApart || (readable && fitsHead && !fitsComplement)
+                    {
                         agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
                     }
                 } else if word.text != word.lower, CasePattern(of: word.text) == .capitalized,
@@ -512,6 +667,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                     continue  // pizza Margherita, salade César
                 } else if let reading = adjectiveReading(word),
                     word.hint?.partOfSpeech == .adjective || word.lower == reading.lemma
+                        || (word.argument != nil && word.argument != phrase.words[head.index].argument)
                         || rules.cells(of: word.lower, lemma: reading.lemma, entry: reading.entry).contains(where: {
                             fits($0, headWritten)
                         })
@@ -522,7 +678,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
                         warnIfAmbiguous(word, readAs: "adjective", context: &context)
                     }
                     agreeAdjective(&phrase, index, features, beforeNoun: false, reading: reading)
-                } else if nounReading(word.lower) == nil, word.hint == nil {
+                } else if nounReading(word) == nil, word.hint == nil {
                     context.warn(.unknown(word.text, language: language))
                 }
             }
@@ -544,7 +700,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             let next = phrase.words[index + 1]
             // Before a word agreement does not know, an h may be aspirated: nothing is elided.
             guard !isDeterminer(lower), phrase.words[index].replacement != "",
-                next.replacement != nil || !next.lower.hasPrefix("h") || nounReading(next.lower) != nil,
+                next.replacement != nil || !next.lower.hasPrefix("h") || nounReading(next) != nil,
                 let form = rules.elided(lower, before: onset(of: next))
             else { continue }
             setElidable(&phrase.words[index], form, before: next)
@@ -581,6 +737,39 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         }
     }
 
+    /// Determiners before a word agreement cannot read keep the gender and number they are written
+    /// in and take the form the next word's first sound asks for: *le accra* → *l'accra*, *ce accra*
+    /// → *cet accra*, *il sfincione* → *lo sfincione*, *i 8* → *gli 8*. Before an *h* of a word the
+    /// lexicon does not know nothing changes (it may be aspirated).
+    private func respellDeterminersAsWritten(
+        _ phrase: inout Phrase,
+        part: Range<Int>,
+        number: Morphology.GrammaticalNumber?
+    ) {
+        for index in part.dropLast() {
+            let word = phrase.words[index]
+            // An elided article (l') is the same in both genders: what it stands for is not known.
+            guard !word.isNumber, word.hint == nil, word.replacement == nil, !word.lower.endsWith("'"),
+                let forms = determiners[word.lower], let plural = determiners.writtenNumber(word.lower),
+                let feminine = determiners.writtenFeminine(word.lower)
+            else { continue }
+            let next = phrase.words[index + 1]
+            if prepositions.contains(word.lower), isDeterminer(next.lower) { continue }
+            if !next.isNumber, next.lower.hasPrefix("h"), nounReading(next) == nil { continue }
+            let written = GrammaticalFeatures(
+                gender: feminine ? .feminine : .masculine,
+                number: plural ? .plural : .singular
+            )
+            // A determiner in another number than the phrase takes is left as it is.
+            if let number, (number != .singular) != plural { continue }
+            // Only a variant of the written gender and number: the written form must be one of them.
+            let variants = [Onset.consonant, .vowel, .cluster].map { forms.form(written, before: $0) }
+            let form = forms.form(written, before: onset(of: next))
+            guard variants.contains(word.lower), form != word.lower else { continue }
+            setElidable(&phrase.words[index], form, before: next)
+        }
+    }
+
     /// `form(features)`, or, when the gender is unknown, the form both genders share (`nil` when
     /// they differ: the word is left as written).
     private func formForEitherGender(
@@ -596,12 +785,20 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// How the word as it will be shown starts, taking French aspirated *h* from the lexicon.
     private func onset(of word: Word) -> Onset {
         let lower = word.currentLower
-        if let first = lower.utf8.first, aspiratedInitials[Int(first)],
-            let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry
+        if let first = lower.utf8.first, aspiratedInitials[Int(first)] {
+            if let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry
                 ?? rules.singular(ofNoun: lower).flatMap(lexicon.entry),
-            entry.isAspirated
-        {
-            return .consonant
+                entry.isAspirated
+            {
+                return .consonant
+            }
+            // A hyphenated word goes by its first part (hors-d'œuvre).
+            let firstPart = lower.split(separator: "-", maxSplits: 1).first.map(String.init) ?? lower
+            if aspiratedWords.contains(lower) || aspiratedWords.contains(firstPart)
+                || rules.singular(ofNoun: lower).map(aspiratedWords.contains) == true
+            {
+                return .consonant
+            }
         }
         return rules.onset(of: lower)
     }
@@ -626,7 +823,20 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         beforeNoun: Bool,
         reading: (lemma: String, entry: LexiconEntry)
     ) {
-        let next = beforeNoun && index + 1 < phrase.words.count ? phrase.words[index + 1].currentLower : nil
+        // With the noun's gender unknown, an adjective written in one gender other than its
+        // dictionary form (gelada) keeps it and takes the number: the translator's choice.
+        var features = features
+        if features.gender == nil, phrase.words[index].lower != reading.lemma {
+            let genders = Set(
+                rules.cells(of: phrase.words[index].lower, lemma: reading.lemma, entry: reading.entry).map(\.gender)
+            )
+            if genders.count == 1 { features.gender = genders.first! }
+        }
+        var next = beforeNoun && index + 1 < phrase.words.count ? phrase.words[index + 1].currentLower : nil
+        // Before an aspirated h (beau homard) the word keeps its full form.
+        if let written = next, onset(of: phrase.words[index + 1]) == .consonant, rules.onset(of: written) == .vowel {
+            next = nil
+        }
         guard
             let form = formForEitherGender(
                 features,

@@ -158,6 +158,48 @@ protocol RomanceLanguage: Sendable {
     /// The elided form of a short word before a word with `onset` (*de* → *d'*), or the full form
     /// of an elided one before a consonant; `nil` when it stays.
     func elided(_ word: String, before onset: Onset) -> String?
+
+    /// The diminutive and augmentative suffixes that make nouns from listed words.
+    var wordFormation: WordFormation { get }
+
+    /// Prefixes that stay as they are before a noun they are joined to by a hyphen (French
+    /// *demi-baguettes*, *mini-quiches*): the noun after them takes the number and gives the gender.
+    var invariablePrefixes: Set<String> { get }
+
+    /// The gender an ending gives a noun whose sources give none, where the language's grammar
+    /// makes it near certain; `nil` otherwise.
+    func gender(bySpelling lemma: String) -> Morphology.GrammaticalGender?
+
+    /// Diminutive endings of adjectives (every form) with the masculine singular ending they come from
+    /// (Portuguese *-inhas* → *-inho*): an adjective the lexicon lists takes them with its regular forms.
+    var adjectiveDiminutives: [(ending: String, lemmaEnding: String)] { get }
+
+    /// Words starting with an *h* that does not elide (French *h aspiré*: *le homard*), beyond
+    /// those the lexicon marks `aspirated`.
+    var aspiratedWords: WordSet { get }
+
+    /// The plural of `word`, a noun the lexicon does not list, where the language's grammar decides
+    /// it without the lexicon: a loan from English (Portuguese *pancakes*, Italian *i toast*) or
+    /// an ending that has one plural (Portuguese oral vowels: *frappuccinos*); `nil` otherwise.
+    func rulePlural(ofUnlisted word: String) -> String?
+}
+
+extension RomanceLanguage {
+    var wordFormation: WordFormation { .none }
+    var aspiratedWords: WordSet { [] }
+    var invariablePrefixes: Set<String> { [] }
+    var adjectiveDiminutives: [(ending: String, lemmaEnding: String)] { [] }
+    func gender(bySpelling lemma: String) -> Morphology.GrammaticalGender? { nil }
+
+    /// Italian and Portuguese: *-o* masculine, *-a* feminine, but for *-ma* (*aroma*, *clima*) and
+    /// *-ista* (*barista*), which are often masculine or both.
+    func genderByFinalVowel(_ lemma: String) -> Morphology.GrammaticalGender? {
+        guard lemma.count > 2, !lemma.contains(" ") else { return nil }
+        if lemma.endsWith("o") { return .masculine }
+        if lemma.endsWith("a"), !lemma.endsWith("ma"), !lemma.endsWith("ista") { return .feminine }
+        return nil
+    }
+    func rulePlural(ofUnlisted word: String) -> String? { nil }
 }
 
 extension RomanceLanguage {
@@ -203,7 +245,8 @@ extension RomanceLanguage {
         case (false, false): return lemma
         case (true, false): return feminine
         case (false, true):
-            return (entry?.adjectivePlural ?? entry?.plural)?.fastLowercased ?? defaultMasculinePlural(ofAdjective: lemma)
+            return (entry?.adjectivePlural ?? entry?.plural)?.fastLowercased
+                ?? defaultMasculinePlural(ofAdjective: lemma)
         case (true, true):
             return entry?.femininePlural?.fastLowercased ?? defaultFemininePlural(ofFeminine: feminine)
         }
@@ -221,6 +264,16 @@ extension RomanceLanguage {
                 adjectiveForm(candidate, entry: entry, features: $0.features, before: nil) == word
             }) {
                 return (candidate, entry)
+            }
+        }
+        // A diminutive of a listed adjective (quentinha, crocantinho): its own regular forms.
+        for (ending, lemmaEnding) in adjectiveDiminutives where word.endsWith(ending) {
+            let stem = word.droppingLastBytes(ending.utf8.count)
+            guard stem.count >= 3 else { continue }
+            let isBase = { (base: String) in lexicon.entry(base)?.canBeAdjective == true }
+            if ["o", "e", "a", ""].contains(where: { isBase(stem + $0) }) {
+                let lemma = stem + lemmaEnding
+                return (lemma, LexiconEntry(lemma: lemma, partsOfSpeech: [.adjective]))
             }
         }
         return nil

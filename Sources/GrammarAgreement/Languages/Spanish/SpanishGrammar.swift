@@ -111,7 +111,11 @@ struct SpanishGrammar: LanguageGrammar {
         context: inout AgreementContext
     ) -> PhraseAnalysis {
         let parts = phrase.conjuncts { Self.conjunctions.contains($0.lower) }
-        guard parts.count > 1 else { return inflectWhole(&phrase, number: number, rule: rule, context: &context) }
+        guard parts.count > 1 else {
+            let analysis = inflectWhole(&phrase, number: number, rule: rule, context: &context)
+            contractArticles(&phrase)
+            return analysis
+        }
         // Nouns joined by a conjunction written in the template: each part agrees within itself, and
         // a number goes with the noun it counts (5 churros y chocolate caliente, 2 pinchos y una clara).
         let analysis = phrase.inflectEachConjunctApart(parts) { sub, own in
@@ -119,6 +123,23 @@ struct SpanishGrammar: LanguageGrammar {
         }
         adjustConjunctions(&phrase)
         return analysis
+    }
+
+    /// *a* + *el* → *al*, *de* + *el* → *del* inside the span, where agreement made the article *el*
+    /// (*a la %@* with *chicharrón* → *al chicharrón*).
+    private func contractArticles(_ phrase: inout Phrase) {
+        for index in phrase.words.indices.dropLast() {
+            let word = phrase.words[index]
+            let next = phrase.words[index + 1]
+            guard !word.isNumber, word.replacement == nil, word.lower == "a" || word.lower == "de",
+                next.replacement != nil, next.currentLower == "el"
+            else { continue }
+            phrase.words[index].set(
+                CasePattern(of: word.text).apply(to: word.lower == "de" ? "del" : "al", original: word.text)
+            )
+            phrase.words[index + 1].replacement = ""
+            phrase.words[index + 1].elides = true
+        }
     }
 
     private func inflectWhole(
@@ -332,6 +353,11 @@ struct SpanishGrammar: LanguageGrammar {
     private func isPrenominalAdjective(_ word: String) -> Bool {
         if let entry = lexicon.entry(word) { return entry.partsOfSpeech.first == .adjective }
         if let (entry, kind) = lexicon.entry(forInflectedForm: word) { return kind == .apocope || !entry.canBeNoun }
+        // The regular feminine or plural of a listed adjective (media, medios from medio).
+        for ending in ["as", "os", "a"] where word.endsWith(ending) {
+            let base = word.droppingLastBytes(ending.utf8.count) + "o"
+            if let entry = lexicon.entry(base), entry.partsOfSpeech.first == .adjective { return true }
+        }
         return false
     }
 
@@ -520,7 +546,9 @@ struct SpanishGrammar: LanguageGrammar {
             } else if let entry = lexicon.entry(lower), entry.canBeNoun, !entry.canBeAdjective {
                 continue
             } else if isAdjective(lower, afterNoun: true) {
-                agreeAdjective(&phrase.words[index], features, beforeNoun: false, context: &context)
+                // Before the noun an adjective keeps its short form (el primer cliente).
+                let beforeNoun = index + 1 < phrase.words.count && !phrase.words[index + 1].isNumber
+                agreeAdjective(&phrase.words[index], features, beforeNoun: beforeNoun, context: &context)
             }
         }
         adjustConjunctions(&phrase)

@@ -1,0 +1,180 @@
+// Caffe — GrammarAgreement tests.
+import Localization
+import RichText
+import Testing
+
+@testable import GrammarAgreement
+
+/// Issue 46: the words real menus are made of, and no wrong change. Each rule is pinned by words
+/// chosen from dictionaries and grammars, not from the evaluation sets the rules were tuned on.
+@Suite("Agreement on real menus")
+struct RealMenuTests {
+    static func render(
+        _ template: String,
+        _ arguments: [FormatArgument] = [],
+        _ locale: String,
+        term: TermOfAddress = .unknown
+    ) throws -> (text: String, warnings: [String]) {
+        let text = try GrammarAgreement.inflect(template, arguments: arguments, locale: locale, termOfAddress: term)
+        return (text.plainText, text.warnings.map { "\($0.code.rawValue):\($0.word ?? "")" })
+    }
+
+    static func text(_ template: String, _ arguments: [FormatArgument] = [], _ locale: String) throws -> String {
+        try render(template, arguments, locale).text
+    }
+
+    // MARK: Word formation
+
+    @Test(arguments: [
+        // Portuguese -inho/-inha on the stem, -zinho on the word with its plural on the base's.
+        ("pt-BR", "torradinha", "torradinhas", "a"),
+        ("pt-BR", "florzinha", "florezinhas", "a"),
+        ("pt-BR", "pastelzinho", "pasteizinhos", "o"),
+        ("pt-BR", "rosquinha", "rosquinhas", "a"),
+        // Italian -ina, -etto, -one on a listed base.
+        ("it-IT", "crostatina", "crostatine", "la"),
+        ("it-IT", "salsiccetta", "salsiccette", "la"),
+    ])
+    func diminutivesTakeTheSuffixGenderAndPlural(
+        locale: String,
+        word: String,
+        plural: String,
+        article: String
+    ) throws {
+        let (text, warnings) = try Self.render("^[%lld %@](inflect: true)", [2, .string(word)], locale)
+        #expect(text == "2 \(plural)")
+        #expect(warnings.contains("inflectedByRule:\(word)"))
+        #expect(!warnings.contains { $0.hasPrefix("unknown") })
+        let determiner = locale == "pt-BR" ? "o" : "il"
+        #expect(try Self.text("^[\(determiner) %@](inflect: true)", [.string(word)], locale) == "\(article) \(word)")
+    }
+
+    @Test func germanDiminutivesAreNeuterWithoutAPluralEnding() throws {
+        #expect(try Self.text("^[%lld %@](inflect: true)", [2, "Zimtschneckchen"], "de-DE") == "2 Zimtschneckchen")
+        #expect(
+            try Self.text("Das ist ^[die %@](inflect: true).", ["Zimtschneckchen"], "de-DE")
+                == "Das ist das Zimtschneckchen."
+        )
+    }
+
+    @Test func aWordNoBaseExplainsStaysUnknown() throws {
+        // -inha on a stem that is no listed word: not a diminutive, and no vowel rule for -ão.
+        let (text, warnings) = try Self.render("^[%lld %@](inflect: true)", [2, "zorglão"], "pt-BR")
+        #expect(text == "2 zorglão")
+        #expect(warnings == ["unknownWord:zorglão"])
+    }
+
+    // MARK: Loans
+
+    @Test(arguments: [
+        ("pt-BR", "pancake", "2 pancakes"),
+        ("fr-FR", "pancake", "2 pancakes"),
+        ("it-IT", "pancake", "2 pancake"),
+        ("de-DE", "Pancake", "2 Pancakes"),
+        ("de-DE", "Espressino", "2 Espressinos"),
+        ("fr-FR", "açaï bowl", "2 açaï bowls"),
+    ])
+    func loansTakeTheBorrowingLanguagesPlural(locale: String, item: String, expected: String) throws {
+        #expect(try Self.text("^[%lld %@](inflect: true)", [2, .string(item)], locale) == expected)
+    }
+
+    @Test func aLoansGenderIsNotGuessed() throws {
+        // The plural, but the French adjective and German article stay as written.
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "grand", "shortbread"], "fr-FR") == "2 grand shortbreads"
+        )
+        #expect(try Self.text("^[ein %@](inflect: true)", ["Pancake"], "de-DE") == "ein Pancake")
+    }
+
+    // MARK: Articles by spelling and sound
+
+    @Test func frenchHAspireComesFromTheDictionary() throws {
+        #expect(try Self.text("^[le %@](inflect: true)", ["hareng"], "fr-FR") == "le hareng")
+        #expect(try Self.text("^[un beau %@](inflect: true)", ["hareng"], "fr-FR") == "un beau hareng")
+        #expect(try Self.text("Une assiette ^[de %@](inflect: true)", ["hareng"], "fr-FR") == "Une assiette de hareng")
+        #expect(try Self.text("^[le %@](inflect: true)", ["huître"], "fr-FR") == "l'huître")
+        // A word no lexicon lists elides by its spelling, in the gender its article is written in.
+        #expect(try Self.text("^[ce %@](inflect: true)", ["acra"], "fr-FR") == "cet acra")
+    }
+
+    @Test func italianArticlesFollowHowNumbersAreRead() throws {
+        #expect(try Self.text("^[i %lld %@](inflect: true)", [8, "biscotto"], "it-IT") == "gli 8 biscotti")
+        #expect(try Self.text("^[dei %lld %@](inflect: true)", [11, "biscotto"], "it-IT") == "degli 11 biscotti")
+        #expect(try Self.text("^[i %lld %@](inflect: true)", [18, "biscotto"], "it-IT") == "i 18 biscotti")
+        #expect(try Self.text("^[i %lld %@](inflect: true)", [80, "biscotto"], "it-IT") == "gli 80 biscotti")
+        #expect(try Self.text("^[un %@](inflect: true)", ["zabaione"], "it-IT") == "uno zabaione")
+    }
+
+    @Test func portugueseContractionsFollowTheGender() throws {
+        #expect(
+            try Self.text("Tem açúcar ^[nesse %@](inflect: true)?", ["torta"], "pt-BR") == "Tem açúcar nessa torta?"
+        )
+        #expect(try Self.text("^[do %@](inflect: true)", ["torta"], "pt-BR") == "da torta")
+    }
+
+    // MARK: No wrong change
+
+    @Test func aComplementIsNeverTheCountedNoun() throws {
+        #expect(try Self.text("^[%lld %@](inflect: true)", [2, "calice di rosso"], "it-IT") == "2 calici di rosso")
+        #expect(try Self.text("^[%lld %@](inflect: true)", [2, "ballon de rouge"], "fr-FR") == "2 ballons de rouge")
+    }
+
+    @Test func withoutAGenderTheAdjectiveKeepsItsOwn() throws {
+        // garapa's dictionary gives no gender: gelado (dictionary form) says nothing, gelada does.
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "boccale", "piccolo"], "it-IT") == "2 boccali piccolo"
+        )
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "boccale", "piccola"], "it-IT") == "2 boccali piccole"
+        )
+    }
+
+    @Test func germanCaseComesFromWhatGovernsIt() throws {
+        let (text, warnings) = try Self.render("Heute ^[kein %@](inflect: true) mehr da", ["Kuchen"], "de-DE")
+        #expect(text == "Heute kein Kuchen mehr da")
+        #expect(warnings == ["unknownCase:Kuchen"])
+        #expect(
+            try Self.text("Möchten Sie noch ^[ein %@](inflect: true)?", ["Kuchen"], "de-DE")
+                == "Möchten Sie noch einen Kuchen?"
+        )
+        #expect(
+            try Self.text("Dazu passt ^[ein %@ %@](inflect: true).", ["warm", "Kuchen"], "de-DE")
+                == "Dazu passt ein warmer Kuchen."
+        )
+        #expect(try Self.text("Frisch ^[von der %@](inflect: true)", ["Grill"], "de-DE") == "Frisch vom Grill")
+        #expect(try Self.text("^[Zum %@](inflect: true)", ["Torte"], "de-DE") == "Zur Torte")
+    }
+
+    @Test func germanParticiplesAndCompoundAdjectivesDecline() throws {
+        #expect(
+            try Self.text("Bitte ^[ohne %@ %@](inflect: true)", ["geröstet", "Speck"], "de-DE")
+                == "Bitte ohne gerösteten Speck"
+        )
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, "riesengroß", "Brezel"], "de-DE")
+                == "2 riesengroße Brezeln"
+        )
+    }
+
+    @Test func germanTermOfAddressKeepsAFormAlreadyRight() throws {
+        let masculine = try Self.render("Als ^[Neukunde](inflect: true) erhalten Sie", [], "de-DE", term: .masculine)
+        #expect(masculine.text == "Als Neukunde erhalten Sie")
+        let feminine = try Self.render("Als ^[Neukunde](inflect: true) erhalten Sie", [], "de-DE", term: .feminine)
+        #expect(feminine.text == "Als Neukundin erhalten Sie")
+        let reader = try Self.render("^[Lieber Teetrinker](inflect: true)", [], "de-DE", term: .feminine)
+        #expect(reader.text == "Liebe Teetrinkerin")
+        // A menu item is no person, whatever the lexicon pairs it with (Berliner / Berlinerin).
+        let item = try Self.render("^[Ein %@](inflect: true) gratis", ["Berliner"], "de-DE", term: .feminine)
+        #expect(item.text == "Ein Berliner gratis")
+    }
+
+    @Test func numbersThatCountNothing() throws {
+        #expect(
+            try Self.text("Sie sind ^[unser %lld. Kunde](inflect: true)!", [500], "de-DE")
+                == "Sie sind unser 500. Kunde!"
+        )
+        #expect(
+            try Self.text("Share ^[a %lld-inch %@](inflect: true)", [18, "pizza"], "en-US") == "Share an 18-inch pizza"
+        )
+    }
+}
