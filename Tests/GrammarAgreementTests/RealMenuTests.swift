@@ -177,4 +177,56 @@ struct RealMenuTests {
             try Self.text("Share ^[a %lld-inch %@](inflect: true)", [18, "pizza"], "en-US") == "Share an 18-inch pizza"
         )
     }
+
+    // A review of the change, as a native localizer would write these: right text stays right.
+    @Test(
+        arguments: [
+            (
+                "de-DE", "Probieren Sie Klassiker ^[wie den %@](inflect: true)", ["Käsekuchen"],
+                "Probieren Sie Klassiker wie den Käsekuchen"
+            ),
+            (
+                "de-DE", "Bestellen Sie mehr als ^[einen %@](inflect: true)", ["Kaffee"],
+                "Bestellen Sie mehr als einen Kaffee"
+            ),
+            (
+                "de-DE", "Heute empfiehlt ^[unser %@](inflect: true) den Apfelstrudel", ["Küchenchef"],
+                "Heute empfiehlt unser Küchenchef den Apfelstrudel"
+            ),
+            (
+                "de-DE", "Viel Freude ^[an Ihrem %@](inflect: true)", ["Kaffeebecher"],
+                "Viel Freude an Ihrem Kaffeebecher"
+            ),
+            (
+                "de-DE", "Bitte geben Sie den Bon ^[an der %@](inflect: true) ab", ["Kasse"],
+                "Bitte geben Sie den Bon an der Kasse ab"
+            ),
+            ("de-DE", "Rabatt ^[aufs %@](inflect: true)", ["Frühstück"], "Rabatt aufs Frühstück"),
+            ("it-IT", "^[Un %@](inflect: true), grazie!", ["Bellini"], "Un Bellini, grazie!"),
+            ("pt-BR", "^[Seu %@](inflect: true) está pronto.", ["Matcha"], "Seu Matcha está pronto."),
+            ("fr-FR", "^[le %@](inflect: true)", ["yuzu"], "le yuzu"),
+            ("fr-FR", "^[le %@](inflect: true)", ["hot dog"], "le hot dog"),
+            ("fr-FR", "^[%lld %@](inflect: true)", [2, "Red Bull"], "2 Red Bull"),
+            ("pt-BR", "^[%lld %@](inflect: true)", [2, "pizza pepperoni"], "2 pizzas pepperoni"),
+        ] as [(String, String, [FormatArgument], String)]
+    )
+    func rightTextStaysRight(locale: String, template: String, arguments: [FormatArgument], expected: String) throws {
+        #expect(try Self.text(template, arguments, locale) == expected)
+    }
+
+    @Test func aSpanishShortFormOnlyBeforeANoun() throws {
+        let right = try Self.render("¡Eres ^[bueno](inflect: true) de verdad!", [], "es-ES", term: .masculine)
+        #expect(right.text == "¡Eres bueno de verdad!")
+        let first = try Self.render("Eres ^[el primer cliente](inflect: true) del día.", [], "es-ES", term: .masculine)
+        #expect(first.text == "Eres el primer cliente del día.")
+    }
+
+    @Test func aVeryLongWordIsReadByNoRule() throws {
+        let word = String(repeating: "zorgla", count: 2_000)
+        #expect(try Self.text("^[%lld %@](inflect: true)", [2, .string(word)], "it-IT") == "2 \(word)")
+        #expect(
+            try Self.text("^[%lld %@ %@](inflect: true)", [2, .string(String(word.dropLast())), "Brezel"], "de-DE")
+                .hasSuffix("Brezeln")
+        )
+    }
 }

@@ -89,7 +89,10 @@ struct FrenchLanguage: RomanceLanguage {
     /// A vowel or a mute *h* elides the article before it (*l'eau*, *l'huile*); an aspirated *h*
     /// (*le homard*) is marked in the lexicon.
     func onset(of word: String) -> Onset {
-        guard let first = word.unicodeScalars.first else { return .consonant }
+        let scalars = word.unicodeScalars
+        guard let first = scalars.first else { return .consonant }
+        // y before a vowel is a consonant (le yaourt, le yuzu).
+        if first == "y", let second = scalars.dropFirst().first, Self.isVowel(second) { return .consonant }
         return Self.isVowel(first) || first == "h" ? .vowel : .consonant
     }
 

@@ -60,8 +60,12 @@ struct GermanGrammar: LanguageGrammar {
     /// (*Hier ist ein …*, *Als Neukunde …*).
     static let copulas: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "sei", "heißt",
-        "bist", "bin", "seid", "als", "wie",
+        "bist", "bin", "seid",
     ]
+    /// Words that give what follows the case of what it is compared with: the nominative only when
+    /// they open the clause (*Als Neukunde erhalten Sie*); after other words it is not known (*mehr
+    /// als einen Kaffee*, *Klassiker wie den Käsekuchen*).
+    static let comparisons: WordSet = ["als", "wie"]
     /// Verb forms whose object follows them, in the accusative (*Möchten Sie einen …*, *Probier den …*).
     static let accusativeVerbs: WordSet = [
         "möchte", "möchten", "möchtest", "möchtet", "nimm", "nehmen", "nehme", "nimmst", "nehmt", "bestelle",
@@ -77,6 +81,9 @@ struct GermanGrammar: LanguageGrammar {
         "fügen", "sichere", "sichern", "sichert", "schnapp", "schnappe", "schnappen", "gönnt", "nehmt", "holt",
         "hätte", "hätten", "hättest", "kriege", "kriegen", "kriegst", "krieg",
     ]
+    /// Pronouns that are a verb's subject.
+    static let verbSubjects: WordSet = ["ich", "du", "wir", "ihr", "sie", "er", "es", "man"]
+
     /// Words between a verb and its object that do not change the case (*Möchten Sie noch …*).
     static let transparentWords: WordSet = [
         "sie", "du", "ihr", "wir", "ich", "es", "uns", "dir", "dich", "ihnen", "mir", "euch", "noch", "heute",
@@ -146,11 +153,15 @@ struct GermanGrammar: LanguageGrammar {
         // Before the span: a two-way preposition there (Lust auf ^[…]) leaves the case to the meaning too.
         let clauseBefore = phrase.words.first.map { context.clause(before: $0.utf8Range.lowerBound) } ?? ""
         let wordsBefore = clauseBefore.split(separator: " ").map { $0.lowercased() }
-        if !twoWay, stated == nil, let last = wordsBefore.last, Self.twoWayPrepositions.contains(last) { twoWay = true }
+        var twoWayPreposition = twoWay ? phrase.words[start - 1].lower : nil
+        if !twoWay, stated == nil, let last = wordsBefore.last, Self.twoWayPrepositions.contains(last) {
+            twoWay = true
+            twoWayPreposition = last
+        }
         let governedCase: GermanCase? =
             stated.map(GermanCase.init) ?? governed
             ?? (twoWay
-                ? Self.twoWayCase(wordsBefore: wordsBefore)
+                ? Self.twoWayCase(wordsBefore: wordsBefore, preposition: twoWayPreposition)
                 : grammaticalCase(of: phrase, rule: rule, context: &context))
         // What the case can be when nothing decides it: after a two-way preposition the accusative
         // or the dative; with nothing governing, the nominative or the accusative (a dative needs a
@@ -316,6 +327,8 @@ struct GermanGrammar: LanguageGrammar {
     /// ist aus*, *Das ist unser Törtchen*): the finite verb right after a span opening its clause, or
     /// a copula right before the span. `nil` when neither is there.
     private func verbNumber(around phrase: Phrase, wordsBefore: [String], context: inout AgreementContext) -> Bool? {
+        // Nouns joined by und take a plural verb together.
+        if phrase.words.contains(where: { Self.conjunctions.contains($0.lower) }) { return nil }
         func number(_ verb: String) -> Bool? {
             if Self.singularVerbs.contains(verb) { return false }
             if Self.pluralVerbs.contains(verb) { return true }
@@ -336,23 +349,26 @@ struct GermanGrammar: LanguageGrammar {
     static let accusativeIdioms: WordSet = [
         "lust", "appetit", "hunger", "durst", "freude", "gutschein", "rabatt", "anspruch", "wert", "einladung",
     ]
-    /// Verbs that put something somewhere: a two-way preposition after them takes the accusative
-    /// (*Gib einen Schuss Rum in den Tee*).
+    /// Verbs that put something somewhere, as the imperative that opens a clause: a two-way
+    /// preposition after them takes the accusative (*Gib einen Schuss Rum in den Tee*). Not the
+    /// infinitive or polite forms, which are as often part of another verb (*geben Sie … an der
+    /// Kasse ab*).
     static let placementVerbs: WordSet = [
-        "gib", "gebe", "geben", "gibst", "gieß", "gieße", "gießen", "füll", "fülle", "füllen", "leg", "lege", "legen",
-        "stell", "stelle", "stellen", "tu", "tue", "tun", "kipp", "kippe", "kippen", "schütte", "schütten", "setz",
-        "setze", "setzen", "pack", "packe", "packen", "streu", "streue", "streuen",
+        "gib", "gieß", "füll", "leg", "stell", "tu", "kipp", "schütt", "setz", "pack", "streu", "wirf",
     ]
 
     /// The case a two-way preposition takes where the words before say: the accusative after a noun
     /// of wanting (*Lust auf*) or in a clause with a verb of putting (*in den Tee geben*); else `nil`.
-    static func twoWayCase(wordsBefore: [String]) -> GermanCase? {
+    static func twoWayCase(wordsBefore: [String], preposition: String?) -> GermanCase? {
         let trimmed = wordsBefore.map { String($0.filter { $0.isLetter }) }
         let beforePreposition =
-            trimmed.last.map { twoWayPrepositions.contains($0) } == true
-            ? trimmed.dropLast() : trimmed[...]
-        if let noun = beforePreposition.last, accusativeIdioms.contains(noun) { return .accusative }
-        if trimmed.contains(where: placementVerbs.contains) { return .accusative }
+            trimmed.last.map { twoWayPrepositions.contains($0) } == true ? trimmed.dropLast() : trimmed[...]
+        if preposition == "auf", let noun = beforePreposition.last, accusativeIdioms.contains(noun) {
+            return .accusative
+        }
+        // Gib … in den Tee: the verb of putting opens the clause (after bitte).
+        let opening = trimmed.first == "bitte" ? trimmed.dropFirst().first : trimmed.first
+        if let opening, placementVerbs.contains(opening) { return .accusative }
         return nil
     }
 
@@ -652,7 +668,9 @@ struct GermanGrammar: LanguageGrammar {
     /// part is a listed adjective (*extragroß*, *mittelgroß*), written in lowercase before the noun:
     /// the stem its endings go on; `nil` for any other word the lexicon does not know.
     private func ruleAdjectiveStem(_ word: Word) -> String? {
-        guard CasePattern(of: word.text) == .lower else { return nil }
+        guard CasePattern(of: word.text) == .lower, word.lower.utf8.count <= WordFormation.longestWord else {
+            return nil
+        }
         let lower = word.lower
         for ending in [""] + GermanAdjectives.endings where lower.endsWith(ending) {
             let base = lower.droppingLastBytes(ending.utf8.count)
@@ -735,6 +753,7 @@ struct GermanGrammar: LanguageGrammar {
         if let governed = Self.prepositionCases[previous] { return governed }
         if Self.twoWayPrepositions.contains(previous) { return nil }
         if Self.copulas.contains(previous) { return .nominative }
+        if Self.comparisons.contains(previous) { return before.contains(" ") ? nil : .nominative }
         // After a comma, a span is a vocative or an apposition (Guten Morgen, lieber Gast).
         if previous.hasSuffix(",") { return .nominative }
         // Sind Sie / Bist du / Ist das … ein neuer Kunde: the copula's subject comes between.
@@ -746,10 +765,23 @@ struct GermanGrammar: LanguageGrammar {
             return .nominative
         }
         // The verb before the span, past pronouns and adverbs (Möchten Sie noch …).
+        // An object verb makes the span its object when the verb opens the clause (Probier den …,
+        // Möchten Sie …) or a subject pronoun stands beside it (Ich hätte gern …, Heute empfehlen
+        // wir …); after a fronted word the span may be the subject (Heute empfiehlt unser Koch …).
         var words = before.split(separator: " ").reversed().map { $0.lowercased() }[...]
-        while let word = words.first, Self.transparentWords.contains(word) { words = words.dropFirst() }
+        var skipped: [String] = []
+        while let word = words.first, Self.transparentWords.contains(word) {
+            skipped.append(word)
+            words = words.dropFirst()
+        }
         if let verb = words.first {
-            if Self.accusativeVerbs.contains(verb) { return .accusative }
+            if Self.accusativeVerbs.contains(verb) {
+                let opensClause = words.count == 1 || (words.count == 2 && words.last == "bitte")
+                let subjectBeside =
+                    skipped.contains(where: Self.verbSubjects.contains)
+                    || words.dropFirst().first.map(Self.verbSubjects.contains) == true
+                return opensClause || subjectBeside ? .accusative : nil
+            }
             if Self.copulas.contains(verb) || Self.finiteVerbs.contains(verb) { return .nominative }
         }
         let after = context.clause(after: last.utf8Range.upperBound)
@@ -914,7 +946,7 @@ struct GermanGrammar: LanguageGrammar {
 
     private static let contractions: WordTable<String> = [
         "zu dem": "zum", "zu der": "zur", "in dem": "im", "an dem": "am", "von dem": "vom", "bei dem": "beim",
-        "in das": "ins", "an das": "ans",
+        "in das": "ins", "an das": "ans", "auf das": "aufs",
     ]
 
     /// A preposition before the span contracts with its article: *zu dem* → *zum*, *zu der* → *zur*,

@@ -22,7 +22,7 @@ struct GermanNouns: Sendable {
     /// full vowel other than *-e*, *-a* (*Negroni*, *Frappé*, *Affogato*: *-s*), or an English noun
     /// (*Shake*, *Bagel*: *-s*), whose gender is not known.
     func ruleReading(of word: String) -> Reading? {
-        guard word.count > 4, !word.contains(" ") else { return nil }
+        guard word.count > 4, word.utf8.count <= WordFormation.longestWord, !word.contains(" ") else { return nil }
         if word.endsWith("chen") || word.endsWith("lein") {
             return Reading(
                 gender: .neuter,

@@ -217,6 +217,8 @@ struct ItalianLanguage: RomanceLanguage {
     /// Whether the word is a listed word of at least four letters (or its other gender) followed by
     /// a listed word of at least three, in either gender (*mezza|luna*, *capa|santa*).
     private func isCompoundOfListedWords(_ word: String) -> Bool {
+        // Too long a word for any rule: read by none.
+        guard word.utf8.count <= WordFormation.longestWord else { return true }
         let scalars = Array(word)
         guard scalars.count >= 7 else { return false }
         for split in 4...(scalars.count - 3) {

@@ -33,6 +33,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     private let aspiratedInitials: [Bool]
     private let wordFormation: WordFormation
     private let aspiratedWords: WordSet
+    /// Whether the language has an aspirated h (French): then an h word no dictionary knows may be one.
+    private let marksAspiration: Bool
     private let englishLoans = EnglishLoans()
 
     init(_ rules: Language) {
@@ -50,6 +52,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         aspiratedInitials = Self.aspiratedInitials(in: rules.lexicon)
         wordFormation = rules.wordFormation
         aspiratedWords = rules.aspiratedWords
+        marksAspiration = !rules.aspiratedWords.words.isEmpty
     }
 
     private enum Role {
@@ -121,6 +124,15 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         /// taken for a noun only in an argument (a menu item), never in the template's own words,
         /// where an unknown word is as likely a verb (*Soyez le bienvenu*).
         var isGuess = false
+        /// Whether the spelling rules read it (a guess, or a loan's plural), never a dictionary.
+        var isBySpelling = false
+    }
+
+    /// Whether the lexicon lists the word or a word it is a form of (what an *h* is, only a dictionary
+    /// knows).
+    private func isListed(_ word: String) -> Bool {
+        lexicon.entry(word) != nil || lexicon.entry(forInflectedForm: word) != nil
+            || rules.singular(ofNoun: word).map { lexicon.entry($0) != nil } == true
     }
 
     /// How agreement reads a word of the phrase as a noun: ``nounReading(_:)``, but for a guess
@@ -128,7 +140,14 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     /// before it makes it a noun (*2 pasticciotto*, but not *Soyez le bienvenu*).
     private func nounReading(_ word: Word, after previous: Word? = nil) -> NounReading? {
         guard let reading = nounReading(word.lower) else { return nil }
-        guard reading.isGuess, word.argument == nil else { return reading }
+        // A capitalised word the lexicon does not list, or lists only as another word's plural, is a
+        // name (Red Bull, Perrier, un Bellini): its spelling says nothing.
+        let isCapitalized = word.text != word.lower && CasePattern(of: word.text) != .lower
+        if isCapitalized, reading.isBySpelling || (reading.isWrittenPlural && lexicon.entry(word.lower) == nil) {
+            return nil
+        }
+        guard reading.isGuess else { return reading }
+        if word.argument != nil { return reading }
         if let previous, previous.isNumber || isDeterminer(previous.lower) { return reading }
         return nil
     }
@@ -232,7 +251,8 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             gender: nil,
             isWrittenPlural: false,
             isByRule: true,
-            isGuess: !englishLoans.isCountableNoun(word)
+            isGuess: !englishLoans.isCountableNoun(word),
+            isBySpelling: true
         )
     }
 
@@ -248,7 +268,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
         )
         // A word the dictionaries list without a gender is likelier an exception to the ending
         // (il gorgonzola) than a rule: only unlisted words take the ending's gender.
-        return derived?.gender ?? (lexicon.entry(lemma) == nil ? rules.gender(bySpelling: lemma) : nil)
+        // A loan's ending says nothing of its gender here (o matcha).
+        guard derived == nil, lexicon.entry(lemma) == nil, !englishLoans.isCountableNoun(lemma) else {
+            return derived?.gender
+        }
+        return rules.gender(bySpelling: lemma)
     }
 
     private static var feminineSingular: GrammaticalFeatures {
@@ -363,11 +387,11 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             determinerNumber = determiners.writtenNumber(earlier.lower)
             if determinerNumber != nil { break }
         }
-        // A noun written in its plural (struffoli, sul → sugli) is plural whatever the article says.
-        let nounPlural = head.reading.isWrittenPlural && head.reading.plural != head.reading.singular
+        // A noun written in its plural (struffoli: sul → sugli) is plural whatever the article says
+        // (a capitalised name that only looks like a plural, un Bellini, is no plural: see nounReading).
+        let nounPlural = head.reading.isWrittenPlural && head.reading.plural != head.reading.singular ? true : nil
         let writtenPlural =
-            hint?.number.map { $0 != .singular } ?? (nounPlural ? true : nil) ?? determinerNumber
-            ?? head.reading.isWrittenPlural
+            hint?.number.map { $0 != .singular } ?? nounPlural ?? determinerNumber ?? head.reading.isWrittenPlural
         let target = rule?.number ?? number ?? (writtenPlural ? .plural : .singular)
         var gender = hint?.grammaticalGender ?? head.reading.gender
         if gender == nil {
@@ -399,13 +423,13 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     }
 
     /// The plural of an English compound given as one argument, its head last (*açaï bowl* → *açaï
-    /// bowls*): no preposition or article between, the last word an English noun, and it or the first
-    /// word unknown to the language's lexicon; the last word takes the language's plural for loans.
-    /// `nil` otherwise.
+    /// bowls*): no preposition or article between, the last word an English noun and the first one
+    /// unknown to the language's lexicon (*pizza pepperoni* is the language's own order); the last
+    /// word takes the language's plural for loans. `nil` otherwise.
     private func englishHeadPlural(_ text: String, words: ArraySlice<Word>) -> String? {
         guard words.count > 1, let first = words.first, let last = words.last, let argument = last.argument,
             words.allSatisfy({ $0.argument == argument && !$0.isNumber && closedClass[$0.lower] == nil }),
-            lexicon.entry(last.lower) == nil || lexicon.entry(first.lower) == nil,
+            lexicon.entry(first.lower) == nil,
             englishLoans.isCountableNoun(last.lower),
             let plural = rules.rulePlural(ofUnlisted: last.lower)
         else { return nil }
@@ -700,7 +724,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             let next = phrase.words[index + 1]
             // Before a word agreement does not know, an h may be aspirated: nothing is elided.
             guard !isDeterminer(lower), phrase.words[index].replacement != "",
-                next.replacement != nil || !next.lower.hasPrefix("h") || nounReading(next) != nil,
+                next.replacement != nil || !next.lower.hasPrefix("h") || isListed(next.lower),
                 let form = rules.elided(lower, before: onset(of: next))
             else { continue }
             setElidable(&phrase.words[index], form, before: next)
@@ -721,7 +745,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             let next = phrase.words[index + 1]
             // A preposition that is also an article form, before an article (Portuguese a + o → ao).
             if prepositions.contains(word.lower), isDeterminer(next.lower) { continue }
-            let onset = onset(of: next)
+            let onset = onset(of: next, then: index + 2 < phrase.words.count ? phrase.words[index + 2] : nil)
             guard let form = formForEitherGender(features, { forms.form($0, before: onset) }) else { continue }
             setElidable(&phrase.words[index], form, before: next)
             // A preposition before the article contracts with it (de + le → du).
@@ -755,7 +779,7 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             else { continue }
             let next = phrase.words[index + 1]
             if prepositions.contains(word.lower), isDeterminer(next.lower) { continue }
-            if !next.isNumber, next.lower.hasPrefix("h"), nounReading(next) == nil { continue }
+            if !next.isNumber, next.lower.hasPrefix("h"), !isListed(next.lower) { continue }
             let written = GrammaticalFeatures(
                 gender: feminine ? .feminine : .masculine,
                 number: plural ? .plural : .singular
@@ -764,7 +788,10 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
             if let number, (number != .singular) != plural { continue }
             // Only a variant of the written gender and number: the written form must be one of them.
             let variants = [Onset.consonant, .vowel, .cluster].map { forms.form(written, before: $0) }
-            let form = forms.form(written, before: onset(of: next))
+            let form = forms.form(
+                written,
+                before: onset(of: next, then: index + 2 < phrase.words.count ? phrase.words[index + 2] : nil)
+            )
             guard variants.contains(word.lower), form != word.lower else { continue }
             setElidable(&phrase.words[index], form, before: next)
         }
@@ -783,9 +810,16 @@ struct RomanceGrammar<Language: RomanceLanguage>: LanguageGrammar {
     }
 
     /// How the word as it will be shown starts, taking French aspirated *h* from the lexicon.
-    private func onset(of word: Word) -> Onset {
+    private func onset(of word: Word, then following: Word? = nil) -> Onset {
         let lower = word.currentLower
         if let first = lower.utf8.first, aspiratedInitials[Int(first)] {
+            // A compound written apart goes by its hyphenated entry (hot dog, as hot-dog).
+            if let following, !following.isNumber {
+                let joined = lower + "-" + following.currentLower
+                if aspiratedWords.contains(joined) || lexicon.entry(joined)?.isAspirated == true { return .consonant }
+            }
+            // An h no dictionary here knows may be aspirated (hot dog): nothing elides before it.
+            if marksAspiration, !isListed(lower) { return .consonant }
             if let entry = lexicon.entry(lower) ?? lexicon.entry(forInflectedForm: lower)?.entry
                 ?? rules.singular(ofNoun: lower).flatMap(lexicon.entry),
                 entry.isAspirated

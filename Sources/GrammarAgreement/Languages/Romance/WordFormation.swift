@@ -40,6 +40,10 @@ struct WordFormation: Sendable {
 
     static let none = WordFormation(suffixes: [], seams: [])
 
+    /// Longer words (in UTF-8 bytes) are read by no rule: no menu word is this long, and the rules'
+    /// searches grow with the length.
+    static let longestWord = 40
+
     /// The noun `word` (lowercase) is, taken apart into a stem and a suffix whose base `isBase`
     /// accepts, trying suffixes in order; `pluralOf` and `singularOf` give a listed noun's plural and
     /// a listed plural's singular (for suffixes built on the plural).
@@ -49,6 +53,7 @@ struct WordFormation: Sendable {
         pluralOf: (String) -> String?,
         singularOf: (String) -> String?
     ) -> DerivedNoun? {
+        guard word.utf8.count <= Self.longestWord else { return nil }
         for suffix in suffixes {
             for (ending, isPlural) in [(suffix.singular, false), (suffix.plural, true)] where word.endsWith(ending) {
                 let stem = word.droppingLastBytes(ending.utf8.count)

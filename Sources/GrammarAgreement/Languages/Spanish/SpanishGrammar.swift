@@ -547,7 +547,10 @@ struct SpanishGrammar: LanguageGrammar {
                 continue
             } else if isAdjective(lower, afterNoun: true) {
                 // Before the noun an adjective keeps its short form (el primer cliente).
-                let beforeNoun = index + 1 < phrase.words.count && !phrase.words[index + 1].isNumber
+                let beforeNoun =
+                    index + 1 < phrase.words.count && !phrase.words[index + 1].isNumber
+                    && (personForm(phrase.words[index + 1].lower, features) != nil
+                        || lexicon.entry(phrase.words[index + 1].lower)?.canBeNoun == true)
                 agreeAdjective(&phrase.words[index], features, beforeNoun: beforeNoun, context: &context)
             }
         }
