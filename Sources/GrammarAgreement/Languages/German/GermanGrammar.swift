@@ -56,8 +56,7 @@ struct GermanGrammar: LanguageGrammar {
         "schuss", "prise", "spritzer", "schluck", "kugeln", "scheibe", "stange", "laib", "beutel", "löffel",
         "teelöffel", "esslöffel", "schnitte", "ecke", "riegel", "pott", "humpen", "maß", "pint", "shot",
     ]
-    /// Forms of *sein*, *werden*, *bleiben*, and *als*, *wie*: what follows them is in the nominative
-    /// (*Hier ist ein …*, *Als Neukunde …*).
+    /// Forms of *sein*, *werden*, *bleiben*: what follows them is in the nominative (*Hier ist ein …*).
     static let copulas: WordSet = [
         "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "bleiben", "sei", "heißt",
         "bist", "bin", "seid",
@@ -358,7 +357,8 @@ struct GermanGrammar: LanguageGrammar {
     ]
 
     /// The case a two-way preposition takes where the words before say: the accusative after a noun
-    /// of wanting (*Lust auf*) or in a clause with a verb of putting (*in den Tee geben*); else `nil`.
+    /// of wanting before *auf* (*Lust auf*) or in a clause a verb of putting opens (*Gib … in den
+    /// Tee*); else `nil`.
     static func twoWayCase(wordsBefore: [String], preposition: String?) -> GermanCase? {
         let trimmed = wordsBefore.map { String($0.filter { $0.isLetter }) }
         let beforePreposition =
@@ -727,11 +727,12 @@ struct GermanGrammar: LanguageGrammar {
     /// over the phrase); else the one a preposition just before it governs (*mit*, *für*); else, when
     /// a span opens its clause, the nominative if a finite verb follows it (*2 Pizzen sind fertig*)
     /// and the accusative if the clause ends in an infinitive or participle (*… hinzufügen*); else,
-    /// after a copula, *als* or *wie* (*ist*, *sind*), the nominative; after a verb that takes an
-    /// object (*möchten*, *probier*; pronouns and adverbs between: *Möchten Sie noch …*), or in a
-    /// clause ending in a participle (*Sie haben … bestellt*), the accusative; and the nominative for
-    /// a span standing alone (a label). After any other words nothing says which: `nil` (a two-way
-    /// preposition, *Heute kein Kuchen mehr da*, *Dazu passt ein …*).
+    /// after a copula (*ist*, *sind*) or *als*/*wie* opening the clause, the nominative; after a verb
+    /// that takes an object and opens the clause or has a subject pronoun beside it (*Probier den …*,
+    /// *Möchten Sie noch …*), or in a clause ending in a participle (*Sie haben … bestellt*), the
+    /// accusative; and the nominative for a span standing alone (a label). After any other words
+    /// nothing says which: `nil` (a two-way preposition, *Heute kein Kuchen mehr da*, *Heute empfiehlt
+    /// unser Koch …*).
     func grammaticalCase(of phrase: Phrase, rule: Morphology?, context: inout AgreementContext) -> GermanCase? {
         if let stated = rule?.grammaticalCase ?? phrase.hint?.grammaticalCase
             ?? phrase.words.lazy.compactMap({ $0.hint?.grammaticalCase }).first
