@@ -167,12 +167,16 @@ struct RPCHandlerTests {
         letter.topic = String(decoding: frames[0].bytes, as: UTF8.self)
         letter.originalHeader = Data(frames[1].bytes)
         letter.originalBody = Data(frames[2].bytes)
+        // A clock that stands still: the first render (a locale compiled, lexicons read) may take
+        // longer than a third of a second on a slow machine, which would refill the rate.
+        let start = ContinuousClock.now
         let handler = RedriveHandler(
             redrives: queue,
             status: Self.serving(),
             limits: .standard,
             perSecond: 3,
-            logger: Logger(label: "test")
+            logger: Logger(label: "test"),
+            now: { start }
         )
         /// The status of a redrive: answered at once (a refusal) or rendered here.
         func redrive(_ letter: Caffe_V1_DeadLetter, with handler: RedriveHandler) throws -> RPCStatus {

@@ -23,20 +23,23 @@ final class RedriveHandler: RenderingRPCHandler {
     private let logger: Logger
     private var rate: LogBudget
     private var logged = LogBudget(perSecond: 2, burst: 10)
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// `redrives`: the pipeline's queue; `nil` when there is no pipeline to take them.
-    /// `perSecond`: `rpc.redrive_rate`.
+    /// `perSecond`: `rpc.redrive_rate`. `now`: the clock the rate is counted by.
     init(
         redrives: RedriveQueue?,
         status: WorkerStatus,
         limits: CaffeProtocolLimits,
         perSecond: Int = WorkerConfiguration.RPC().redriveRate,
-        logger: Logger
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.redrives = redrives
         self.status = status
         self.limits = limits
         self.logger = logger
+        self.now = now
         rate = LogBudget(perSecond: Double(perSecond), burst: Double(perSecond))
     }
 
@@ -45,7 +48,7 @@ final class RedriveHandler: RenderingRPCHandler {
             replies.answer(request, RPCStatus(code: .unavailable, message: "the worker is draining; try another"))
             return .answered
         }
-        guard rate.admit(at: .now) != nil else {
+        guard rate.admit(at: now()) != nil else {
             replies.answer(
                 request,
                 RPCStatus(
