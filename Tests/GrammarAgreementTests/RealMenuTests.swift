@@ -219,6 +219,14 @@ struct RealMenuTests {
         #expect(right.text == "¡Eres bueno de verdad!")
         let first = try Self.render("Eres ^[el primer cliente](inflect: true) del día.", [], "es-ES", term: .masculine)
         #expect(first.text == "Eres el primer cliente del día.")
+        // a + el contracts inside a span, with or without a conjunction in it.
+        #expect(
+            try Self.text("Añade nata ^[a la %@](inflect: true)", ["bizcocho"], "es-ES") == "Añade nata al bizcocho"
+        )
+        #expect(
+            try Self.text("Añade nata ^[a la %@ y al café](inflect: true)", ["bizcocho"], "es-ES")
+                == "Añade nata al bizcocho y al café"
+        )
     }
 
     @Test func aVeryLongWordIsReadByNoRule() throws {

@@ -19,7 +19,6 @@ struct DerivingSuffix: Sendable {
 
 /// A noun made by a ``DerivingSuffix`` from a listed base: its forms as agreement writes them.
 struct DerivedNoun: Sendable, Equatable {
-    var base: String
     var singular: String
     var plural: String
     var gender: Morphology.GrammaticalGender
@@ -87,7 +86,6 @@ struct WordFormation: Sendable {
             let pluralStem = Self.withoutAcute(plural.droppingLastBytes(1))
             let singularStem = Self.withoutAcute(base)
             return DerivedNoun(
-                base: base,
                 singular: singularStem + suffix.singular,
                 plural: pluralStem + suffix.plural,
                 gender: suffix.gender,
@@ -97,7 +95,6 @@ struct WordFormation: Sendable {
         for stemVariant in stems(of: stem) {
             for ending in suffix.baseEndings where isBase(stemVariant + ending) {
                 return DerivedNoun(
-                    base: stemVariant + ending,
                     singular: stem + suffix.singular,
                     plural: stem + suffix.plural,
                     gender: suffix.gender,

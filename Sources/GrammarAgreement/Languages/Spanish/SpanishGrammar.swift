@@ -122,7 +122,17 @@ struct SpanishGrammar: LanguageGrammar {
             inflectWhole(&sub, number: own, rule: rule, context: &context)
         }
         adjustConjunctions(&phrase)
+        contractArticles(&phrase)
         return analysis
+    }
+
+    /// The preposition and *el* written as one word: *de el* → *del*, *a el* → *al*; `nil` for others.
+    private static func contraction(of preposition: String) -> String? {
+        switch preposition {
+        case "de": "del"
+        case "a": "al"
+        default: nil
+        }
     }
 
     /// *a* + *el* → *al*, *de* + *el* → *del* inside the span, where agreement made the article *el*
@@ -131,12 +141,10 @@ struct SpanishGrammar: LanguageGrammar {
         for index in phrase.words.indices.dropLast() {
             let word = phrase.words[index]
             let next = phrase.words[index + 1]
-            guard !word.isNumber, word.replacement == nil, word.lower == "a" || word.lower == "de",
+            guard !word.isNumber, word.replacement == nil, let contracted = Self.contraction(of: word.lower),
                 next.replacement != nil, next.currentLower == "el"
             else { continue }
-            phrase.words[index].set(
-                CasePattern(of: word.text).apply(to: word.lower == "de" ? "del" : "al", original: word.text)
-            )
+            phrase.words[index].set(CasePattern(of: word.text).apply(to: contracted, original: word.text))
             phrase.words[index + 1].replacement = ""
             phrase.words[index + 1].elides = true
         }
@@ -596,11 +604,8 @@ struct SpanishGrammar: LanguageGrammar {
         else { return [] }
         let preceding = before.text.lowercased()
         let current = first.currentLower
-        if current == "el", preceding == "de" || preceding == "a" {
-            let contracted = CasePattern(of: before.text).apply(
-                to: preceding == "de" ? "del" : "al",
-                original: before.text
-            )
+        if current == "el", let contraction = Self.contraction(of: preceding) {
+            let contracted = CasePattern(of: before.text).apply(to: contraction, original: before.text)
             return [
                 RichTextEdit(
                     utf8Range: before.utf8Range.lowerBound..<first.utf8Range.upperBound,
