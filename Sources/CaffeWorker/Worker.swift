@@ -203,12 +203,6 @@ public final class Worker: Service {
         var spans: SpanExporter?
     }
 
-    private var limits: CaffeProtocolLimits {
-        var limits = CaffeProtocolLimits.standard
-        limits.maxBodyBytes = configuration.input.maxMessageBytes
-        return limits
-    }
-
     /// Makes every socket and stage; a failure closes what was opened.
     private func openStages() throws(WorkerError) -> Stages {
         let resumed = self.resumed.withLock { $0.take() } ?? Checkpoint()
@@ -249,7 +243,7 @@ public final class Worker: Service {
             let pool = RenderPool(
                 helpers: configuration.renderThreadCount - 1,
                 cores: cores,
-                limits: limits,
+                limits: configuration.limits,
                 localeCacheBytes: configuration.render.localeCacheBytes,
                 prepareLocales: configuration.render.prepareLocales,
                 warmUp: configuration.render.warmUp
@@ -262,27 +256,29 @@ public final class Worker: Service {
                     logger: logger
                 )
             }
-            var settings = pipelineSettings
-            settings.spans = spans
             let pipeline = try EventPipeline(
                 sockets: Handoff(
                     EventPipeline.Sockets(
                         input: input,
+                        outputSocket: outputSocket,
                         output: kind.channel(outputSocket, configuration.output, logger: logger),
                         monitors: monitors,
                         outputWatch: outputWatch
                     )
                 ),
-                settings: settings,
-                context: context,
-                security: security,
-                cores: cores,
-                pool: pool,
-                checkpoints: checkpoints,
-                resumed: resumed,
-                logger: logger,
-                metrics: metrics,
-                redrives: redrives
+                configuration: configuration,
+                parts: EventPipeline.Parts(
+                    context: context,
+                    security: security,
+                    cores: cores,
+                    pool: pool,
+                    checkpoints: checkpoints,
+                    logger: logger,
+                    metrics: metrics,
+                    redrives: redrives,
+                    spans: spans
+                ),
+                resumed: resumed
             )
             return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http, spans: spans)
         } catch {
@@ -290,37 +286,6 @@ public final class Worker: Service {
             spans?.stop()
             throw error as? WorkerError ?? WorkerError(.endpoint, "cannot open the worker's sockets", cause: error)
         }
-    }
-
-    private var pipelineSettings: EventPipeline.Settings {
-        let replay = configuration.replay
-        return EventPipeline.Settings(
-            limits: limits,
-            queueCapacity: configuration.render.queue,
-            checkpointInterval: configuration.checkpoint.interval,
-            intake: Intake.Policy(
-                maxSequenceJump: UInt64(configuration.input.maxSequenceJump),
-                recovery: GapRecovery.Policy(
-                    timeout: replay.timeout,
-                    attempts: replay.attempts,
-                    backoff: replay.backoff,
-                    batch: UInt64(replay.batch)
-                ),
-                configuredEndpoints: replay.endpoints,
-                allowEndpointChange: replay.allowEndpointChange,
-                idleTime: configuration.input.sourceIdle,
-                maxHeartbeatJump: UInt64(configuration.input.maxHeartbeatJump)
-            ),
-            replayTimeout: replay.timeout,
-            replayConnections: replay.maxConnections,
-            replayIdleTimeout: .seconds(30),
-            outputLinger: .seconds(5),
-            maxParked: configuration.render.maxParked,
-            localeCacheBytes: configuration.render.localeCacheBytes,
-            prepareLocales: configuration.render.prepareLocales,
-            warmUp: configuration.render.warmUp,
-            shard: configuration.input.shard
-        )
     }
 
     /// The input socket, attached, and its watch (made first, so it sees every connection).
@@ -363,7 +328,7 @@ public final class Worker: Service {
             socket: Handoff(frontend),
             watch: Handoff(watch),
             settings: RPCFrontend.Settings(
-                limits: limits,
+                limits: configuration.limits,
                 queue: configuration.rpc.queue,
                 renderThreads: configuration.renderThreadCount,
                 localeCacheBytes: configuration.render.localeCacheBytes,

@@ -56,4 +56,17 @@ struct RenderPlacementTests {
         #expect(window(&placement, 0, waited: 0) == .inline)
         #expect(placement.mode == .inline)
     }
+
+    @Test("judged by CPU time: a thread kept off its core is not busy, one that computes is, idle work is neither")
+    func cpuTime() {
+        var placement = RenderPlacement(helpers: 1)
+        placement.tick(at: start, cpu: .milliseconds(1_000))
+        // It never slept in its poll (waited 0), but ran 15 ms of the 50: 30 % busy, inline.
+        #expect(placement.tick(at: start + .milliseconds(50), cpu: .milliseconds(1_015)) == .inline)
+        // 45 ms of CPU of which 20 ms warming the session up while idle: 50 %, inline.
+        placement.idled(.milliseconds(20))
+        #expect(placement.tick(at: start + .milliseconds(100), cpu: .milliseconds(1_060)) == .inline)
+        // 35 ms of work in 50: 70 %, every render goes to the helpers.
+        #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_095)) == .delegate)
+    }
 }

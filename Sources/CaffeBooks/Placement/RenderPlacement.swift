@@ -5,8 +5,13 @@
 /// every order waits for; once it is busy, rendering there caps the whole process at one core.
 /// So the pipeline keeps rendering inline while it has time to spare, and delegates every render
 /// to the helpers once it has not, leaving itself only the serial work (reading, the books,
-/// sending). Decided per window from plain figures — time waited, time rendered — so it is
-/// a pure value, tested with numbers.
+/// sending). Decided per window from plain figures — the thread's CPU time (or, without it, the
+/// time it waited), time rendered — so it is a pure value, tested with numbers.
+///
+/// CPU time, not wall time, says how busy the thread is: on a machine whose cores are all taken
+/// (the helpers render beside it), a thread that is runnable but not running is not waiting in
+/// its poll either, and wall time counted that as work, so the thread kept rendering inline when
+/// the helpers could have.
 package struct RenderPlacement {
     package enum Mode: Equatable {
         /// The pipeline renders what arrives; helpers help only with a backlog.
@@ -29,6 +34,10 @@ package struct RenderPlacement {
     private let helpers: Int
     private var windowStart: ContinuousClock.Instant?
     private var waited = Duration.zero
+    /// Work done while idle (warming up), not counted as busy.
+    private var idleWork = Duration.zero
+    /// The thread's CPU time when the window started.
+    private var cpuAtStart: Duration?
     private var delegated = 0
     /// A moving average of one render, in nanoseconds.
     private var renderNanoseconds = 0.0
@@ -40,6 +49,12 @@ package struct RenderPlacement {
     /// Records time spent waiting for something to do.
     package mutating func waited(_ duration: Duration) {
         waited += duration
+    }
+
+    /// Records work done while idle (warming the session up): time neither waited nor busy.
+    package mutating func idled(_ duration: Duration) {
+        waited += duration
+        idleWork += duration
     }
 
     /// Records what one render took, on any thread.
@@ -54,17 +69,26 @@ package struct RenderPlacement {
     }
 
     /// Closes the window if it is over, choosing the mode for the next one; returns the mode.
+    /// `cpu` is the thread's CPU time so far (read only when a window starts or ends); `nil`
+    /// judges by the time waited instead.
     @discardableResult
-    package mutating func tick(at now: ContinuousClock.Instant) -> Mode {
+    package mutating func tick(at now: ContinuousClock.Instant, cpu: @autoclosure () -> Duration? = nil) -> Mode {
         guard helpers > 0 else { return .inline }
         guard let start = windowStart else {
             windowStart = now
+            cpuAtStart = cpu()
             return mode
         }
         let elapsed = now - start
         guard elapsed >= window else { return mode }
         let seconds = Self.seconds(elapsed)
-        let busy = max(0, 1 - Self.seconds(waited) / seconds)
+        let busy: Double
+        let cpuNow = cpu()
+        if let cpuNow, let cpuAtStart {
+            busy = min(1, max(0, Self.seconds(cpuNow - cpuAtStart - idleWork) / seconds))
+        } else {
+            busy = max(0, 1 - Self.seconds(waited) / seconds)
+        }
         switch mode {
         case .inline:
             if busy > busyToDelegate { mode = .delegate }
@@ -74,7 +98,9 @@ package struct RenderPlacement {
             if projected < busyToReturn { mode = .inline }
         }
         windowStart = now
+        cpuAtStart = cpuNow
         waited = .zero
+        idleWork = .zero
         delegated = 0
         return mode
     }

@@ -59,8 +59,9 @@ public final class RenderSession {
     /// Where a rendered list item or order line goes inside a larger string.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"
 
-    /// The default bound on a session's compiled locales: 32 MiB.
-    public static let defaultLocaleCacheBytes = 32 << 20
+    /// The default bound on a session's compiled locales: 16 MiB (the worker's
+    /// `render.locale_cache_bytes` default is this one value).
+    public static let defaultLocaleCacheBytes = 16 << 20
 
     init(core: RenderingCore, localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes) {
         self.core = core

@@ -1,4 +1,5 @@
 import CaffeBooks
+import CaffeCore
 import CaffeProtocol
 import Foundation
 import Logging
@@ -77,6 +78,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var window: Int = 1000
         /// Acknowledged output: consumers at most; a new one replaces the one idle longest.
         public var maxConsumers: Int = 256
+        /// `output.linger_ms` (5,000): how long a drained worker's socket may still hand queued
+        /// outputs to slow subscribers when it closes (an abandoned drain closes at once).
+        public var linger: Duration = .milliseconds(5000)
     }
 
     /// `render.*`: threads, queues and the locale cache.
@@ -94,7 +98,7 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var maxParked: Int = 10_000
         /// Each render thread's compiled locales (resources and wire programs) at most, in bytes;
         /// the least recently used are evicted past it.
-        public var localeCacheBytes: Int = 16 << 20
+        public var localeCacheBytes: Int = RenderSession.defaultLocaleCacheBytes
         /// Customer locales every render thread compiles before it takes work (the markets:
         /// `en-US`, `es-MX`), besides the catalog's localizations and the default locale.
         public var prepareLocales: [String] = []
@@ -135,6 +139,8 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// Replay endpoints connected at once (configured ones are not counted); the least
         /// recently used idle one is closed to make room.
         public var maxConnections: Int = 64
+        /// `replay.idle_timeout_ms` (30,000): a replay connection unused this long is closed.
+        public var idleTimeout: Duration = .seconds(30)
         /// Whether a source's announced endpoint may replace the one pinned by its first
         /// announcement. Off: only an announcement carrying the CURVE identity that pinned it can.
         public var allowEndpointChange: Bool = false

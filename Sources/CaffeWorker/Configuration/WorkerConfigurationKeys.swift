@@ -91,6 +91,7 @@ extension WorkerConfigurationLoader {
             .milliseconds("output.ack_timeout_ms", \.output.ackTimeout, 100...3_600_000),
             .integer("output.window", \.output.window, 1...1_000_000),
             .integer("output.max_consumers", \.output.maxConsumers, 1...100_000),
+            .milliseconds("output.linger_ms", \.output.linger, 0...600_000),
             .integer("render.threads", \.render.threads, 0...256),
             .integer("render.queue", \.render.queue, 1...1_000_000),
             .integer("render.max_parked", \.render.maxParked, 0...10_000_000),
@@ -117,6 +118,7 @@ extension WorkerConfigurationLoader {
             .milliseconds("replay.backoff_ms", \.replay.backoff, 1...60_000),
             .integer("replay.batch", \.replay.batch, 1...100_000),
             .integer("replay.max_connections", \.replay.maxConnections, 1...10_000),
+            .milliseconds("replay.idle_timeout_ms", \.replay.idleTimeout, 100...3_600_000),
             .boolean("replay.allow_endpoint_change", \.replay.allowEndpointChange),
             Key(
                 "rpc.endpoint",

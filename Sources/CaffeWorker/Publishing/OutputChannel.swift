@@ -16,8 +16,6 @@ import ZeroMQ
 /// Only `acked` survives a crash of the worker with outputs still queued: PUB and PUSH hand
 /// outputs to libzmq, which holds them in memory until the peer takes them.
 protocol OutputChannel: AnyObject {
-    /// The socket, for the pipeline's poller.
-    var socket: ZMQSocket { get }
     /// What to poll the socket for now.
     var interest: ZMQEvents { get }
     /// When ``service(at:counts:)`` must run although the socket stayed quiet.

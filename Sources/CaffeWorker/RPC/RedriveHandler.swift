@@ -77,7 +77,7 @@ final class RedriveHandler: RenderingRPCHandler {
         }
         var result = renderer.render(event, newLocales: .compile)
         if case .parked(let reason) = result.summary {
-            result = EventRenderer.deadLetter(.renderFailed, reason, event: event)
+            result = RenderedEvent.deadLetter(.renderFailed, reason, event: event)
         }
         // Outside the sequence books: a redrive completes nothing. This thread's cache is not the
         // pipeline's to report.

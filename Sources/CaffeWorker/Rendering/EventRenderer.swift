@@ -122,7 +122,7 @@ struct EventRenderer {
         let header = event.header
         let ref = event.ref
         func dead(_ reason: Caffe_V1_DeadLetterReason, _ detail: String) -> RenderedEvent {
-            Self.deadLetter(reason, detail, event: event)
+            RenderedEvent.deadLetter(reason, detail, event: event)
         }
         do {
             switch header.bodyType {
@@ -241,133 +241,6 @@ struct EventRenderer {
     ) throws(CaffeProtocolError) -> OutputMessage {
         let frames = try EventFrames.encode(topic: topic, header: header, bodyType: bodyType, body: body)
         return OutputMessage(topic: frames[0], header: frames[1], body: frames[2])
-    }
-
-    /// The dead letter for a well-formed event, keeping its bytes and its reference.
-    static func deadLetter(
-        _ reason: Caffe_V1_DeadLetterReason,
-        _ detail: String,
-        event: InputEvent
-    ) -> RenderedEvent {
-        var letter = Caffe_V1_DeadLetter()
-        letter.topic = event.topic.string
-        letter.originalHeader = event.headerFrame.data
-        letter.originalBody = event.body.data
-        var rendered = deadLetter(reason, detail, letter: letter, header: event.header, ref: event.ref)
-        // A traced event dead-lettered without a render (past render.max_parked) still ends its
-        // span: its dead letter names it as parent.
-        if let span = event.span {
-            if span.renderStartedAt == 0 {
-                span.renderStartedAt = WallClock.nanoseconds()
-                span.renderEndedAt = span.renderStartedAt
-            }
-            span.outcome = "dead_letter:" + reason.metricName
-            rendered.span = span
-        }
-        return rendered
-    }
-
-    /// The dead letter for an input with no sequence to trust (unreadable, or refused by intake):
-    /// the original frames as they came, whatever is readable of its header kept.
-    static func deadLetter(
-        _ reason: Caffe_V1_DeadLetterReason,
-        _ detail: String,
-        frames: [ZMQMessage],
-        header: Caffe_V1_EventHeader?
-    ) -> RenderedEvent {
-        var letter = Caffe_V1_DeadLetter()
-        if frames.count == 3 {
-            letter.topic = frames[0].string
-            letter.originalHeader = frames[1].data
-            letter.originalBody = frames[2].data
-        } else {
-            letter.originalBody = Data(frames.flatMap(\.bytes))
-        }
-        return deadLetter(reason, detail, letter: letter, header: header ?? Caffe_V1_EventHeader(), ref: nil)
-    }
-
-    /// The dead letter for an oversized input: its header (when readable) identifies it and, when
-    /// intake tracked its sequence, completes it; the bytes themselves are not kept.
-    static func oversized(
-        bytes: Int,
-        limit: Int,
-        topic: String,
-        header: Caffe_V1_EventHeader?,
-        ref: SequenceRef?
-    ) -> RenderedEvent {
-        var letter = Caffe_V1_DeadLetter()
-        letter.topic = topic
-        let detail = "the message has \(bytes) bytes; input.max_message_bytes accepts \(limit) (its bytes are not kept)"
-        return deadLetter(.oversized, detail, letter: letter, header: header ?? Caffe_V1_EventHeader(), ref: ref)
-    }
-
-    /// A dead letter for an unrecoverable gap: it completes the whole range.
-    static func unrecoverableGap(_ gap: GapRecovery.Abandoned) -> RenderedEvent {
-        var letter = Caffe_V1_DeadLetter()
-        letter.detail =
-            "sequences \(gap.range.lowerBound)...\(gap.range.upperBound) of '\(SourceStream.describe(gap.source))' are lost: "
-            + gap.reason
-        letter.gapFrom = gap.range.lowerBound
-        letter.gapTo = gap.range.upperBound
-        var header = Caffe_V1_EventHeader()
-        (header.sourceID, header.sourceEpoch) = SourceStream.split(gap.source)
-        // The gap's first sequence, so a consumer can tell which stream and where.
-        header.sequence = gap.range.lowerBound
-        return deadLetter(
-            .unrecoverableGap,
-            letter.detail,
-            letter: letter,
-            header: header,
-            ref: SequenceRef(source: gap.source, sequences: gap.range)
-        )
-    }
-
-    private static func deadLetter(
-        _ reason: Caffe_V1_DeadLetterReason,
-        _ detail: String,
-        letter: Caffe_V1_DeadLetter,
-        header: Caffe_V1_EventHeader,
-        ref: SequenceRef?
-    ) -> RenderedEvent {
-        var letter = letter
-        letter.reason = reason
-        letter.detail = detail
-        letter.ref.sourceID = Identifier.problem(header.sourceID) == nil ? header.sourceID : ""
-        letter.ref.sequence = header.sequence
-        letter.ref.orderID = Identifier.problem(header.orderID) == nil ? header.orderID : ""
-        letter.receivedAt = Google_Protobuf_Timestamp(date: Date())
-        // An id that breaks the identifier rule is not repeated in the output's header (a
-        // consumer's decoder refuses it too): the letter's original header keeps its bytes.
-        var outputHeader = Caffe_V1_EventHeader()
-        outputHeader.sourceID = Identifier.problem(header.sourceID) == nil ? header.sourceID : ""
-        outputHeader.sequence = header.sequence
-        outputHeader.orderID = Identifier.problem(header.orderID) == nil ? header.orderID : ""
-        outputHeader.metadata = header.metadata
-        if header.hasSentAt { outputHeader.sentAt = header.sentAt }
-        let output: OutputMessage
-        do {
-            let frames = try EventFrames.encode(topic: CaffeTopic.deadLetter, header: outputHeader, body: letter)
-            output = OutputMessage(topic: frames[0], header: frames[1], body: frames[2])
-        } catch {
-            // Encoding our own message cannot fail short of running out of memory; if it does,
-            // the topic still goes out with the detail as its body.
-            output = OutputMessage(
-                topic: ZMQMessage.copying(Array(CaffeTopic.deadLetter.utf8)),
-                header: ZMQMessage(),
-                body: ZMQMessage.copying(Array(detail.utf8))
-            )
-        }
-        var rendered = RenderedEvent(ref: ref, outputs: [output], summary: .deadLetter(reason: reason.metricName))
-        rendered.letter = DeadLetterNote(
-            reason: reason.metricName,
-            source: header.sourceID,
-            sequence: header.sequence,
-            orderID: header.orderID,
-            detail: detail,
-            excerpt: DeadLetterNote.excerpt(of: letter.originalBody),
-            trace: header.traceParent
-        )
-        return rendered
     }
 }
 
