@@ -42,4 +42,23 @@ struct FairQueueTests {
         while let send = book.nextSend() { sent.append(send.delivery.payload) }
         #expect(sent == ["flood-1", "honest-1", "flood-2"])
     }
+
+    @Test("a key's emptied queue is kept for its next item; a flood of one-off keys keeps no more than the bound")
+    func emptyQueuesBounded() {
+        var queue = FairQueue<Int>()
+        for index in 0..<1000 {
+            queue.append(index, key: "once-\(index)")
+            #expect(queue.removeFirst() == index)
+        }
+        #expect(queue.queues.count <= FairQueue<Int>.retainedEmptyQueues + 1)
+        // A kept key comes back, takes its turn and keeps its order.
+        queue.append(1, key: "steady")
+        #expect(queue.removeFirst() == 1)
+        queue.append(2, key: "steady")
+        queue.append(3, key: "other")
+        queue.append(4, key: "steady")
+        queue.prepend(0, key: "steady")
+        #expect(queue.removeFirst(4) == [0, 3, 2, 4])
+        #expect(queue.isEmpty && queue.emptyQueues <= FairQueue<Int>.retainedEmptyQueues)
+    }
 }
