@@ -143,11 +143,12 @@ public final class Worker: Service {
             if ownsContext { context.shutdown() }
         }
         let stages = try openStages()
-        // Spans still queued when the pipeline ends go out before the worker returns.
-        defer { stages.spans?.stop() }
+        // Services stop in the reverse order of this list: the pipeline first (it drains), the span
+        // exporter last (spans still queued when the pipeline ends go out before the worker returns).
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
+                    .init(service: stages.spans ?? IdleService(), successTerminationBehavior: .ignore),
                     .init(service: stages.http ?? IdleService(), successTerminationBehavior: .ignore),
                     .init(service: stages.checkpoints),
                     .init(service: stages.rpc ?? IdleService(), successTerminationBehavior: .ignore),

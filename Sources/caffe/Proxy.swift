@@ -2,12 +2,15 @@ import ArgumentParser
 import CaffeProtocol
 import CaffeWorker
 import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
 import ZeroMQ
 
 /// `caffe proxy`: libzmq's proxy between a frontend and a backend, so many workers on many hosts
 /// share one address. `queue` joins PUSH producers to PULL workers (ROUTER/DEALER for requests);
 /// `forwarder` joins publishers to subscribers (XSUB/XPUB, subscriptions flow upstream).
-struct ProxyCommand: ParsableCommand {
+struct ProxyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "proxy",
         abstract: "Forward messages between a frontend and a backend (libzmq's zmq_proxy).",
@@ -59,7 +62,7 @@ struct ProxyCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         DescriptorLimit.raiseToHard()
         let context = try ZMQContext()
         let types: (ZMQSocketType, ZMQSocketType) =
@@ -79,26 +82,29 @@ struct ProxyCommand: ParsableCommand {
             try Self.attach(socket, capture)
             captureSocket = socket
         }
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
-        let running = try Running(kind: kind, shards: shards, front, back, captureSocket) { stop.signal() }
+        let running = try Running(kind: kind, shards: shards, front, back, captureSocket)
         let operations = metricsAddress.isEmpty ? nil : try running.operations(address: metricsAddress, kind: kind)
         let served = operations.map { ", metrics http://\($0.address)/metrics" } ?? ""
         let among = shards.map { " among \($0) shards" } ?? ""
         FileHandle.standardError.write(
             Data("caffe proxy (\(kind.rawValue)): \(frontend) -> \(backend)\(among)\(served)\n".utf8)
         )
-        stop.wait()
-        operations?.stop()
-        let (statistics, failure) = running.stop()
-        sources.forEach { $0.cancel() }
+        // One lifecycle, as the worker's: SIGTERM or SIGINT shuts the group down gracefully; the
+        // router ending on an error ends the group.
+        var logger = Logger(label: "caffe.proxy")
+        logger.logLevel = .warning
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: operations ?? IdleProxyService(), successTerminationBehavior: .ignore),
+                    .init(service: running.service),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+        let (statistics, failure) = running.finish()
         if let statistics {
             FileHandle.standardError.write(
                 Data(
@@ -116,7 +122,7 @@ struct ProxyCommand: ParsableCommand {
 
     /// libzmq's proxy, or the partitioning router, running.
     private enum Running {
-        case proxy(ZMQProxy)
+        case proxy(ForwardingProxy)
         case router(ShardRouter)
 
         init(
@@ -124,8 +130,7 @@ struct ProxyCommand: ParsableCommand {
             shards: Int?,
             _ front: sending ZMQSocket,
             _ back: sending ZMQSocket,
-            _ capture: sending ZMQSocket?,
-            ended: @escaping @Sendable () -> Void
+            _ capture: sending ZMQSocket?
         ) throws {
             if kind == .partition, let shards {
                 self = .router(
@@ -134,32 +139,38 @@ struct ProxyCommand: ParsableCommand {
                         backend: back,
                         capture: capture,
                         shards: shards,
-                        report: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
-                        ended: { _ in ended() }
+                        report: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
                     )
                 )
             } else {
-                self = .proxy(try ZMQProxy(frontend: front, backend: back, capture: capture))
+                self = .proxy(try ForwardingProxy(frontend: front, backend: back, capture: capture))
             }
         }
 
         func operations(address: String, kind: Kind) throws -> ProxyOperations {
             switch self {
-            case .proxy(let proxy):
+            case .proxy(let forwarding):
                 try ProxyOperations(address: address, kind: kind.rawValue) {
-                    try? proxy.statistics(timeout: .seconds(1))
+                    try? forwarding.proxy.statistics(timeout: .seconds(1))
                 }
             case .router(let router):
                 try ProxyOperations(address: address, router: router)
             }
         }
 
-        /// Stops forwarding; the last counts, and the error that stopped it early if one did.
-        func stop() -> (ZMQProxyStatistics?, ZMQError?) {
+        /// What the group runs.
+        var service: any Service {
             switch self {
-            case .proxy(let proxy):
-                let statistics = try? proxy.statistics(timeout: .seconds(1))
-                return (statistics, proxy.terminate())
+            case .proxy(let forwarding): forwarding
+            case .router(let router): router
+            }
+        }
+
+        /// Stops forwarding; the last counts, and the error that stopped it early if one did.
+        func finish() -> (ZMQProxyStatistics?, ZMQError?) {
+            switch self {
+            case .proxy(let forwarding):
+                return forwarding.finish()
             case .router(let router):
                 let failure = router.stop()
                 return (router.counts()?.proxyStatistics, failure)
@@ -188,4 +199,9 @@ struct KeygenCommand: ParsableCommand {
         print("public_key: \"\(keys.publicKey.z85)\"")
         print("secret_key: \"\(keys.secretKey.z85)\"")
     }
+}
+
+/// Stands in for the metrics endpoint when there is none.
+private struct IdleProxyService: Service {
+    func run() async { try? await gracefulShutdown() }
 }

@@ -41,6 +41,7 @@ struct ShardRouterTests {
             router = try ShardRouter(frontend: frontend, backend: backend, shards: count) { line in
                 said.lines.withLock { $0.append(line) }
             }
+            router.start()
             let context = context
             shards = try (0..<count).map { index in
                 try Rig.subscriber(context, folder, ShardAssignment.topicPrefix(index: index, count: count))

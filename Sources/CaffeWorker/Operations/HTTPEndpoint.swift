@@ -95,9 +95,6 @@ final class HTTPEndpoint: Service {
         await runThreadService(named: "caffe-http", stop: stop) { self.serve() }
     }
 
-    /// Serves on the calling thread until ``requestStop()`` (for a process without a service
-    /// group: `caffe proxy`).
-    func serveUntilStopped() { serve() }
 
     /// Ends ``serveUntilStopped()``.
     func requestStop() { stop.post(.abandon) }

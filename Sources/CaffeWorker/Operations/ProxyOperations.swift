@@ -1,15 +1,16 @@
 import CaffeProtocol
 import Foundation
+import ServiceLifecycle
 import ZeroMQ
 
-/// `/metrics`, `/healthz` and `/readyz` for `caffe proxy`, served on a thread of its own until
-/// ``stop()``: the proxy's message and byte counts per side and direction, whether it answers,
-/// `caffe_build_info` and the `process_*` families.
-public final class ProxyOperations: Sendable {
+/// `/metrics`, `/healthz` and `/readyz` for `caffe proxy`: the proxy's message and byte counts per
+/// side and direction, whether it answers, `caffe_build_info` and the `process_*` families. A
+/// `Service`: `init` listens, ``run()`` serves on a thread of its own until the task is cancelled
+/// or the service group shuts down gracefully.
+public final class ProxyOperations: Service, Sendable {
     /// The address listened on (port 0 resolved).
     public let address: HostAndPort
     private let endpoint: HTTPEndpoint
-    private let finished = DispatchSemaphore(value: 0)
 
     /// Listens on `address` (`host:port`); `statistics` asks the proxy for its counts (nil when it
     /// does not answer, which makes it unhealthy).
@@ -54,15 +55,10 @@ public final class ProxyOperations: Sendable {
             }
         }
         self.address = endpoint.address
-        let endpoint = endpoint
-        let finished = finished
-        let thread = Thread {
-            endpoint.serveUntilStopped()
-            finished.signal()
-        }
-        thread.name = "caffe-proxy-http"
-        thread.start()
     }
+
+    /// Serves until the task is cancelled or the service group shuts down gracefully.
+    public func run() async throws { try await endpoint.run() }
 
     /// `/healthz` and `/readyz`: 503 when the proxy does not answer; 200 otherwise, saying
     /// `DEGRADED` while it refuses subscriptions (it still routes: taking it out of service would
@@ -77,12 +73,6 @@ public final class ProxyOperations: Sendable {
             )
         }
         return .text(200, "SERVING\n")
-    }
-
-    /// Stops serving and waits for the thread.
-    public func stop() {
-        endpoint.requestStop()
-        finished.wait()
     }
 
     /// The proxy's metrics in the Prometheus text format.

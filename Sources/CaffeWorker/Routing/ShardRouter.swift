@@ -2,6 +2,7 @@ import CZeroMQ
 import CaffeProtocol
 import CaffeTransport
 import Foundation
+import ServiceLifecycle
 import Synchronization
 import ZeroMQ
 
@@ -26,8 +27,11 @@ import ZeroMQ
 /// counted, and logged a few times a second at most, and the router says it is shedding for the
 /// next 10 s. So routing an event, which scans its owner's topics, costs at most that cap.
 ///
-/// The loop runs on a thread of its own until ``stop()``; the sockets are closed there.
-public final class ShardRouter: Sendable {
+/// A `Service`, with the lifecycle of the other long-running parts: `init` takes the sockets,
+/// ``run()`` routes on a thread of its own until the task is cancelled or the service group shuts
+/// down gracefully. Code that is not async starts it with ``start()`` and ends it with ``stop()``.
+/// The sockets are closed on the router's thread (or by ``stop()`` when it never started).
+public final class ShardRouter: Service, Sendable {
     /// What the router has done since it started.
     public struct Counts: Hashable, Sendable {
         /// Messages read from the publishers, and their bytes.
@@ -94,9 +98,9 @@ public final class ShardRouter: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let failure = Mutex<ZMQError?>(nil)
 
-    /// Starts routing between `frontend` (a SUB socket, bound or connected to the publishers) and
+    /// A router between `frontend` (a SUB socket, bound or connected to the publishers) and
     /// `backend` (an XPUB socket for the shards); `capture`, if given, receives a copy of every
-    /// message as it came in. `report` receives a line for each change worth an operator's eye;
+    /// message as it came in. Nothing is routed until ``run()`` or ``start()``. `report` receives a line for each change worth an operator's eye;
     /// `ended` hears of an error that stopped the loop (the router then forwards nothing).
     public init(
         frontend: sending ZMQSocket,
@@ -118,24 +122,59 @@ public final class ShardRouter: Sendable {
         try backend.set(.maxMessageSize, to: Int64(Self.maxTopicBytes + 1))
         state = Mutex(Counts(shards: shards))
         wakeup = try ZMQWakeup()
-        let sockets = Handoff((frontend, backend, capture))
-        let loop = Loop(router: self, report: report)
-        let thread = Thread {
-            caffe_zmq_name_thread("caffe-router")
-            let (frontend, backend, capture) = sockets.value
-            var failure: ZMQError?
-            do throws(ZMQError) {
-                try loop.run(frontend: frontend, backend: backend, capture: capture)
-            } catch {
-                failure = error
-                report("caffe proxy: routing stopped: \(error)")
+        phase = Mutex(.ready(Handoff((frontend, backend, capture)), Loop(shards: shards, report: report), ended))
+    }
+
+    /// Where the router is in its life: holding its sockets, routing (the thread owns them), or
+    /// ended.
+    private enum Phase: @unchecked Sendable {
+        case ready(Handoff<(ZMQSocket, ZMQSocket, ZMQSocket?)>, Loop, @Sendable (ZMQError) -> Void)
+        case routing(waiters: [CheckedContinuation<Void, Never>])
+        case ended
+    }
+
+    private let phase: Mutex<Phase>
+
+    /// Routes until the task is cancelled or the service group shuts down gracefully.
+    public func run() async {
+        start()
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ended = phase.withLock { phase -> Bool in
+                    guard case .routing(let waiters) = phase else { return true }
+                    phase = .routing(waiters: waiters + [continuation])
+                    return false
+                }
+                if ended { continuation.resume() }
             }
-            for socket in [frontend, backend, capture] { socket?.close(linger: .zero) }
-            loop.router.finish(failure)
-            if let failure { ended(failure) }
+        } onCancelOrGracefulShutdown: {
+            self.requestStop()
         }
-        thread.name = "caffe-router"
-        thread.start()
+    }
+
+    /// Starts routing on a thread of its own (once; later calls do nothing).
+    public func start() {
+        phase.withLock { phase in
+            guard case .ready(let sockets, let loop, let ended) = phase else { return }
+            phase = .routing(waiters: [])
+            loop.router = self
+            let thread = Thread {
+                caffe_zmq_name_thread("caffe-router")
+                let (frontend, backend, capture) = sockets.value
+                var failure: ZMQError?
+                do throws(ZMQError) {
+                    try loop.run(frontend: frontend, backend: backend, capture: capture)
+                } catch {
+                    failure = error
+                    loop.report("caffe proxy: routing stopped: \(error)")
+                }
+                for socket in [frontend, backend, capture] { socket?.close(linger: .zero) }
+                self.finish(failure)
+                if let failure { ended(failure) }
+            }
+            thread.name = "caffe-router"
+            thread.start()
+        }
     }
 
     /// The counts so far; `nil` once the loop has ended on an error.
@@ -146,16 +185,35 @@ public final class ShardRouter: Sendable {
     /// Stops the loop and waits for it; returns the error that ended it early, if any.
     @discardableResult
     public func stop() -> ZMQError? {
-        if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) {
-            wakeup.signal()
-            finished.wait()
+        requestStop()
+        let wait = phase.withLock { phase -> Bool in
+            switch phase {
+            case .ready(let sockets, _, _):
+                let (frontend, backend, capture) = sockets.value
+                for socket in [frontend, backend, capture] { socket?.close(linger: .zero) }
+                phase = .ended
+                return false
+            case .routing: return true
+            case .ended: return false
+            }
         }
+        if wait { finished.wait() }
         return failure.withLock { $0 }
+    }
+
+    private func requestStop() {
+        if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) { wakeup.signal() }
     }
 
     fileprivate func finish(_ error: ZMQError?) {
         failure.withLock { $0 = error }
+        let waiters = phase.withLock { phase -> [CheckedContinuation<Void, Never>] in
+            defer { phase = .ended }
+            if case .routing(let waiters) = phase { return waiters }
+            return []
+        }
         finished.signal()
+        for waiter in waiters { waiter.resume() }
     }
 
     fileprivate var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
@@ -184,7 +242,8 @@ public final class ShardRouter: Sendable {
 
     /// The router's thread: owns the sockets and what it knows of the subscriptions.
     private final class Loop: @unchecked Sendable {
-        let router: ShardRouter
+        /// Set when routing starts (until then the router holds its loop, not the other way round).
+        var router: ShardRouter!
         let report: @Sendable (String) -> Void
         /// The prefix bytes of each shard, made once.
         let prefixes: [[UInt8]]
@@ -202,10 +261,8 @@ public final class ShardRouter: Sendable {
         var strayLog = LogBudget(perSecond: 1, burst: 5)
         var lastRefusal: ContinuousClock.Instant?
 
-        init(router: ShardRouter, report: @escaping @Sendable (String) -> Void) {
-            self.router = router
+        init(shards count: Int, report: @escaping @Sendable (String) -> Void) {
             self.report = report
-            let count = router.shards
             prefixes = (0..<count).map { Array(ShardAssignment.topicPrefix(index: $0, count: count).utf8) }
             topics = Array(repeating: [], count: count)
             pending = Counts(shards: count)

@@ -3,6 +3,7 @@ import CaffeCore
 import CaffeProtocol
 import Foundation
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -44,10 +45,12 @@ public struct OTLPEndpoint: Hashable, Sendable, CustomStringConvertible {
 /// Sends the spans of traced events to an OpenTelemetry collector as OTLP/HTTP JSON, from a thread
 /// of its own: the pipeline hands each event's ``EventSpan`` over (``record(_:)``, a lock and an
 /// append), and the thread posts what gathered once a second, or sooner past ``batch`` events.
+/// A service of the worker's group, listed before the pipeline so that it stops after it: graceful
+/// shutdown (or cancellation) sends what is queued in one last round, then the thread ends.
 ///
 /// Bounded: at most ``capacity`` events wait; past that, and when a post fails, spans are dropped
 /// and counted (`caffe_worker_spans_dropped_total`) — tracing never holds up an order.
-final class SpanExporter: Sendable {
+final class SpanExporter: Service, Sendable {
     static let capacity = 8192
     static let batch = 512
 
@@ -57,7 +60,6 @@ final class SpanExporter: Sendable {
     private let dropped = Atomic<UInt64>(0)
     private let stopping = Atomic<Bool>(false)
     private let wakeup = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
     private let shard: MetricShard
     private let logger: Logger
 
@@ -66,13 +68,15 @@ final class SpanExporter: Sendable {
         self.serviceName = serviceName
         self.logger = logger
         shard = metrics.makeShard("spans")
-        let thread = Thread { [self] in
-            caffe_zmq_name_thread("caffe-spans")
-            run()
-            finished.signal()
+    }
+
+    /// Exports until graceful shutdown or cancellation, then sends what is queued and returns.
+    func run() async throws {
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await runOnDedicatedThread(named: "caffe-spans") { self.exportLoop() }
+        } onCancelOrGracefulShutdown: {
+            self.stop()
         }
-        thread.name = "caffe-spans"
-        thread.start()
     }
 
     /// Queues one event's spans for export; dropped (and counted) when the queue is full.
@@ -89,15 +93,14 @@ final class SpanExporter: Sendable {
         }
     }
 
-    /// Sends what is queued and stops the thread: one more round of posts, which ends at the first
-    /// that fails (each post has 2 s to connect, 2 s to send and 2 s to answer).
+    /// Asks the thread to send what is queued and stop: one more round of posts, which ends at the
+    /// first that fails (each post has 2 s to connect, 2 s to send and 2 s to answer).
     func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wakeup.signal()
-        finished.wait()
     }
 
-    private func run() {
+    private func exportLoop() {
         var generator = SpanIDGenerator()
         var failuresLogged = LogBudget(perSecond: 1, burst: 3)
         while true {
