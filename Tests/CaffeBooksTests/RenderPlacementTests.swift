@@ -20,12 +20,12 @@ struct RenderPlacementTests {
         return placement.tick(at: start + .milliseconds(50 * (index + 1)))
     }
 
-    @Test("a pipeline busy for more than 60 % of a window hands every render to the helpers from the next")
+    @Test("a pipeline busy for more than 85 % of a window hands every render to the helpers from the next")
     func delegatesWhenBusy() {
         var placement = RenderPlacement(helpers: 1)
         #expect(placement.tick(at: start) == .inline)
-        #expect(window(&placement, 0, waited: 25) == .inline)  // busy 50 %
-        #expect(window(&placement, 1, waited: 15) == .delegate)  // busy 70 %
+        #expect(window(&placement, 0, waited: 15) == .inline)  // busy 70 %
+        #expect(window(&placement, 1, waited: 5) == .delegate)  // busy 90 %
     }
 
     @Test("a window not yet over changes nothing")
@@ -37,7 +37,7 @@ struct RenderPlacementTests {
         #expect(placement.tick(at: start + .milliseconds(50)) == .delegate)
     }
 
-    @Test("back to inline only when the delegated renders would fit: busy plus their render time under 35 %")
+    @Test("back to inline only when the delegated renders would fit: busy plus their render time under 60 %")
     func returnsWhenTheRendersWouldFit() {
         var placement = RenderPlacement(helpers: 2)
         placement.tick(at: start)
@@ -66,7 +66,7 @@ struct RenderPlacementTests {
         // 45 ms of CPU of which 20 ms warming the session up while idle: 50 %, inline.
         placement.idled(.milliseconds(20))
         #expect(placement.tick(at: start + .milliseconds(100), cpu: .milliseconds(1_060)) == .inline)
-        // 35 ms of work in 50: 70 %, every render goes to the helpers.
-        #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_095)) == .delegate)
+        // 45 ms of work in 50: 90 %, every render goes to the helpers.
+        #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_105)) == .delegate)
     }
 }
