@@ -57,16 +57,20 @@ struct RenderPlacementTests {
         #expect(placement.mode == .inline)
     }
 
-    @Test("judged by CPU time: a thread kept off its core is not busy, one that computes is, idle work is neither")
+    @Test("judged by CPU time: time off the core counts neither way, idle work is not busy, a thread that never waits is")
     func cpuTime() {
         var placement = RenderPlacement(helpers: 1)
         placement.tick(at: start, cpu: .milliseconds(1_000))
-        // It never slept in its poll (waited 0), but ran 15 ms of the 50: 30 % busy, inline.
-        #expect(placement.tick(at: start + .milliseconds(50), cpu: .milliseconds(1_015)) == .inline)
-        // 45 ms of CPU of which 20 ms warming the session up while idle: 50 %, inline.
+        // 20 ms of CPU, 5 ms waiting, 25 ms runnable but off its core: 80 % busy (wall time said
+        // 90 %), inline.
+        placement.waited(.milliseconds(5))
+        #expect(placement.tick(at: start + .milliseconds(50), cpu: .milliseconds(1_020)) == .inline)
+        // 40 ms of CPU of which 20 ms warming the session up while idle, 10 ms waiting: 50 %.
         placement.idled(.milliseconds(20))
+        placement.waited(.milliseconds(10))
         #expect(placement.tick(at: start + .milliseconds(100), cpu: .milliseconds(1_060)) == .inline)
-        // 45 ms of work in 50: 90 %, every render goes to the helpers.
-        #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_105)) == .delegate)
+        // Never waiting, though it ran only 20 ms of the 50 (the other core's threads had the
+        // rest): its work piles up, so it is busy, and the helpers take every render.
+        #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_080)) == .delegate)
     }
 }

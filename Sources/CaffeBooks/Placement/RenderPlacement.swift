@@ -10,8 +10,11 @@
 ///
 /// CPU time, not wall time, says how busy the thread is: on a machine whose cores are all taken
 /// (the helpers render beside it), a thread that is runnable but not running is not waiting in
-/// its poll either, and wall time counted that as work, so the thread kept rendering inline when
-/// the helpers could have.
+/// its poll either, and wall time counted that as work, so the thread kept delegating at rates it
+/// could render inline. The busy share is the thread's CPU time over its CPU time plus the time it
+/// waited: time it spent off its core counts neither way. (CPU time over the whole window would
+/// err the other way: a thread that never waits but gets only part of a core, its work piling up,
+/// would look idle.)
 package struct RenderPlacement {
     package enum Mode: Equatable {
         /// The pipeline renders what arrives; helpers help only with a backlog.
@@ -89,7 +92,9 @@ package struct RenderPlacement {
         let busy: Double
         let cpuNow = cpu()
         if let cpuNow, let cpuAtStart {
-            busy = min(1, max(0, Self.seconds(cpuNow - cpuAtStart - idleWork) / seconds))
+            let working = max(0, Self.seconds(cpuNow - cpuAtStart - idleWork))
+            let accounted = working + Self.seconds(waited)
+            busy = accounted > 0 ? working / accounted : 0
         } else {
             busy = max(0, 1 - Self.seconds(waited) / seconds)
         }

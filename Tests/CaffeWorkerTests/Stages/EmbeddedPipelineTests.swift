@@ -179,4 +179,26 @@ struct EmbeddedPipelineTests {
         _ = pipeline.takePublished()
         #expect(try Checkpoint.read(folder.url.appendingPathComponent("worker.checkpoint")).sources == ["src": 1])
     }
+
+    @Test("a source that restarts with every message: each replaced run retires once done, by the clock")
+    func restartFlood() throws {
+        let pipeline = try Self.pipeline()
+        for epoch in UInt64(1)...500 {
+            var order = TestOrders.order(1, source: "restarter")
+            order.orderID = "restart-\(epoch)"
+            var header = EventFrames.header(for: order)
+            header.sourceEpoch = epoch
+            pipeline.send(try EventFrames.encode(topic: CaffeTopic.order(store: order.storeID), header: header, body: order))
+            if epoch % 50 == 0 { try pipeline.run() }
+        }
+        try pipeline.run()
+        #expect(pipeline.counts.sourceRestarts == 499)
+        #expect(pipeline.counts.rendered == 500)
+        // Within their grace (1 s) the replaced runs keep their books.
+        #expect(pipeline.books.intake.tracker.counts.active == 500)
+        try pipeline.advance(by: .seconds(2))
+        try pipeline.advance(by: .milliseconds(200))
+        #expect(pipeline.counts.sourcesRetired == 499)
+        #expect(pipeline.books.intake.tracker.counts.active == 1)
+    }
 }
