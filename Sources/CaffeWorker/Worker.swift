@@ -447,9 +447,12 @@ extension ServiceGroupConfiguration {
     }
 }
 
-/// A stage that is configured off: it only waits for shutdown.
-struct IdleService: Service {
-    func run() async throws {
+/// A stage that is configured off: it only waits for shutdown (the worker's HTTP and RPC
+/// endpoints, the span exporter, `caffe proxy`'s metrics).
+public struct IdleService: Service {
+    public init() {}
+
+    public func run() async throws {
         try? await gracefulShutdown()
     }
 }

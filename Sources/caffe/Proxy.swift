@@ -96,7 +96,7 @@ struct ProxyCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: operations ?? IdleProxyService(), successTerminationBehavior: .ignore),
+                    .init(service: operations ?? IdleService(), successTerminationBehavior: .ignore),
                     .init(service: running.service),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -199,9 +199,4 @@ struct KeygenCommand: ParsableCommand {
         print("public_key: \"\(keys.publicKey.z85)\"")
         print("secret_key: \"\(keys.secretKey.z85)\"")
     }
-}
-
-/// Stands in for the metrics endpoint when there is none.
-private struct IdleProxyService: Service {
-    func run() async { try? await gracefulShutdown() }
 }

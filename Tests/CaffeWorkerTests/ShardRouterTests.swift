@@ -284,6 +284,13 @@ struct ShardRouterTests {
         defer { rig.close() }
         _ = try rig.upstreamSubscriptions(["order."])
         let source = try #require((0..<50).map { "pos-\($0)" }.first { ShardAssignment.shard(of: $0, among: 2) == 1 })
+        // Shard 1's subscriptions known first: upstream hears only the first of two shards' same topic,
+        // so without this the router could still be learning of shard 1 when it leaves.
+        let known = ContinuousClock.now + .seconds(5)
+        while try #require(rig.router.counts()).subscribedTopics[1] == 0, ContinuousClock.now < known {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(try #require(rig.router.counts()).subscribedTopics[1] > 0)
         rig.shards[1].close(linger: .zero)
         let deadline = ContinuousClock.now + .seconds(5)
         while try #require(rig.router.counts()).subscribedTopics[1] != 0, ContinuousClock.now < deadline {

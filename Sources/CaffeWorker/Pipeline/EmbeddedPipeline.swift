@@ -71,15 +71,7 @@ final class EmbeddedPipeline {
 
     /// Turns the pipeline until nothing more can happen at ``now``; returns the turns taken.
     @discardableResult
-    func run() throws(ZMQError) -> Int {
-        var turns = 0
-        repeat {
-            try stages.turn(at: now, draining: false)
-            turns += 1
-        } while turns < 100_000 && hasWork(draining: false)
-        stages.updateGauges(at: now)
-        return turns
-    }
+    func run() throws(ZMQError) -> Int { try turns(draining: false) }
 
     /// Moves the clock by `duration` and runs.
     @discardableResult
@@ -92,19 +84,27 @@ final class EmbeddedPipeline {
     /// published, the final checkpoint is written. `.abandoned` when the output refuses what
     /// waits (``outputAccepts`` off).
     func drain() throws(ZMQError) -> EventPipeline.Ending {
-        var turns = 0
-        repeat {
-            try stages.turn(at: now, draining: true)
-            turns += 1
-        } while turns < 100_000 && hasWork(draining: true)
-        let ending: EventPipeline.Ending = stages.isIdle ? .drained : .abandoned
-        guard stages.writeFinalCheckpoint(at: now) || !stages.isIdle else {
+        try turns(draining: true)
+        let written = stages.writeFinalCheckpoint(at: now)
+        guard stages.isIdle else { return .abandoned }
+        guard written else {
             return .failed(
                 WorkerError(.checkpoint, "the final checkpoint could not be written", key: "checkpoint.path")
             )
         }
+        return .drained
+    }
+
+    /// Turns until a turn leaves nothing that can proceed at ``now`` (at most 100,000 turns).
+    @discardableResult
+    private func turns(draining: Bool) throws(ZMQError) -> Int {
+        var turns = 0
+        repeat {
+            try stages.turn(at: now, draining: draining)
+            turns += 1
+        } while turns < 100_000 && hasWork(draining: draining)
         stages.updateGauges(at: now)
-        return ending
+        return turns
     }
 
     /// Replaces the rendering core, as a reload does; parked events are rendered again next turn.

@@ -60,7 +60,7 @@ struct RenderStage {
         placement.tick(at: now, cpu: cpu())
     }
 
-    /// Records time this thread waited for work (a placement without a CPU clock counts it).
+    /// Records time this thread waited for work in its poll (the busy share's other side).
     mutating func waited(_ duration: Duration) { placement.waited(duration) }
 
     /// Notes a render's cost for placement.
