@@ -37,7 +37,7 @@ struct RenderPlacementTests {
         #expect(placement.tick(at: start + .milliseconds(50)) == .delegate)
     }
 
-    @Test("back to inline only when the delegated renders would fit: busy plus their render time under 60 %")
+    @Test("back to inline only when the delegated renders would fit: busy plus their render time under 35 %")
     func returnsWhenTheRendersWouldFit() {
         var placement = RenderPlacement(helpers: 2)
         placement.tick(at: start)

@@ -29,12 +29,11 @@ package struct RenderPlacement {
     /// The share of the window the pipeline may be busy (not waiting) while rendering inline;
     /// above it, renders move to the helpers. High, because delegating is not free: every order
     /// then costs two hand-offs (wake-ups of the helper and of this thread), and on a machine with
-    /// few cores a third busy thread. At 60 % the worker delegated at half its sustained rate,
-    /// and its p99.9 there was 2.7× the relay's; at 85 % it renders inline there (ARCHITECTURE
-    /// §43).
+    /// few cores a third busy thread. Returning stays at 35 %: at 60 % a flooded debug build
+    /// flipped between modes every window and fell behind (ARCHITECTURE §43).
     package var busyToDelegate = 0.85
     /// The share the pipeline would be busy if it rendered inline again, below which it does.
-    package var busyToReturn = 0.6
+    package var busyToReturn = 0.35
     /// How long a window is.
     package var window = Duration.milliseconds(50)
 
