@@ -109,7 +109,7 @@ demo: deps
 # 2-core machine Swift's cooperative pool has two threads, which async tests beside them need.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	SWIFT=$(SWIFT) Scripts/swift-tests.sh
 	$(MAKE) --no-print-directory python-test
 	$(MAKE) --no-print-directory docs-test
 

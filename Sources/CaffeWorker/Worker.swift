@@ -196,7 +196,7 @@ public final class Worker: Service {
     // MARK: Stages
 
     private struct Stages {
-        var pipeline: EventPipeline
+        var pipeline: any PipelineService
         var pool: RenderPool
         var checkpoints: CheckpointWriter
         var rpc: RPCFrontend?
@@ -207,6 +207,7 @@ public final class Worker: Service {
     /// Makes every socket and stage; a failure closes what was opened.
     private func openStages() throws(WorkerError) -> Stages {
         let resumed = self.resumed.withLock { $0.take() } ?? Checkpoint()
+        let pipelineCount = configuration.pipelineCount
         var opened: [ZMQSocket] = []
         var spans: SpanExporter?
         do {
@@ -239,10 +240,12 @@ public final class Worker: Service {
                 logger: logger,
                 shard: metrics.makeShard("checkpoint"),
                 status: status,
-                failuresBeforeUnhealthy: configuration.checkpoint.failuresBeforeUnhealthy
+                failuresBeforeUnhealthy: configuration.checkpoint.failuresBeforeUnhealthy,
+                pipelines: pipelineCount
             )
+            // Every pipeline thread renders too: the helpers are the render threads beyond them.
             let pool = RenderPool(
-                helpers: configuration.renderThreadCount - 1,
+                helpers: max(0, configuration.renderThreadCount - pipelineCount),
                 cores: cores,
                 limits: configuration.limits,
                 localeCacheBytes: configuration.render.localeCacheBytes,
@@ -257,30 +260,41 @@ public final class Worker: Service {
                     logger: logger
                 )
             }
-            let pipeline = try EventPipeline(
-                sockets: Handoff(
-                    EventPipeline.Sockets(
-                        input: input,
-                        outputSocket: outputSocket,
-                        output: kind.channel(outputSocket, configuration.output, logger: logger),
-                        monitors: monitors,
-                        outputWatch: outputWatch
-                    )
-                ),
-                configuration: configuration,
-                parts: EventPipeline.Parts(
-                    context: context,
-                    security: security,
-                    cores: cores,
-                    pool: pool,
-                    checkpoints: checkpoints,
-                    logger: logger,
-                    metrics: metrics,
-                    redrives: redrives,
-                    spans: spans
-                ),
-                resumed: resumed
+            let sockets = EventPipeline.Sockets(
+                input: input,
+                outputSocket: outputSocket,
+                output: kind.channel(outputSocket, configuration.output, logger: logger),
+                monitors: monitors,
+                outputWatch: outputWatch
             )
+            let parts = EventPipeline.Parts(
+                context: context,
+                security: security,
+                cores: cores,
+                pool: pool,
+                checkpoints: checkpoints,
+                logger: logger,
+                metrics: metrics,
+                redrives: redrives,
+                spans: spans
+            )
+            let pipeline: any PipelineService =
+                pipelineCount == 1
+                ? try EventPipeline(
+                    sockets: Handoff(sockets),
+                    configuration: configuration,
+                    parts: parts,
+                    resumed: resumed
+                )
+                : try PipelineGroup.open(
+                    count: pipelineCount,
+                    name: "caffe-\(UInt64.random(in: 0...UInt64.max))",
+                    sockets: sockets,
+                    configuration: configuration,
+                    parts: parts,
+                    resumed: resumed,
+                    opened: &opened
+                )
             return Stages(pipeline: pipeline, pool: pool, checkpoints: checkpoints, rpc: rpc, http: http, spans: spans)
         } catch {
             for socket in opened { socket.close(linger: .milliseconds(0)) }
@@ -421,6 +435,8 @@ public final class Worker: Service {
                 "rpc": "\(configuration.rpc.endpoint.map { describe("rpc", [$0]) } ?? "off")",
                 "metrics": "\(boundEndpoints("metrics").first.map { "http://\($0)/metrics" } ?? "off")",
                 "render_threads": "\(configuration.renderThreadCount)",
+                "pipelines": "\(configuration.pipelineCount)",
+                "cores": "\(ProcessorCores.available)",
                 "curve": "\(security == nil ? "off" : "on")",
                 "resumed_sources": "\(resumedSources)",
             ]

@@ -58,6 +58,12 @@ struct Chaos: ParsableCommand {
     @Option(help: "One-event sources in the source-flood row.")
     var sources = 200_000
 
+    @Option(
+        name: .customLong("set"),
+        help: "A worker setting for every row, key=value (repeatable): --set input.pipelines=2."
+    )
+    var settings: [String] = []
+
     @OptionGroup var config: ConfigurationOptions
 
     @OptionGroup var caffe: CaffeExecutableOptions
@@ -77,6 +83,7 @@ struct Chaos: ParsableCommand {
         configuration.floodSeconds = floodSeconds
         configuration.floodRate = floodRate
         configuration.sources = sources
+        configuration.workerSettings = settings
         let results = try ChaosSuite(configuration: configuration).run { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -254,8 +261,15 @@ struct Bench: AsyncParsableCommand {
 
         @OptionGroup var markets: MarketOptions
 
+        @Option(help: "Sources the orders come from in turn (several pipelines share sources out).")
+        var sources = 1
+
+        @Option(name: .customLong("set"), help: "A worker setting, key=value (repeatable): --set input.pipelines=2.")
+        var settings: [String] = []
+
         func run() throws {
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
+            guard sources >= 1 else { throw ValidationError("--sources must be at least 1") }
             _ = try markets.mix(in: config.directory)
             let executable = try caffe.executable()
             var configuration = WorkerBenchmark.Configuration(
@@ -270,6 +284,8 @@ struct Bench: AsyncParsableCommand {
             configuration.sourceEpoch = sourceEpoch
             configuration.tracing = tracing
             configuration.locales = markets.locales
+            configuration.sources = sources
+            configuration.workerSettings = settings
             let benchmark = WorkerBenchmark(configuration: configuration)
             let report = try benchmark.run(progress: output.progress)
             try output.report(report)

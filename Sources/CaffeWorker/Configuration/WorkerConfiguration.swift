@@ -45,6 +45,10 @@ public struct WorkerConfiguration: Hashable, Sendable {
         /// This worker's shard of a fleet (`i/N`): it renders only the sources ``ShardAssignment``
         /// gives it and counts and drops the others; `nil`: every source.
         public var shard: ShardAssignment?
+        /// Pipelines in this process, each owning the sources ``PipelinePartition`` gives it, behind
+        /// one thread that owns the input and output sockets; 1: one pipeline and no such thread;
+        /// 0: one per core available (``ProcessorCores``).
+        public var pipelines: Int = 1
     }
 
     /// Where confirmations, receipts, complication payloads and dead letters go.
@@ -325,7 +329,12 @@ public struct WorkerConfiguration: Hashable, Sendable {
 
     /// The render threads to start: `render.threads`, or the active cores when 0.
     public var renderThreadCount: Int {
-        render.threads > 0 ? render.threads : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        render.threads > 0 ? render.threads : ProcessorCores.available.cores
+    }
+
+    /// Pipelines: `input.pipelines`, or one per core available when it is 0.
+    public var pipelineCount: Int {
+        input.pipelines > 0 ? input.pipelines : ProcessorCores.available.cores
     }
 }
 

@@ -67,6 +67,7 @@ extension WorkerConfigurationLoader {
             .integer("input.max_sequence_jump", \.input.maxSequenceJump, 0...Int(IntakeTracker.maxSequence)),
             .integer("input.max_heartbeat_jump", \.input.maxHeartbeatJump, 0...Int(IntakeTracker.maxSequence)),
             .milliseconds("input.source_idle_ms", \.input.sourceIdle, 100...86_400_000),
+            .integer("input.pipelines", \.input.pipelines, 0...256),
             Key(
                 "input.shard",
                 type: "i/N (0 ≤ i < N ≤ \(ShardAssignment.maximumCount)) or empty",

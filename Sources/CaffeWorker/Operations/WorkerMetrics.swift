@@ -20,6 +20,8 @@ public final class WorkerMetrics: Sendable {
     private let shards = Mutex<[MetricShard]>([])
     private let requested = Atomic<UInt64>(0)
     private let localeLabels = Mutex<Set<String>>([])
+    /// Each renderer's locale cache (bytes, bound), whichever pipeline heard of it last.
+    private let localeCaches = Mutex<[Int: (bytes: Int, bound: Int)]>([:])
 
     /// How often a busy thread publishes its counts.
     static let publishInterval = Duration.milliseconds(100)
@@ -66,7 +68,22 @@ public final class WorkerMetrics: Sendable {
     public var counts: WorkerCounts {
         var total = WorkerCounts()
         for shard in shards.withLock({ $0 }) { total.merge(shard.snapshot) }
+        let caches = localeCaches.withLock { $0.values.reduce((0, 0)) { ($0.0 + $1.bytes, $0.1 + $1.bound) } }
+        total.localeCacheBytes += caches.0
+        total.localeCacheBound += caches.1
         return total
+    }
+
+    /// The counts last published by the shard named `name` (`pipeline`, `pipeline-1`, `hub`…), if
+    /// there is one: what one thread did, as `bench worker` and the tests read it.
+    func counts(ofShard name: String) -> WorkerCounts? {
+        shards.withLock { $0 }.first { $0.name == name }?.snapshot
+    }
+
+    /// What renderer `renderer`'s locale cache holds now (a helper's report reaches whichever
+    /// pipeline it rendered for; kept here, each renderer is counted once).
+    func reportLocaleCache(renderer: Int, bytes: Int, bound: Int) {
+        localeCaches.withLock { $0[renderer] = (bytes, bound) }
     }
 
     /// The unlabelled counters by name, as `caffe.v1.Admin/Stats` and the stop log report them.

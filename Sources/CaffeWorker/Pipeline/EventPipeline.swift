@@ -58,6 +58,9 @@ final class EventPipeline: Service {
         var redrives: RedriveQueue?
         /// Where the spans of traced events go (`tracing.otlp_endpoint`); `nil`: none are recorded.
         var spans: SpanExporter?
+        /// Which of the worker's pipelines this is (`input.pipelines`), for its thread's name, its
+        /// counts and its renderer's.
+        var index = 0
     }
 
     private let sockets: Handoff<Sockets>
@@ -85,7 +88,7 @@ final class EventPipeline: Service {
     var result: Ending? { ending.withLock { $0 } }
 
     func run() async throws {
-        let outcome = await runThreadService(named: "caffe-pipeline", stop: stop) { self.loop() }
+        let outcome = await runThreadService(named: parts.threadName, stop: stop) { self.loop() }
         ending.withLock { $0 = outcome }
         if case .failed(let error) = outcome { throw error }
     }
@@ -138,7 +141,7 @@ extension PipelineStages {
             renderer: EventRenderer(
                 cores: parts.cores,
                 limits: limits,
-                id: 0,
+                id: -parts.index,
                 localeCacheBytes: render.localeCacheBytes,
                 prepare: render.prepareLocales,
                 warmUp: render.warmUp
@@ -160,11 +163,21 @@ extension PipelineStages {
             maxParked: render.maxParked,
             logger: parts.logger
         )
-        telemetry = PipelineTelemetry(metrics: parts.metrics, logger: parts.logger, wakeup: wakeup)
+        telemetry = PipelineTelemetry(
+            metrics: parts.metrics,
+            logger: parts.logger,
+            wakeup: wakeup,
+            name: parts.index == 0 ? "pipeline" : "pipeline-\(parts.index)"
+        )
         checkpoints = parts.checkpoints
         self.input = input
         queueCapacity = render.queue
     }
+}
+
+extension EventPipeline.Parts {
+    /// `caffe-pipeline`, and `caffe-pipe-1`… for the others (Linux keeps 15 bytes of a thread's name).
+    var threadName: String { index == 0 ? "caffe-pipeline" : "caffe-pipe-\(index)" }
 }
 
 extension WorkerConfiguration {

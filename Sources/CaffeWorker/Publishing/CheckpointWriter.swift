@@ -31,6 +31,8 @@ final class CheckpointWriter: Service {
     private let stopping = Atomic<Bool>(false)
     /// Set by the final write: later posts are ignored.
     private let sealed = Atomic<Bool>(false)
+    /// Pipelines yet to make their final write: only the last one's is final.
+    private let finalsLeft: Atomic<Int>
 
     /// What the writer knows of the files.
     private struct Books {
@@ -47,7 +49,8 @@ final class CheckpointWriter: Service {
         var isFinal = false
     }
 
-    /// `resumed` is the checkpoint read at start.
+    /// `resumed` is the checkpoint read at start; `pipelines` post to it and each ends with
+    /// ``writeFinal(_:)``.
     init(
         url: URL?,
         resumed: Checkpoint,
@@ -55,8 +58,10 @@ final class CheckpointWriter: Service {
         shard: MetricShard,
         status: WorkerStatus? = nil,
         failuresBeforeUnhealthy: Int = 3,
-        compactionFloor: Int = 1 << 20
+        compactionFloor: Int = 1 << 20,
+        pipelines: Int = 1
     ) {
+        finalsLeft = Atomic(max(1, pipelines))
         self.url = url
         self.logger = logger
         self.shard = shard
@@ -87,9 +92,14 @@ final class CheckpointWriter: Service {
 
     /// Writes `change` and everything still pending now, as the last write: a full snapshot, or,
     /// when the snapshot cannot be written, a journal line if the journal is intact. Returns
-    /// whether the checkpoint on disk now holds everything.
+    /// whether the checkpoint on disk now holds everything. With several pipelines, every one but
+    /// the last to end only posts its change (`true`): the last one's write covers them all.
     @discardableResult
     func writeFinal(_ change: Checkpoint.Change) -> Bool {
+        if finalsLeft.subtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
+            post(change)
+            return true
+        }
         sealed.store(true, ordering: .sequentiallyConsistent)
         guard let url else { return true }
         var all = pending.withLock { waiting -> Checkpoint.Change in

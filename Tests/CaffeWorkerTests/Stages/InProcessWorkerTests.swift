@@ -28,8 +28,9 @@ struct InProcessWorkerTests {
         let consumer: ZMQSocket
         var checkpoint: URL { folder.url.appendingPathComponent("worker.checkpoint") }
 
-        init(_ name: String, settings: [String] = []) throws {
-            folder = try TemporaryFolder(name)
+        /// A worker in a new folder named `name`, or in `folder` (a restart: its checkpoint).
+        init(_ name: String, settings: [String] = [], folder: TemporaryFolder? = nil) throws {
+            self.folder = try folder ?? TemporaryFolder(name)
             context = try ZMQContext()
             let id = UUID().uuidString.prefix(8)
             let configuration = try WorkerConfigurationLoader.load(
@@ -38,7 +39,7 @@ struct InProcessWorkerTests {
                 overrides: [
                     "input.kind=pull", "input.endpoints=@inproc://in-\(id)", "output.kind=acked",
                     "output.endpoints=@inproc://out-\(id)", "rpc.endpoint=", "metrics.address=",
-                    "checkpoint.path=\(folder.url.appendingPathComponent("worker.checkpoint").path)",
+                    "checkpoint.path=\(self.folder.url.appendingPathComponent("worker.checkpoint").path)",
                     "checkpoint.interval_ms=10", "render.threads=2",
                     // Every locale the test orders use, so none waits for a helper to compile it.
                     "render.prepare_locales=en-US,es-MX,fr-FR,ja-JP",

@@ -37,6 +37,11 @@ public struct WorkerBenchmark {
         public var tracing: Tracing = .off
         /// The markets of the generated orders (``MarketDirectory/mix(_:)``); `nil`: the default.
         public var locales: String? = nil
+        /// Sources the orders come from in turn (`bench-0`, `bench-1`…, each numbered from 1);
+        /// 1: the one source `bench`. Several pipelines (`input.pipelines`) share out sources.
+        public var sources = 1
+        /// More `key=value` settings for the worker (`input.pipelines=2`).
+        public var workerSettings: [String] = []
 
         public init(
             executable: URL,
@@ -85,6 +90,11 @@ public struct WorkerBenchmark {
         /// rate that share alone would allow.
         public var serialPathCPU: Double?
         public var serialPathCeiling: Double?
+        /// The thread the serial path is: `caffe-pipeline`, or `caffe-hub` with several pipelines.
+        public var serialPathThread = "caffe-pipeline"
+        /// Orders/s at which the busiest thread is busy all the time (the process's ceiling with a
+        /// core per thread).
+        public var processCeiling: Double?
         /// The paced rate, when the sender kept to one.
         public var pacedRate: Double?
         /// CPU µs per timed order of the whole worker, of the relay (the transport's floor, measured
@@ -110,6 +120,8 @@ public struct WorkerBenchmark {
             case threadCPU = "thread_cpu_us_per_order"
             case serialPathCPU = "serial_path_cpu_us_per_order"
             case serialPathCeiling = "serial_path_ceiling_orders_per_s"
+            case serialPathThread = "serial_path_thread"
+            case processCeiling = "process_ceiling_orders_per_s"
             case pacedRate = "paced_orders_per_s"
             case workerCPU = "worker_cpu_us_per_order"
             case relayCPU = "relay_cpu_us_per_order"
@@ -165,7 +177,13 @@ public struct WorkerBenchmark {
             configuration: .init(seed: configuration.seed, sourceID: "bench", markets: markets)
         )
         let warmUp = 1000
-        let orders = generator.next(warmUp + configuration.orders)
+        var orders = generator.next(warmUp + configuration.orders)
+        if configuration.sources > 1 {
+            for index in orders.indices {
+                orders[index].sourceID = "bench-\(index % configuration.sources)"
+                orders[index].sequence = UInt64(index / configuration.sources + 1)
+            }
+        }
         var traceIDs = SeededRandom(seed: configuration.seed)
         let encoded: [[[UInt8]]] = try orders.map { order in
             var header = EventFrames.header(for: order)
@@ -225,7 +243,7 @@ public struct WorkerBenchmark {
                 output: collectorEndpoint,
                 checkpoint: folder.appendingPathComponent("checkpoint"),
                 renderThreads: configuration.renderThreads,
-                extraSettings: tracingSettings
+                extraSettings: tracingSettings + configuration.workerSettings
             ),
             log: folder.appendingPathComponent("worker.log")
         )
@@ -289,8 +307,12 @@ public struct WorkerBenchmark {
         report.workerCPU = threadCPU.isEmpty ? nil : (threadCPU.values.reduce(0, +) * 10).rounded() / 10
         report.relayCPU = relayCPU
         report.renderCPU = (1e7 / baseline).rounded() / 10
-        report.serialPathCPU = threadCPU["caffe-pipeline"]
-        report.serialPathCeiling = threadCPU["caffe-pipeline"].flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
+        // With several pipelines the one serial thread is the hub; each pipeline has its share.
+        report.serialPathThread = threadCPU["caffe-hub"] != nil ? "caffe-hub" : "caffe-pipeline"
+        report.serialPathCPU = threadCPU[report.serialPathThread]
+        report.serialPathCeiling = report.serialPathCPU.flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
+        // The rate at which the busiest thread would be busy all the time, cores permitting.
+        report.processCeiling = threadCPU.values.max().flatMap { $0 > 0 ? (1e6 / $0).rounded() : nil }
         report.tracing = configuration.tracing.rawValue
         if let spanCollector {
             report.spanPosts = spanCollector.requests.withLock { $0.count }
@@ -390,10 +412,14 @@ public struct WorkerBenchmark {
         }
         if let serial = report.serialPathCPU, let ceiling = report.serialPathCeiling {
             text += String(
-                format: "\nserial path (caffe-pipeline): %.1f µs per order, a ceiling of %.0f orders/s",
+                format: "\nserial path (%@): %.1f µs per order, a ceiling of %.0f orders/s",
+                report.serialPathThread,
                 serial,
                 ceiling
             )
+        }
+        if let ceiling = report.processCeiling {
+            text += String(format: "; the busiest thread's ceiling %.0f orders/s", ceiling)
         }
         if report.tracing != "off" {
             text += "\ntracing: \(report.tracing) (every order carries a sampled traceparent)"

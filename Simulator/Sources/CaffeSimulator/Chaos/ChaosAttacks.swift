@@ -81,7 +81,7 @@ extension ChaosSuite {
                     "checkpoint.path=\(folder.appendingPathComponent("checkpoint").path)", "checkpoint.interval_ms=100",
                     "replay.backoff_ms=50", "replay.timeout_ms=500", "replay.attempts=20", "log.level=notice",
                     "output.ack_timeout_ms=2000",
-                ] + extra
+                ] + suite.configuration.workerSettings + extra
             worker = ManagedWorker(
                 executable: suite.configuration.executable,
                 configurationDirectory: self.configuration,

@@ -41,6 +41,8 @@ public struct ChaosSuite {
         public var floodRate = 0.0
         /// One-event sources in the source-flood row.
         public var sources = 200_000
+        /// More `key=value` settings for the worker of every row (`input.pipelines=2`).
+        public var workerSettings: [String] = []
 
         public init(executable: URL, configurationDirectory: URL) {
             self.executable = executable
@@ -172,6 +174,7 @@ public struct ChaosSuite {
             "replay.backoff_ms=50", "replay.timeout_ms=500", "replay.attempts=20", "log.level=notice",
             "output.ack_timeout_ms=2000",
         ]
+        settings += configuration.workerSettings
         if name.contains("sigterm") { settings.append("shutdown.drain_timeout_ms=1000") }
         let bounded = name.hasPrefix("pub-kill") || name.hasPrefix("push-kill") || name.hasPrefix("push-sigterm")
         if bounded { settings.append("output.high_water_mark=\(Self.boundedHighWaterMark)") }

@@ -26,15 +26,13 @@ struct PipelineTelemetry {
     private static let noticeLogLimit = 1000
     /// When the lag gauges are next computed.
     private var nextLagScan: ContinuousClock.Instant?
-    /// Each renderer's locale cache (bytes, bound), for the gauge.
-    private var localeCaches: [Int: (bytes: Int, bound: Int)] = [:]
 
-    /// Counts in `metrics`' shard `pipeline`; a reader wanting fresh counts wakes the thread
-    /// through `wakeup`.
-    init(metrics: WorkerMetrics, logger: Logger, wakeup: ZMQWakeup?) {
+    /// Counts in `metrics`' shard `name`; a reader wanting fresh counts wakes the thread through
+    /// `wakeup`.
+    init(metrics: WorkerMetrics, logger: Logger, wakeup: ZMQWakeup?, name: String = "pipeline") {
         self.metrics = metrics
         self.logger = logger
-        counts = ThreadCounts("pipeline", in: metrics, wakeup: wakeup)
+        counts = ThreadCounts(name, in: metrics, wakeup: wakeup)
     }
 
     /// Changes the counts.
@@ -76,12 +74,7 @@ struct PipelineTelemetry {
         }
         self.labels = labels
         if let cache = event.localeCache {
-            localeCaches[cache.renderer] = (cache.bytes, cache.bound)
-            let total = localeCaches.values.reduce((0, 0)) { ($0.0 + $1.bytes, $0.1 + $1.bound) }
-            counts.count {
-                $0.localeCacheBytes = total.0
-                $0.localeCacheBound = total.1
-            }
+            metrics.reportLocaleCache(renderer: cache.renderer, bytes: cache.bytes, bound: cache.bound)
         }
         if !event.notices.isEmpty { log(event.notices) }
     }
