@@ -57,7 +57,9 @@ struct RenderPlacementTests {
         #expect(placement.mode == .inline)
     }
 
-    @Test("judged by CPU time: time off the core counts neither way, idle work is not busy, a thread that never waits is")
+    @Test(
+        "judged by CPU time: time off the core counts neither way, idle work is not busy, a thread that never waits is"
+    )
     func cpuTime() {
         var placement = RenderPlacement(helpers: 1)
         placement.tick(at: start, cpu: .milliseconds(1_000))
@@ -72,5 +74,57 @@ struct RenderPlacementTests {
         // Never waiting, though it ran only 20 ms of the 50 (the other core's threads had the
         // rest): its work piles up, so it is busy, and the helpers take every render.
         #expect(placement.tick(at: start + .milliseconds(150), cpu: .milliseconds(1_080)) == .delegate)
+    }
+
+    @Test("under 60 % for 4 windows in a row it returns; one busier window starts the count again")
+    func returnsAfterCalmWindows() {
+        var placement = RenderPlacement(helpers: 1)
+        placement.tick(at: start)
+        for _ in 0..<100 { placement.rendered(nanoseconds: 10_000) }
+        #expect(window(&placement, 0, waited: 0) == .delegate)
+        // Busy 30 % plus 1,000 renders of 10 µs (10 ms, 20 %): 50 % inline.
+        #expect(window(&placement, 1, waited: 35, delegated: 1_000) == .delegate)
+        #expect(window(&placement, 2, waited: 35, delegated: 1_000) == .delegate)
+        #expect(window(&placement, 3, waited: 25, delegated: 1_000) == .delegate)  // 70 %: again
+        for index in 4..<7 { #expect(window(&placement, index, waited: 35, delegated: 1_000) == .delegate) }
+        #expect(window(&placement, 7, waited: 35, delegated: 1_000) == .inline)
+        #expect(placement.calmRequired == 4)
+    }
+
+    @Test("a window that ends with a backlog is not calm, however the time divides")
+    func backlogIsNotCalm() {
+        var placement = RenderPlacement(helpers: 1)
+        placement.tick(at: start)
+        for _ in 0..<100 { placement.rendered(nanoseconds: 10_000) }
+        #expect(window(&placement, 0, waited: 0) == .delegate)
+        for index in 1..<20 {
+            placement.waited(.milliseconds(35))
+            placement.delegated(1_000)
+            #expect(placement.tick(at: start + .milliseconds(50 * (index + 1)), backlog: 40) == .delegate)
+        }
+    }
+
+    @Test(
+        "a thread that must delegate again within a second of returning waits twice as long next time, up to 64 windows"
+    )
+    func calmBacksOffWhenItFlips() {
+        var placement = RenderPlacement(helpers: 1)
+        placement.tick(at: start)
+        for _ in 0..<100 { placement.rendered(nanoseconds: 10_000) }
+        var index = 0
+        func next(waited: Int, delegated: Int = 0) -> RenderPlacement.Mode {
+            defer { index += 1 }
+            return window(&placement, index, waited: waited, delegated: delegated)
+        }
+        var required: [Int] = []
+        for _ in 0..<6 {
+            #expect(next(waited: 0) == .delegate)  // a flood: busy every window inline
+            while next(waited: 35, delegated: 1_000) == .delegate {}
+            required.append(placement.calmRequired)
+        }
+        #expect(required == [4, 8, 16, 32, 64, 64])
+        // Five seconds inline without a busy window: back to 4.
+        for _ in 0..<100 { #expect(next(waited: 40) == .inline) }
+        #expect(placement.calmRequired == 4)
     }
 }

@@ -29,11 +29,26 @@ package struct RenderPlacement {
     /// The share of the window the pipeline may be busy (not waiting) while rendering inline;
     /// above it, renders move to the helpers. High, because delegating is not free: every order
     /// then costs two hand-offs (wake-ups of the helper and of this thread), and on a machine with
-    /// few cores a third busy thread. Returning stays at 35 %: at 60 % a flooded debug build
-    /// flipped between modes every window and fell behind (ARCHITECTURE §43).
+    /// few cores a third busy thread. Returning at once needs 35 %: at 60 % a flooded debug build
+    /// flipped between modes every window and fell behind (ARCHITECTURE §43); under 60 % it
+    /// returns only after calm windows in a row (``calmRequired``).
     package var busyToDelegate = 0.85
     /// The share the pipeline would be busy if it rendered inline again, below which it does.
     package var busyToReturn = 0.35
+    /// Below this projected share (but above ``busyToReturn``) it returns too, once it has stayed
+    /// there ``calmRequired`` windows in a row: after a burst at a moderate rate the thread goes
+    /// back to rendering inline instead of paying two hand-offs per order for good.
+    package var busyToReturnWhenCalm = 0.60
+    /// A window is calm only if it ends with fewer events than this waiting to be rendered (a
+    /// flood keeps a backlog however the time divides).
+    package var calmBacklog = 6
+    /// Calm windows in a row needed to return; doubled (to at most 64) each time the pipeline has
+    /// to delegate again within a second of returning — a flooded thread would otherwise flip every
+    /// few windows — and back to 4 after five seconds inline.
+    package private(set) var calmRequired = RenderPlacement.fewestCalmWindows
+    private static let fewestCalmWindows = 4
+    private var calmWindows = 0
+    private var returnedAt: ContinuousClock.Instant?
     /// How long a window is.
     package var window = Duration.milliseconds(50)
 
@@ -76,9 +91,13 @@ package struct RenderPlacement {
 
     /// Closes the window if it is over, choosing the mode for the next one; returns the mode.
     /// `cpu` is the thread's CPU time so far (read only when a window starts or ends); `nil`
-    /// judges by the time waited instead.
+    /// judges by the time waited instead. `backlog`: events waiting to be rendered now.
     @discardableResult
-    package mutating func tick(at now: ContinuousClock.Instant, cpu: @autoclosure () -> Duration? = nil) -> Mode {
+    package mutating func tick(
+        at now: ContinuousClock.Instant,
+        cpu: @autoclosure () -> Duration? = nil,
+        backlog: Int = 0
+    ) -> Mode {
         guard helpers > 0 else { return .inline }
         guard let start = windowStart else {
             windowStart = now
@@ -99,11 +118,26 @@ package struct RenderPlacement {
         }
         switch mode {
         case .inline:
-            if busy > busyToDelegate { mode = .delegate }
+            if busy > busyToDelegate {
+                mode = .delegate
+                calmWindows = 0
+                if let returned = returnedAt, now - returned < .seconds(1) {
+                    calmRequired = min(calmRequired * 2, 64)
+                }
+                returnedAt = nil
+            } else if let returned = returnedAt, now - returned >= .seconds(5) {
+                calmRequired = Self.fewestCalmWindows
+                returnedAt = nil
+            }
         case .delegate:
             // What the pipeline would carry with the delegated renders back on its own thread.
             let projected = busy + Double(delegated) * renderNanoseconds / 1e9 / seconds
-            if projected < busyToReturn { mode = .inline }
+            calmWindows = projected < busyToReturnWhenCalm && backlog < calmBacklog ? calmWindows + 1 : 0
+            if projected < busyToReturn || calmWindows >= calmRequired {
+                mode = .inline
+                returnedAt = now
+                calmWindows = 0
+            }
         }
         windowStart = now
         cpuAtStart = cpuNow

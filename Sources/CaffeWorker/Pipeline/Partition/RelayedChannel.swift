@@ -105,7 +105,9 @@ enum RelayedFrames {
             guard bytes.first == 2 else { return }
             var offset = 1
             while offset + 20 <= bytes.count, let range = range(in: bytes, at: offset) {
-                let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
+                let length = Int(
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self))
+                )
                 let start = offset + 20
                 guard length <= bytes.count - start else { return }
                 let source = String(

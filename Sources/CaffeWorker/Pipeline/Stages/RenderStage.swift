@@ -57,7 +57,7 @@ struct RenderStage {
 
     /// Starts the next placement window when this one is over (`cpu`: this thread's CPU time).
     mutating func tick(at now: ContinuousClock.Instant, cpu: @autoclosure () -> Duration?) {
-        placement.tick(at: now, cpu: cpu())
+        placement.tick(at: now, cpu: cpu(), backlog: pending.count + slowLane.count)
     }
 
     /// Records time this thread waited for work in its poll (the busy share's other side).
