@@ -31,3 +31,15 @@ public enum CaffeMethod {
     /// The operators' service (`Stats`, `Redrive`), which `rpc.admin_allowed_keys` can restrict.
     public static let adminService = "caffe.v1.Admin"
 }
+
+/// The wire schema's version, which Health and Stats replies carry in their `ResponseHeader`
+/// metadata beside the worker's release (docs/WIRE.md "Versions and deprecation").
+public enum CaffeSchema {
+    /// `MAJOR.MINOR`: the major is the package's (`caffe.v1` is 1); the minor counts the releases
+    /// that added to it. 1.0: the schema until 0.30.0; 1.1: service blocks, generator options.
+    public static let version = "1.1"
+    /// The metadata key of the schema version (`1.1`).
+    public static let metadataKey = "caffe-schema"
+    /// The metadata key of the worker's release (`0.30.0`).
+    public static let workerVersionMetadataKey = "caffe-version"
+}

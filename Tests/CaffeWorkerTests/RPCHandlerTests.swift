@@ -81,6 +81,8 @@ struct RPCHandlerTests {
             let reply = try check(service, status: Self.serving())
             #expect(reply.status.code == .ok)
             #expect(try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .serving)
+            // The worker's release and the schema's version, readable over the wire.
+            #expect(reply.header.metadata == ["caffe-version": CaffeVersion.current, "caffe-schema": "1.1"])
         }
         let draining = try check("", status: Self.serving(false))
         #expect(try draining.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self).status == .notServing)
@@ -108,8 +110,10 @@ struct RPCHandlerTests {
         let stats = try reply.decodeBody(as: Caffe_V1_StatsResponse.self)
         #expect(stats.gauges["render_threads"] == 3 && stats.gauges["serving"] == 1)
         #expect(stats.counters["rpc_replies_dropped"] != nil)
+        #expect(reply.header.metadata == ["caffe-version": CaffeVersion.current, "caffe-schema": "1.1"])
         #expect(handler.handle(request, replies: &replies) == .answered)
         #expect(sent.replies.count == 2)
+        #expect(sent.replies.last?.header.metadata["caffe-schema"] == CaffeSchema.version)
     }
 
     @Test("RenderOrder and RenderComplication: the session's rendering, or the failure's status")

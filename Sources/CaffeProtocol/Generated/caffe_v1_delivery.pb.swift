@@ -18,7 +18,10 @@
 /// counts an input as done (for its checkpoint) only once every output of it is acknowledged.
 /// Deliveries a consumer holds and leaves unacknowledged past the worker's ack timeout, or that
 /// were sent to a consumer that disconnected, are delivered again, possibly to another consumer:
-/// consumers de-duplicate by order_id. A consumer holding nothing need not report.
+/// consumers de-duplicate by (body_type, order_id) — an order's confirmation and receipt share its
+/// order_id (docs/WIRE.md "De-duplication"). A consumer holding nothing is kept however long it is
+/// silent, but should report every second too: a restarted worker learns of its consumers only from
+/// their feedback (docs/WIRE.md "The acknowledged output").
 
 import SwiftProtobuf
 
@@ -63,7 +66,9 @@ public nonisolated struct Caffe_V1_ConsumerFeedback: Sendable {
   /// every delivery with a tag up to this one is processed
   public var acknowledgedThrough: UInt64 = 0
 
-  /// unacknowledged deliveries the consumer accepts; 0: the worker's default
+  /// Unacknowledged deliveries the consumer accepts, at most output.high_water_mark. A hello (the
+  /// first feedback from a peer) must name one (≥ 1): without it the feedback is refused and counted.
+  /// From a registered consumer, 0 means the worker's output.window.
   public var window: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

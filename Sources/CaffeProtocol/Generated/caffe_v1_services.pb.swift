@@ -8,7 +8,11 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Caffe wire schema: request and reply bodies of the gRPC-style services.
+/// Caffe wire schema: the gRPC-style services and their request and reply bodies. A method is
+/// called over ZeroMQ (docs/WIRE.md "Requests and replies"): RequestHeader.method is
+/// "<package>.<service>/<method>", e.g. "caffe.v1.Renderer/RenderOrder". Renderer and Admin are
+/// served by every worker's rpc.endpoint; Replay by every order source; grpc.health.v1.Health
+/// (grpc/health/v1/health.proto) by the worker.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -10,7 +10,11 @@
 
 /// gRPC's standard health-checking messages (package grpc.health.v1, the same names and field
 /// numbers as gRPC's own health.proto), so standard clients read Caffe's health replies. Caffe
-/// serves "grpc.health.v1.Health/Check" over its ZeroMQ request envelope.
+/// serves "grpc.health.v1.Health/Check" over its ZeroMQ request envelope (not Watch).
+///
+/// The options are gRPC's own: a Go client uses grpc-go's generated package
+/// (google.golang.org/grpc/health/grpc_health_v1) and generates nothing from this file — two
+/// registrations of grpc.health.v1 types in one Go binary conflict (docs/WIRE.md).
 
 import SwiftProtobuf
 

@@ -44,7 +44,9 @@ enum ParsedInput {
     /// A well-formed event.
     case event(InputEvent)
     /// Larger than the worker accepts; the header, when it could be read, identifies it.
-    case oversized(header: Caffe_V1_EventHeader?, bytes: Int, topic: String)
+    /// `bytes`: the body frame's size when it alone is over the limit (`body`), else the message's
+    /// in all frames.
+    case oversized(header: Caffe_V1_EventHeader?, bytes: Int, body: Bool, topic: String)
     /// Not an event at all (its bytes do not decode).
     case malformed(String)
     /// Decodable, but missing what every event must carry (`body_type`).
@@ -68,7 +70,7 @@ enum ParsedInput {
         // Refused inputs whose header could be read are the owner's to refuse too.
         guard let shard else { return }
         switch self {
-        case .oversized(let header?, _, _), .invalid(_, let header?):
+        case .oversized(let header?, _, _, _), .invalid(_, let header?):
             if !shard.owns(header.sourceID) { self = .notOwned(source: header.sourceID) }
         default: break
         }
@@ -89,7 +91,8 @@ enum ParsedInput {
                 frames.count >= 2 && frames[1].count <= limits.maxHeaderBytes
                 ? (try? EventFrames.header(parsing: frames, limits: limits)) : nil
             let topic = frames.first.map { $0.count <= limits.maxTopicBytes ? $0.string : "" } ?? ""
-            self = .oversized(header: header, bytes: total, topic: topic)
+            let body = frames.count == 3 && frames[2].count > limits.maxBodyBytes
+            self = .oversized(header: header, bytes: body ? frames[2].count : total, body: body, topic: topic)
             return
         }
         do {

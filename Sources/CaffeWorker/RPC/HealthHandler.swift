@@ -29,7 +29,7 @@ final class HealthHandler: RPCHandler {
         }
         var response = Grpc_Health_V1_HealthCheckResponse()
         response.status = status.isHealthy ? .serving : .notServing
-        replies.answer(request, .ok, response)
+        replies.answer(request, .ok, response, metadata: versionMetadata)
         return .answered
     }
 }

@@ -65,12 +65,17 @@ struct RPCReply {
     var frames: [ZMQMessage]?
     var code: Caffe_V1_StatusCode
 
-    /// The reply to `request` with `status` and, when given, `body`.
-    init(_ request: RequestFrames, _ status: RPCStatus, _ body: (any SwiftProtobuf.Message)? = nil) {
+    /// The reply to `request` with `status`, when given `body`, and `metadata` in its header.
+    init(
+        _ request: RequestFrames,
+        _ status: RPCStatus,
+        _ body: (any SwiftProtobuf.Message)? = nil,
+        metadata: [String: String] = [:]
+    ) {
         if let body {
-            frames = try? request.reply(status: status, body: body)
+            frames = try? request.reply(status: status, body: body, metadata: metadata)
         } else {
-            frames = try? request.reply(status: status)
+            frames = try? request.reply(status: status, metadata: metadata)
         }
         code = status.code
     }
@@ -101,15 +106,23 @@ struct RPCReplies {
         self.deliver = deliver
     }
 
-    /// Answers `request` with `status` and, when given, `body`.
-    mutating func answer(_ request: RequestFrames, _ status: RPCStatus, _ body: (any SwiftProtobuf.Message)? = nil) {
-        send(RPCReply(request, status, body), method: request.header.method)
+    /// Answers `request` with `status`, when given `body`, and `metadata` in the reply's header.
+    mutating func answer(
+        _ request: RequestFrames,
+        _ status: RPCStatus,
+        _ body: (any SwiftProtobuf.Message)? = nil,
+        metadata: [String: String] = [:]
+    ) {
+        send(RPCReply(request, status, body, metadata: metadata), method: request.header.method)
     }
 
     /// Answers `request` OK with a body encoded before (a cached answer).
-    mutating func answer(_ request: RequestFrames, encodedBody: [UInt8]) {
+    mutating func answer(_ request: RequestFrames, encodedBody: [UInt8], metadata: [String: String] = [:]) {
         send(
-            RPCReply(frames: try? request.reply(status: .ok, encodedBody: encodedBody), code: .ok),
+            RPCReply(
+                frames: try? request.reply(status: .ok, encodedBody: encodedBody, metadata: metadata),
+                code: .ok
+            ),
             method: request.header.method
         )
     }
@@ -165,3 +178,10 @@ struct RPCRouter {
     /// Requests kept by handlers and not answered yet.
     var keptCount: Int { handlers.reduce(0) { $0 + $1.keptCount } }
 }
+
+/// What Health and Stats replies say of the worker in their header: its release and the schema's
+/// version (``CaffeSchema``).
+let versionMetadata = [
+    CaffeSchema.workerVersionMetadataKey: CaffeVersion.current,
+    CaffeSchema.metadataKey: CaffeSchema.version,
+]

@@ -28,7 +28,7 @@ final class StatsHandler: RPCHandler {
 
     func handle(_ request: RequestFrames, replies: inout RPCReplies) -> RPCDecision {
         if let last, ContinuousClock.now - last.at < Self.reuse {
-            replies.answer(request, encodedBody: last.encoded)
+            replies.answer(request, encodedBody: last.encoded, metadata: versionMetadata)
             return .answered
         }
         if waiting.isEmpty {
@@ -48,7 +48,7 @@ final class StatsHandler: RPCHandler {
         replies.counts.publish(force: true)
         let encoded = encodedResponse()
         last = (ContinuousClock.now, encoded)
-        for request in waiting { replies.answer(request, encodedBody: encoded) }
+        for request in waiting { replies.answer(request, encodedBody: encoded, metadata: versionMetadata) }
         waiting.removeAll()
     }
 

@@ -67,7 +67,7 @@ struct IntakeStage {
                 outcome.taken.next = .deadLetter(letter)
             }
             return outcome.taken
-        case .oversized(let header, let bytes, let topic):
+        case .oversized(let header, let bytes, let body, let topic):
             telemetry.count { $0.oversized += 1 }
             telemetry.logger.warning(
                 "oversized message refused",
@@ -76,7 +76,7 @@ struct IntakeStage {
             var outcome = refuse(header, at: now, books: &books, telemetry: &telemetry)
             if case .deadLetter(let ref) = outcome.refusal {
                 outcome.taken.next = .deadLetter(
-                    .oversized(bytes: bytes, limit: limits.maxBodyBytes, topic: topic, header: header, ref: ref)
+                    .oversized(bytes: bytes, body: body, limits: limits, topic: topic, header: header, ref: ref)
                 )
             }
             return outcome.taken
@@ -258,16 +258,24 @@ extension RenderedEvent {
 
     /// The dead letter for an oversized input: its header (when readable) identifies it and, when
     /// intake tracked its sequence, completes it; the bytes themselves are not kept.
+    /// `body`: the body frame alone is over `input.max_message_bytes` (`bytes` is its size); else
+    /// the message in all frames is over the three limits together (`bytes` is all of it).
     static func oversized(
         bytes: Int,
-        limit: Int,
+        body: Bool,
+        limits: CaffeProtocolLimits,
         topic: String,
         header: Caffe_V1_EventHeader?,
         ref: SequenceRef?
     ) -> RenderedEvent {
         var letter = Caffe_V1_DeadLetter()
         letter.topic = topic
-        let detail = "the message has \(bytes) bytes; input.max_message_bytes accepts \(limit) (its bytes are not kept)"
+        let all = limits.maxBodyBytes + limits.maxHeaderBytes + limits.maxTopicBytes
+        let detail =
+            body
+            ? "the body has \(bytes) bytes; input.max_message_bytes accepts \(limits.maxBodyBytes) (its bytes are not kept)"
+            : "the message has \(bytes) bytes in all frames; the body (input.max_message_bytes), header and topic "
+                + "limits accept \(all) together (its bytes are not kept)"
         return deadLetter(.oversized, detail, letter: letter, header: header ?? Caffe_V1_EventHeader(), ref: ref)
     }
 

@@ -13,13 +13,14 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/delivery.proto\x12\x08\x63\x61\x66\x66\x65.v1\"/\n\x0b\x44\x65liveryTag\x12\x13\n\x0bincarnation\x18\x01 \x01(\x06\x12\x0b\n\x03tag\x18\x02 \x01(\x04\"U\n\x10\x43onsumerFeedback\x12\x13\n\x0bincarnation\x18\x01 \x01(\x06\x12\x1c\n\x14\x61\x63knowledged_through\x18\x02 \x01(\x04\x12\x0e\n\x06window\x18\x03 \x01(\rb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/delivery.proto\x12\x08\x63\x61\x66\x66\x65.v1\"/\n\x0b\x44\x65liveryTag\x12\x13\n\x0bincarnation\x18\x01 \x01(\x06\x12\x0b\n\x03tag\x18\x02 \x01(\x04\"U\n\x10\x43onsumerFeedback\x12\x13\n\x0bincarnation\x18\x01 \x01(\x06\x12\x1c\n\x14\x61\x63knowledged_through\x18\x02 \x01(\x04\x12\x0e\n\x06window\x18\x03 \x01(\rBm\n\x0c\x64\x65v.caffe.v1B\rDeliveryProtoP\x01Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\xaa\x02\x08\x43\x61\x66\x66\x65.V1\xba\x02\tCaffe_V1_b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'caffe_client.proto.caffe.v1.delivery_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
+  DESCRIPTOR._serialized_options = b'\n\014dev.caffe.v1B\rDeliveryProtoP\001Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\252\002\010Caffe.V1\272\002\tCaffe_V1_'
   _DELIVERYTAG._serialized_start=37
   _DELIVERYTAG._serialized_end=84
   _CONSUMERFEEDBACK._serialized_start=86

@@ -14,13 +14,14 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61\x66\x66\x65/v1/journal.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x88\x02\n\rJournalHeader\x12\x16\n\x0e\x66ormat_version\x18\x01 \x01(\r\x12.\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10menu_fingerprint\x18\x03 \x01(\t\x12\x1b\n\x13\x63\x61talog_fingerprint\x18\x04 \x01(\t\x12\x0e\n\x06origin\x18\x05 \x01(\t\x12\x37\n\x08metadata\x18\x06 \x03(\x0b\x32%.caffe.v1.JournalHeader.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"m\n\rJournalRecord\x12/\n\x0b\x63\x61ptured_at\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05topic\x18\x02 \x01(\t\x12\x0e\n\x06header\x18\x03 \x01(\x0c\x12\x0c\n\x04\x62ody\x18\x04 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61\x66\x66\x65/v1/journal.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x88\x02\n\rJournalHeader\x12\x16\n\x0e\x66ormat_version\x18\x01 \x01(\r\x12.\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10menu_fingerprint\x18\x03 \x01(\t\x12\x1b\n\x13\x63\x61talog_fingerprint\x18\x04 \x01(\t\x12\x0e\n\x06origin\x18\x05 \x01(\t\x12\x37\n\x08metadata\x18\x06 \x03(\x0b\x32%.caffe.v1.JournalHeader.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"m\n\rJournalRecord\x12/\n\x0b\x63\x61ptured_at\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05topic\x18\x02 \x01(\t\x12\x0e\n\x06header\x18\x03 \x01(\x0c\x12\x0c\n\x04\x62ody\x18\x04 \x01(\x0c\x42l\n\x0c\x64\x65v.caffe.v1B\x0cJournalProtoP\x01Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\xaa\x02\x08\x43\x61\x66\x66\x65.V1\xba\x02\tCaffe_V1_b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'caffe_client.proto.caffe.v1.journal_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
+  DESCRIPTOR._serialized_options = b'\n\014dev.caffe.v1B\014JournalProtoP\001Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\252\002\010Caffe.V1\272\002\tCaffe_V1_'
   _JOURNALHEADER_METADATAENTRY._options = None
   _JOURNALHEADER_METADATAENTRY._serialized_options = b'8\001'
   _JOURNALHEADER._serialized_start=70

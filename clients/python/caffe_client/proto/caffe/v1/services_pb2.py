@@ -13,33 +13,41 @@ _sym_db = _symbol_database.Default()
 
 from caffe_client.proto.caffe.v1 import order_pb2 as caffe_dot_v1_dot_order__pb2
 from caffe_client.proto.caffe.v1 import rendering_pb2 as caffe_dot_v1_dot_rendering__pb2
+from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/services.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x14\x63\x61\x66\x66\x65/v1/order.proto\x1a\x18\x63\x61\x66\x66\x65/v1/rendering.proto\"g\n\x13RenderOrderResponse\x12,\n\x0c\x63onfirmation\x18\x01 \x01(\x0b\x32\x16.caffe.v1.Confirmation\x12\"\n\x07receipt\x18\x02 \x01(\x0b\x32\x11.caffe.v1.Receipt\"\x0e\n\x0cStatsRequest\"\xdd\x01\n\rStatsResponse\x12\x37\n\x08\x63ounters\x18\x01 \x03(\x0b\x32%.caffe.v1.StatsResponse.CountersEntry\x12\x33\n\x06gauges\x18\x02 \x03(\x0b\x32#.caffe.v1.StatsResponse.GaugesEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a-\n\x0bGaugesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"N\n\rReplayRequest\x12\x11\n\tsource_id\x18\x01 \x01(\t\x12\x15\n\rfrom_sequence\x18\x02 \x01(\x04\x12\x13\n\x0bto_sequence\x18\x03 \x01(\x04\"t\n\x0eReplayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.caffe.v1.OrderEvent\x12\x13\n\x0bunavailable\x18\x02 \x03(\x04\x12\'\n\x06\x66rames\x18\x03 \x03(\x0b\x32\x17.caffe.v1.ReplayedEvent\"<\n\rReplayedEvent\x12\r\n\x05topic\x18\x01 \x01(\t\x12\x0e\n\x06header\x18\x02 \x01(\x0c\x12\x0c\n\x04\x62ody\x18\x03 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61\x66\x66\x65/v1/services.proto\x12\x08\x63\x61\x66\x66\x65.v1\x1a\x14\x63\x61\x66\x66\x65/v1/order.proto\x1a\x18\x63\x61\x66\x66\x65/v1/rendering.proto\x1a\x1bgoogle/protobuf/empty.proto\"g\n\x13RenderOrderResponse\x12,\n\x0c\x63onfirmation\x18\x01 \x01(\x0b\x32\x16.caffe.v1.Confirmation\x12\"\n\x07receipt\x18\x02 \x01(\x0b\x32\x11.caffe.v1.Receipt\"\x0e\n\x0cStatsRequest\"\xdd\x01\n\rStatsResponse\x12\x37\n\x08\x63ounters\x18\x01 \x03(\x0b\x32%.caffe.v1.StatsResponse.CountersEntry\x12\x33\n\x06gauges\x18\x02 \x03(\x0b\x32#.caffe.v1.StatsResponse.GaugesEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a-\n\x0bGaugesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"N\n\rReplayRequest\x12\x11\n\tsource_id\x18\x01 \x01(\t\x12\x15\n\rfrom_sequence\x18\x02 \x01(\x04\x12\x13\n\x0bto_sequence\x18\x03 \x01(\x04\"t\n\x0eReplayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.caffe.v1.OrderEvent\x12\x13\n\x0bunavailable\x18\x02 \x03(\x04\x12\'\n\x06\x66rames\x18\x03 \x03(\x0b\x32\x17.caffe.v1.ReplayedEvent\"<\n\rReplayedEvent\x12\r\n\x05topic\x18\x01 \x01(\t\x12\x0e\n\x06header\x18\x02 \x01(\x0c\x12\x0c\n\x04\x62ody\x18\x03 \x01(\x0c\x32\xa2\x01\n\x08Renderer\x12\x42\n\x0bRenderOrder\x12\x14.caffe.v1.OrderEvent\x1a\x1d.caffe.v1.RenderOrderResponse\x12R\n\x12RenderComplication\x12\x1d.caffe.v1.ComplicationRequest\x1a\x1d.caffe.v1.ComplicationPayload2z\n\x05\x41\x64min\x12\x38\n\x05Stats\x12\x16.caffe.v1.StatsRequest\x1a\x17.caffe.v1.StatsResponse\x12\x37\n\x07Redrive\x12\x14.caffe.v1.DeadLetter\x1a\x16.google.protobuf.Empty2D\n\x06Replay\x12:\n\x05\x46\x65tch\x12\x17.caffe.v1.ReplayRequest\x1a\x18.caffe.v1.ReplayResponseBm\n\x0c\x64\x65v.caffe.v1B\rServicesProtoP\x01Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\xaa\x02\x08\x43\x61\x66\x66\x65.V1\xba\x02\tCaffe_V1_b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'caffe_client.proto.caffe.v1.services_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
+  DESCRIPTOR._serialized_options = b'\n\014dev.caffe.v1B\rServicesProtoP\001Z5github.com/caffe-server/caffe/gen/go/caffe/v1;caffev1\252\002\010Caffe.V1\272\002\tCaffe_V1_'
   _STATSRESPONSE_COUNTERSENTRY._options = None
   _STATSRESPONSE_COUNTERSENTRY._serialized_options = b'8\001'
   _STATSRESPONSE_GAUGESENTRY._options = None
   _STATSRESPONSE_GAUGESENTRY._serialized_options = b'8\001'
-  _RENDERORDERRESPONSE._serialized_start=85
-  _RENDERORDERRESPONSE._serialized_end=188
-  _STATSREQUEST._serialized_start=190
-  _STATSREQUEST._serialized_end=204
-  _STATSRESPONSE._serialized_start=207
-  _STATSRESPONSE._serialized_end=428
-  _STATSRESPONSE_COUNTERSENTRY._serialized_start=334
-  _STATSRESPONSE_COUNTERSENTRY._serialized_end=381
-  _STATSRESPONSE_GAUGESENTRY._serialized_start=383
-  _STATSRESPONSE_GAUGESENTRY._serialized_end=428
-  _REPLAYREQUEST._serialized_start=430
-  _REPLAYREQUEST._serialized_end=508
-  _REPLAYRESPONSE._serialized_start=510
-  _REPLAYRESPONSE._serialized_end=626
-  _REPLAYEDEVENT._serialized_start=628
-  _REPLAYEDEVENT._serialized_end=688
+  _RENDERORDERRESPONSE._serialized_start=114
+  _RENDERORDERRESPONSE._serialized_end=217
+  _STATSREQUEST._serialized_start=219
+  _STATSREQUEST._serialized_end=233
+  _STATSRESPONSE._serialized_start=236
+  _STATSRESPONSE._serialized_end=457
+  _STATSRESPONSE_COUNTERSENTRY._serialized_start=363
+  _STATSRESPONSE_COUNTERSENTRY._serialized_end=410
+  _STATSRESPONSE_GAUGESENTRY._serialized_start=412
+  _STATSRESPONSE_GAUGESENTRY._serialized_end=457
+  _REPLAYREQUEST._serialized_start=459
+  _REPLAYREQUEST._serialized_end=537
+  _REPLAYRESPONSE._serialized_start=539
+  _REPLAYRESPONSE._serialized_end=655
+  _REPLAYEDEVENT._serialized_start=657
+  _REPLAYEDEVENT._serialized_end=717
+  _RENDERER._serialized_start=720
+  _RENDERER._serialized_end=882
+  _ADMIN._serialized_start=884
+  _ADMIN._serialized_end=1006
+  _REPLAY._serialized_start=1008
+  _REPLAY._serialized_end=1076
 # @@protoc_insertion_point(module_scope)

@@ -1,5 +1,6 @@
 from caffe_client.proto.caffe.v1 import order_pb2 as _order_pb2
 from caffe_client.proto.caffe.v1 import rendering_pb2 as _rendering_pb2
+from google.protobuf import empty_pb2 as _empty_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
