@@ -1,5 +1,6 @@
 // Caffe — protocol tests.
 
+import Foundation
 import Testing
 
 @testable import CaffeProtocol
@@ -77,5 +78,45 @@ struct ShardAssignmentTests {
         }
         for count in perShard { #expect((2_700...3_300).contains(count), "\(perShard)") }
         #expect((2_700...3_300).contains(moved), "\(moved) of 12,000 moved")
+    }
+
+    /// docs/WIRE.md's published table ("Shards"): every id's FNV-1a and its shard for each N, as this
+    /// implementation computes them (the Python client's test reads the same rows).
+    @Test func theTableWireMDPublishes() throws {
+        let wire = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../docs/WIRE.md"
+        )
+        let text = try String(contentsOf: wire, encoding: .utf8)
+        let rows = Self.shardTable(text)
+        #expect(rows.rows.count >= 20)
+        #expect(rows.counts == [2, 3, 4, 10, 100, 4096])
+        for row in rows.rows {
+            #expect(ShardAssignment.fnv1a(row.source) == row.hash, "\(row.source)")
+            for (count, shard) in zip(rows.counts, row.shards) {
+                #expect(ShardAssignment.shard(of: row.source, among: count) == shard, "\(row.source) among \(count)")
+            }
+        }
+    }
+
+    /// The rows of the table under `| `source_id` | FNV-1a 64 | N = …`: `(empty)` is the empty id.
+    static func shardTable(_ text: String) -> (counts: [Int], rows: [(source: String, hash: UInt64, shards: [Int])]) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("| `source_id` | FNV-1a 64 |") }) else {
+            return ([], [])
+        }
+        func cells(_ line: String) -> [String] {
+            line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let counts = cells(lines[start]).dropFirst(2).compactMap { Int($0.replacingOccurrences(of: "N = ", with: "")) }
+        var rows: [(String, UInt64, [Int])] = []
+        for line in lines[(start + 2)...] {
+            guard line.hasPrefix("|") else { break }
+            let row = cells(line)
+            let source = row[0] == "(empty)" ? "" : String(row[0].dropFirst().dropLast())
+            let hash = UInt64(row[1].dropFirst(3).dropLast(), radix: 16) ?? 0
+            rows.append((source, hash, row.dropFirst(2).compactMap { Int($0) }))
+        }
+        return (counts, rows)
     }
 }

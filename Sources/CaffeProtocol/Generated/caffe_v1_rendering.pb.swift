@@ -221,6 +221,9 @@ public nonisolated struct Caffe_V1_RenderNote: Sendable {
   public init() {}
 }
 
+/// An order's confirmation. Each part is one catalog string, rendered; `text` is the parts joined
+/// by newlines in this order: greeting, the summary's sentence ("You ordered 2 large pizzas."),
+/// item_count, and pickup when the order has one.
 public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -235,12 +238,15 @@ public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   /// Clears the value of `ref`. Subsequent reads from it will return its default value.
   public mutating func clearRef() {_uniqueStorage()._ref = nil}
 
-  /// the localization actually used after fallback
+  /// The localization whose strings were used: a Localizations/ folder name after matching and
+  /// fallback, not the customer's tag — "en" for en-US and en-GB, "es-419" for es-MX, "es" for
+  /// es-ES, "fr" for fr-CA, "pt-BR" for pt-PT. Numbers, dates and prices follow the customer's locale.
   public var locale: String {
     get {_storage._locale}
     set {_uniqueStorage()._locale = newValue}
   }
 
+  /// the greeting sentence: "Welcome, Ana!"
   public var greeting: Caffe_V1_StyledText {
     get {_storage._greeting ?? Caffe_V1_StyledText()}
     set {_uniqueStorage()._greeting = newValue}
@@ -250,7 +256,7 @@ public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   /// Clears the value of `greeting`. Subsequent reads from it will return its default value.
   public mutating func clearGreeting() {_uniqueStorage()._greeting = nil}
 
-  /// "2 large pizzas and 1 small juice"
+  /// the items as one phrase, no sentence around it: "2 large pizzas and 1 small juice"
   public var summary: Caffe_V1_StyledText {
     get {_storage._summary ?? Caffe_V1_StyledText()}
     set {_uniqueStorage()._summary = newValue}
@@ -270,6 +276,7 @@ public nonisolated struct Caffe_V1_Confirmation: @unchecked Sendable {
   /// Clears the value of `itemCount`. Subsequent reads from it will return its default value.
   public mutating func clearItemCount() {_uniqueStorage()._itemCount = nil}
 
+  /// the pickup sentence, only when OrderEvent.pickup_at is set; empty otherwise
   public var pickup: Caffe_V1_StyledText {
     get {_storage._pickup ?? Caffe_V1_StyledText()}
     set {_uniqueStorage()._pickup = newValue}
@@ -353,6 +360,7 @@ public nonisolated struct Caffe_V1_Receipt: Sendable {
   /// Clears the value of `ref`. Subsequent reads from it will return its default value.
   public mutating func clearRef() {self._ref = nil}
 
+  /// as Confirmation.locale
   public var locale: String = String()
 
   public var currencyCode: String = String()
@@ -364,6 +372,7 @@ public nonisolated struct Caffe_V1_Receipt: Sendable {
 
   public var tax: String = String()
 
+  /// the store's rate as menu.json writes it, a decimal fraction: "0.08625" is 8.625 %
   public var taxRate: String = String()
 
   public var tip: String = String()
@@ -465,6 +474,8 @@ public nonisolated struct Caffe_V1_ComplicationPayload: Sendable {
 
   public var locale: String = String()
 
+  /// One per family, in the order the request lists them (a family listed twice comes twice), or
+  /// in the enum's number order when it lists none.
   public var entries: [Caffe_V1_ComplicationEntry] = []
 
   public var notes: [Caffe_V1_RenderNote] = []
