@@ -1,0 +1,263 @@
+"""The contract suite: examples docs/WIRE.md publishes, read from the page and checked against a
+running worker. The page is the source: each case names the table row it documents and how the
+documented detail starts, takes the full status and detail from the page, and expects the worker's
+reply to be exactly that. If the page and the worker part, the case fails, whichever moved."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+import zmq
+
+from caffe_client import Publisher, RpcClient, StatusCode, Subscriber
+from caffe_client.frames import encode_request, parse_reply
+from caffe_client.messages import (
+    ComplicationRequest,
+    DeadLetter,
+    DeadLetterReason,
+    EventHeader,
+    HealthCheckRequest,
+    OrderEvent,
+    RequestHeader,
+)
+from caffe_client.rpc import HEALTH_CHECK, STATS
+
+from conftest import start_worker
+from helpers import synchronise
+from orders import complication, small_order
+
+WIRE = Path(__file__).resolve().parents[3] / "docs" / "WIRE.md"
+STATUS_NAMES = {code.name for code in StatusCode}
+
+
+def documented(row_start: str, detail_start: str) -> tuple[str, str]:
+    """The status and the whole detail the page gives, in the table row that starts with
+    ``row_start``, for the detail starting with ``detail_start`` (in `` `` or ` `); the status is
+    the last status name written before the detail in that row."""
+    rows = [line for line in WIRE.read_text(encoding="utf-8").splitlines() if line.startswith(row_start)]
+    assert rows, f"WIRE.md has no row starting {row_start!r}"
+    status = None
+    for double, single in re.findall(r"``(.+?)``|`([^`]+)`", rows[0]):
+        token = double or single
+        if single in STATUS_NAMES:
+            status = single
+        elif token.startswith(detail_start):
+            assert status, f"no status before {token!r} in {row_start!r}"
+            return status, token
+    raise AssertionError(f"WIRE.md's row {row_start!r} documents no detail starting {detail_start!r}")
+
+
+def call(endpoint: str, context: zmq.Context, header: RequestHeader, body: bytes | object) -> tuple[str, str, dict]:
+    """One request on a fresh DEALER; the reply's status name, message and metadata."""
+    socket = context.socket(zmq.DEALER)
+    socket.linger = 0
+    socket.connect(endpoint)
+    try:
+        socket.send_multipart(encode_request(header, body))
+        assert socket.poll(5000), "no reply within 5 s"
+        reply = parse_reply(socket.recv_multipart())
+        return StatusCode.of(reply.status).name, reply.header.message, dict(reply.header.metadata)
+    finally:
+        socket.close()
+
+
+def header(method: str = STATS, request_id: str = "contract-1") -> RequestHeader:
+    return RequestHeader(method=method, request_id=request_id)
+
+
+def _no_method():
+    return RequestHeader(request_id="contract-1"), b""
+
+
+def _unknown_method():
+    return header("/caffe.v1.Admin/Stats"), b""
+
+
+def _no_request_id():
+    return RequestHeader(method=STATS), b""
+
+
+def _nanos_outside():
+    request = header()
+    request.deadline.seconds = int(time.time()) + 60
+    request.deadline.nanos = 2_000_000_000
+    return request, b""
+
+
+def _deadline_passed():
+    request = header()
+    request.deadline.seconds = int(time.time()) - 60
+    return request, b""
+
+
+def _negative_timeout():
+    request = header()
+    request.timeout.seconds = -1
+    return request, b""
+
+
+def _zero_timeout():
+    request = header()
+    request.timeout.SetInParent()
+    return request, b""
+
+
+def _unknown_service():
+    return header(HEALTH_CHECK), HealthCheckRequest(service="caffe.v1.Replay")
+
+
+def _not_a_health_request():
+    return header(HEALTH_CHECK), b"\xff\xff\xff"
+
+
+def _order_without_id():
+    return header("caffe.v1.Renderer/RenderOrder"), OrderEvent()
+
+
+def _bad_hour_cycle():
+    request = complication("contract-hc")
+    request.hour_cycle = "h99"
+    return header("caffe.v1.Renderer/RenderComplication"), request
+
+
+def _letter_without_event():
+    return header("caffe.v1.Admin/Redrive"), DeadLetter(detail="a gap's letter keeps no event")
+
+
+def _header_not_decodable():
+    return None, b""
+
+
+CASES = {
+    "method absent": ("| 1 | `method`", "unreadable request: RequestHeader is missing required field 'method'", _no_method),
+    "method unknown": ("| 1 | `method`", "method '/caffe.v1.Admin/Stats' is not served here", _unknown_method),
+    "request id absent": ("| 2 | `request_id`", "unreadable request: RequestHeader is missing required field 'request_id'", _no_request_id),
+    "deadline nanos outside": ("| 3 | `deadline`", "unreadable request: RequestHeader.deadline has nanos", _nanos_outside),
+    "deadline passed": ("| 3 | `deadline`", "the deadline had passed on arrival", _deadline_passed),
+    "timeout negative": ("| 5 | `timeout`", "unreadable request: RequestHeader.timeout must be", _negative_timeout),
+    "timeout zero": ("| 5 | `timeout`", "the deadline had passed on arrival", _zero_timeout),
+    "health: unknown service": ("| `grpc.health.v1.Health/Check` | `HealthCheckRequest`:", "unknown service", _unknown_service),
+    "health: not a request": ("| `grpc.health.v1.Health/Check` | `HealthCheckRequest`:", "request body is not a valid", _not_a_health_request),
+    "order without an id": ("| `Renderer/RenderOrder` |", "missing-field at orderId", _order_without_id),
+    "hour cycle h99": ("| `Renderer/RenderComplication` |", "invalid-hour-cycle at hourCycle", _bad_hour_cycle),
+    "redrive: a letter without its event": ("| `caffe.v1.Admin/Redrive` | `DeadLetter`: 3", "the dead letter keeps no event", _letter_without_event),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_documented_refusal_is_the_worker_s(worker, context, case):
+    row, start, build = CASES[case]
+    status, detail = documented(row, start)
+    request, body = build()
+    if isinstance(body, ComplicationRequest | OrderEvent | HealthCheckRequest | DeadLetter):
+        body = body.SerializeToString()
+    got = call(worker.rpc, context, request, body)
+    assert got[:2] == (status, detail), f"{case}: WIRE.md says {status} {detail!r}"
+
+
+def test_an_undecodable_header_is_answered_as_documented(worker, context):
+    text = WIRE.read_text(encoding="utf-8")
+    detail = re.search(r"a header that does not decode: ``(.+?)``", text, re.S).group(1).replace("\n", " ")
+    socket = context.socket(zmq.DEALER)
+    socket.linger = 0
+    socket.connect(worker.rpc)
+    try:
+        socket.send_multipart([b"", b"\xff\xfe not a header", b""])
+        assert socket.poll(5000)
+        reply = parse_reply(socket.recv_multipart())
+    finally:
+        socket.close()
+    assert (StatusCode.of(reply.status).name, reply.header.message, reply.header.request_id) == (
+        "INVALID_ARGUMENT",
+        detail,
+        "",
+    )
+
+
+def test_versions_in_reply_metadata_are_the_documented_ones(worker, context):
+    text = WIRE.read_text(encoding="utf-8")
+    version = re.search(r"carry `caffe-version` \(the worker's release, `([^`]+)`\)", text).group(1)
+    schema = re.search(r"`caffe-schema` \(the schema's version, `([^`]+)`\)", text).group(1)
+    for method in (HEALTH_CHECK, STATS):
+        body = HealthCheckRequest().SerializeToString() if method == HEALTH_CHECK else b""
+        status, _, metadata = call(worker.rpc, context, header(method), body)
+        assert status == "OK"
+        assert metadata == {"caffe-version": version, "caffe-schema": schema}
+
+
+def shard_table() -> tuple[list[int], list[tuple[str, list[int]]]]:
+    lines = WIRE.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| `source_id` | FNV-1a 64 |"))
+    cells = lambda line: [cell.strip() for cell in line.split("|")[1:-1]]
+    counts = [int(cell.replace("N = ", "")) for cell in cells(lines[start])[2:]]
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        row = cells(line)
+        rows.append(("" if row[0] == "(empty)" else row[0][1:-1], [int(cell) for cell in row[2:]]))
+    return counts, rows
+
+
+def test_a_shard_worker_renders_exactly_the_table_s_sources(tmp_path, context):
+    """A worker with input.shard 1/4: of one order from each id in WIRE.md's table, it renders those
+    the table gives shard 1 among 4 and counts the others as not owned."""
+    counts, rows = shard_table()
+    column = counts.index(4)
+    ids = [source for source, _ in rows if source]  # the empty id is no source: dead-lettered INVALID
+    owned = {source for source, shards in rows if source and shards[column] == 1}
+    assert owned and len(owned) < len(ids)
+    running = start_worker(tmp_path, "input.shard=1/4")
+    try:
+        subscriber = Subscriber(running.output, context=context)
+        publishers = [Publisher(">" + running.input, source_id=source, context=context) for source in ids]
+        publishers[0].wait_for_subscribers(1, timeout=10)
+        synchronise(publishers[0], subscriber)
+        for index, publisher in enumerate(publishers):
+            publisher.publish_order(small_order(f"contract-shard-{index}"))
+        # Confirmations until 10 s pass or, once every owned one came, nothing comes for a second.
+        confirmed = set()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            event = subscriber.receive(1.0)
+            if event is None and len(confirmed) >= len(owned):
+                break
+            if event is not None and event.topic.startswith("confirmation."):
+                confirmed.add(event.header.source_id)
+        assert confirmed == owned
+        with RpcClient(running.rpc, context=context) as client:
+            stats = client.stats()
+        assert stats.counters["events_not_owned"] == len(ids) - len(owned)
+        for publisher in publishers:
+            publisher.close()
+        subscriber.close()
+    finally:
+        running.stop()
+
+
+def test_an_oversized_body_is_dead_lettered_with_the_documented_detail(worker, context, source_id):
+    """WIRE.md's OVERSIZED example: a body one byte over input.max_message_bytes (1 MiB)."""
+    row = next(line for line in WIRE.read_text(encoding="utf-8").splitlines() if line.startswith("| `OVERSIZED` (6) |"))
+    detail = re.search(r"``(the body has 1048577 bytes;.+?)``", row).group(1)
+    publisher = Publisher(">" + worker.input, source_id=source_id, context=context)
+    subscriber = Subscriber(worker.output, topics=["dead-letter"], context=context)
+    try:
+        publisher.wait_for_subscribers(1, timeout=10)
+        synchronise(publisher, subscriber)
+        header = EventHeader(source_id=source_id, sequence=1, body_type="caffe.v1.OrderEvent", order_id="contract-big")
+        publisher.socket.send_multipart([b"order.store-mx-cdmx", header.SerializeToString(), b"x" * 1_048_577])
+        # The synchronising messages' own (MALFORMED) letters may still be on the way.
+        letter = DeadLetter()
+        deadline = time.monotonic() + 10
+        while letter.reason != DeadLetterReason.DEAD_LETTER_REASON_OVERSIZED and time.monotonic() < deadline:
+            event = subscriber.receive(1.0)
+            if event is not None and event.topic == "dead-letter":
+                letter = event.decode_body(DeadLetter)
+        assert (DeadLetterReason.Name(letter.reason), letter.detail) == ("DEAD_LETTER_REASON_OVERSIZED", detail)
+        assert letter.original_body == b"" and letter.topic == "order.store-mx-cdmx"
+    finally:
+        publisher.close()
+        subscriber.close()
