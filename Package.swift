@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "CaffeProtocol", targets: ["CaffeProtocol"]),
         .library(name: "CaffeTransport", targets: ["CaffeTransport"]),
+        .library(name: "CaffeClient", targets: ["CaffeClient"]),
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "RichText", targets: ["RichText"]),
         .library(name: "GrammarAgreement", targets: ["GrammarAgreement"]),
@@ -73,6 +74,14 @@ let package = Package(
         .target(
             name: "CaffeTransport",
             dependencies: ["CaffeProtocol", "ZeroMQ"]
+        ),
+        // A Swift client of a worker: its RPC methods (and, to come, publishing, replay, consuming).
+        .target(
+            name: "CaffeClient",
+            dependencies: [
+                "CaffeProtocol", "CaffeTransport", "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
         ),
 
         // MARK: Localization
@@ -144,6 +153,7 @@ let package = Package(
             name: "caffe",
             dependencies: [
                 "CaffeBooks",
+                "CaffeClient",
                 "CaffeCore",
                 "CaffeWorker",
                 "ZeroMQ",
@@ -263,6 +273,15 @@ let package = Package(
         .testTarget(
             name: "CaffeBooksTests",
             dependencies: ["CaffeBooks", "CaffeProtocol"]
+        ),
+        .testTarget(
+            name: "CaffeClientTests",
+            dependencies: [
+                "CaffeClient", "CaffeWorker", "CaffeCore", "CaffeProtocol", "CaffeTestKit", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "CaffeWorkerTests",

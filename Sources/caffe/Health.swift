@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeClient
 import CaffeProtocol
 import CaffeTransport
 import Foundation
@@ -6,7 +7,7 @@ import ZeroMQ
 
 /// `caffe health`: `grpc.health.v1.Health/Check` against a worker's RPC endpoint, exiting the way
 /// grpc-ecosystem's `grpc_health_probe` does, so Kubernetes exec probes and scripts read it alike.
-struct HealthCommand: ParsableCommand {
+struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Check a worker's health over its RPC endpoint (grpc_health_probe's exit codes).",
@@ -32,48 +33,31 @@ struct HealthCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the answer.")
     var rpcTimeout = 1.0
 
-    func run() throws {
-        let endpoint = rpc.hasPrefix(">") ? String(rpc.dropFirst()) : rpc
-        guard endpoint.hasPrefix("tcp://") || endpoint.hasPrefix("ipc://"), connectTimeout > 0, rpcTimeout > 0 else {
-            Self.fail(1, "--rpc must be tcp://host:port or ipc://path, and the timeouts positive")
-        }
-        let context = try ZMQContext()
-        defer { context.shutdown() }
-        let socket = try context.socket(.dealer)
-        defer { socket.close(linger: .zero) }
-        let monitor = try ZMQSocketMonitor(socket, events: .connected)
-        defer { monitor.stop() }
+    func run() async throws {
+        var options = RPCClient.Options()
+        options.timeout = .milliseconds(Int64(rpcTimeout * 1000))
+        options.attempts = 1
+        let client: RPCClient
         do {
-            try socket.connect(endpoint)
+            client = try RPCClient(endpoint: rpc, options: options)
         } catch {
-            Self.fail(1, "cannot connect to \(endpoint): \(error)")
+            Self.fail(1, "--rpc must be tcp://host:port or ipc://path (a leading > is accepted): \(error)")
         }
-        let connected = try? monitor.wait(for: .connected, timeout: .milliseconds(Int32(connectTimeout * 1000)))
-        guard connected != nil else {
-            Self.fail(2, "timeout: failed to connect to \(endpoint) within \(connectTimeout) s")
-        }
-        var header = Caffe_V1_RequestHeader()
-        header.method = CaffeMethod.healthCheck
-        header.requestID = "health"
-        var request = Grpc_Health_V1_HealthCheckRequest()
-        request.service = service
-        try socket.send(multipart: try RequestFrames.encode(header: header, body: request))
-        guard let frames = try socket.receiveMultipart(timeout: .milliseconds(Int32(rpcTimeout * 1000))) else {
-            Self.fail(3, "timeout: health rpc did not complete within \(rpcTimeout) s")
-        }
-        let reply: ResponseFrames
-        let answer: Grpc_Health_V1_HealthCheckResponse
+        guard connectTimeout > 0, rpcTimeout > 0 else { Self.fail(1, "the timeouts must be positive") }
         do {
-            reply = try ResponseFrames(parsing: frames)
-            guard reply.status.code == .ok else {
-                Self.fail(3, "error: health rpc failed: \(reply.status.code.grpcName): \(reply.status.message)")
-            }
-            answer = try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self)
+            try client.waitUntilConnected(timeout: .milliseconds(Int64(connectTimeout * 1000)))
         } catch {
+            Self.fail(2, "timeout: failed to connect to \(client.endpoint.address) within \(connectTimeout) s")
+        }
+        let status: Grpc_Health_V1_HealthCheckResponse.ServingStatus
+        do {
+            status = try await client.health(service: service)
+        } catch {
+            if case .noAnswer = error { Self.fail(3, "timeout: health rpc did not complete within \(rpcTimeout) s") }
             Self.fail(3, "error: health rpc failed: \(error)")
         }
-        guard answer.status == .serving else {
-            Self.fail(4, "service unhealthy (responded with \(Self.name(answer.status)))")
+        guard status == .serving else {
+            Self.fail(4, "service unhealthy (responded with \(Self.name(status)))")
         }
         print("status: SERVING")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaffeClient
 import CaffeProtocol
 import CaffeTransport
 import Foundation
@@ -9,7 +10,7 @@ import ZeroMQ
 /// after the cause was fixed (a catalog, a menu). The worker renders each letter's original event
 /// outside its sequence books: not taken for a duplicate, completing nothing, its outputs marked
 /// `redriven: "true"` in their metadata (consumers de-duplicate by order id as ever).
-struct Redrive: ParsableCommand {
+struct Redrive: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Have a worker render dead letters again (caffe.v1.Admin/Redrive).",
         discussion: """
@@ -29,18 +30,16 @@ struct Redrive: ParsableCommand {
     @Argument(help: "A file of dead letters, one JSON object per line (- or none: standard input).")
     var file: String?
 
-    func run() throws {
+    func run() async throws {
         let text: String
         if let file, file != "-" {
             text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
         } else {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        let context = try ZMQContext()
-        defer { context.shutdown() }
-        let socket = try context.socket(.dealer)
-        defer { socket.close(linger: .milliseconds(0)) }
-        try socket.connect(rpc.hasPrefix(">") ? String(rpc.dropFirst()) : rpc)
+        var options = RPCClient.Options()
+        options.timeout = .milliseconds(Int64(timeout * 1000))
+        let client = try RPCClient(endpoint: rpc, options: options)
         var accepted = 0
         var refused = 0
         for (number, line) in text.split(separator: "\n").enumerated() where !line.allSatisfy(\.isWhitespace) {
@@ -52,21 +51,17 @@ struct Redrive: ParsableCommand {
                 print("line \(number + 1): not a DeadLetter in JSON: \(error)")
                 continue
             }
-            var header = Caffe_V1_RequestHeader()
-            header.method = CaffeMethod.redrive
-            header.requestID = "redrive-\(number + 1)"
-            try socket.send(multipart: try RequestFrames.encode(header: header, body: letter))
-            guard let frames = try socket.receiveMultipart(timeout: .milliseconds(Int32(timeout * 1000))) else {
-                throw ValidationError("no answer from \(rpc) within \(timeout) s")
-            }
-            let reply = try ResponseFrames(parsing: frames)
             let reference = "\(letter.ref.sourceID) #\(letter.ref.sequence) \(letter.ref.orderID)"
-            if reply.status.code == .ok {
+            do {
+                try await client.redrive(letter)
                 accepted += 1
                 print("line \(number + 1): \(reference): redriven")
-            } else {
+            } catch {
+                guard case .status(let status, _) = error else {
+                    throw ValidationError("no answer from \(rpc) within \(timeout) s")
+                }
                 refused += 1
-                print("line \(number + 1): \(reference): \(reply.status.code.grpcName): \(reply.status.message)")
+                print("line \(number + 1): \(reference): \(status.code.grpcName): \(status.message)")
             }
         }
         print("\(accepted) redriven, \(refused) refused")

@@ -1,3 +1,4 @@
+import CaffeProtocol
 import ArgumentParser
 import CaffeBooks
 import CaffeCore

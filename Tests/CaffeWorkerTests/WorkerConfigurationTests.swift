@@ -1,4 +1,5 @@
 // Caffe — CaffeWorker tests.
+import CaffeProtocol
 import CaffeCore
 import CaffeTestKit
 import Foundation

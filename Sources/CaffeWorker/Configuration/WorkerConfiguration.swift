@@ -338,43 +338,6 @@ public struct WorkerConfiguration: Hashable, Sendable {
     }
 }
 
-/// A socket endpoint and whether the worker binds it or connects to it. Written `@tcp://…` (bind)
-/// or `>tcp://…` (connect), as CZMQ writes them; without a prefix the role's default applies
-/// (inputs connect, outputs bind).
-public struct WorkerEndpoint: Hashable, Sendable, CustomStringConvertible {
-    /// Whether the socket binds the address (`@`) or connects to it (`>`).
-    public enum Mode: String, Hashable, Sendable {
-        case bind, connect
-    }
-
-    /// How the address is attached.
-    public var mode: Mode
-    /// The address with its transport: `tcp://127.0.0.1:5560`, `ipc:///run/caffe/in`.
-    public var address: String
-
-    /// An endpoint that binds or connects `address`.
-    public init(_ mode: Mode, _ address: String) {
-        self.mode = mode
-        self.address = address
-    }
-
-    /// Reads `@addr`, `>addr` or `addr` (taking `defaultMode`); `nil` when no transport is named.
-    public init?(parsing text: String, defaultMode: Mode) {
-        var address = Substring(text.trimmingCharacters(in: .whitespaces))
-        var mode = defaultMode
-        if address.hasPrefix("@") {
-            mode = .bind
-            address = address.dropFirst()
-        } else if address.hasPrefix(">") {
-            mode = .connect
-            address = address.dropFirst()
-        }
-        let transports = ["tcp://", "ipc://", "inproc://", "pgm://", "epgm://", "vmci://"]
-        guard transports.contains(where: { address.hasPrefix($0) }), address.count > 8 else { return nil }
-        self.mode = mode
-        self.address = String(address)
-    }
-
-    /// `@address` or `>address`, as the configuration writes it.
-    public var description: String { (mode == .bind ? "@" : ">") + address }
-}
+/// A socket endpoint of the worker's configuration (`@tcp://…` binds, `>tcp://…` connects), the
+/// protocol's one endpoint type.
+public typealias WorkerEndpoint = CaffeEndpoint
