@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from google.protobuf.message import Message
 
@@ -62,3 +63,23 @@ def synchronise(publisher, subscriber: Subscriber, timeout: float = 10.0) -> Non
             break
     while subscriber.receive(0.3) is not None:
         pass
+
+
+def wire_shard_table() -> tuple[list[int], list[tuple[str, int, list[int]]]]:
+    """docs/WIRE.md's published shard table ("Shards"): the fleet sizes, and per row the source id
+    (``(empty)`` is the empty id), its FNV-1a and its shard for each size."""
+    lines = (Path(__file__).resolve().parents[3] / "docs" / "WIRE.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| `source_id` | FNV-1a 64 |"))
+
+    def cells(line: str) -> list[str]:
+        return [cell.strip() for cell in line.split("|")[1:-1]]
+
+    counts = [int(cell.replace("N = ", "")) for cell in cells(lines[start])[2:]]
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        row = cells(line)
+        source = "" if row[0] == "(empty)" else row[0][1:-1]
+        rows.append((source, int(row[1][1:-1], 16), [int(cell) for cell in row[2:]]))
+    return counts, rows

@@ -15,7 +15,6 @@ import zmq
 from caffe_client import Publisher, RpcClient, StatusCode, Subscriber
 from caffe_client.frames import encode_request, parse_reply
 from caffe_client.messages import (
-    ComplicationRequest,
     DeadLetter,
     DeadLetterReason,
     EventHeader,
@@ -26,7 +25,7 @@ from caffe_client.messages import (
 from caffe_client.rpc import HEALTH_CHECK, STATS
 
 from conftest import start_worker
-from helpers import synchronise
+from helpers import synchronise, wire_shard_table
 from orders import complication, small_order
 
 WIRE = Path(__file__).resolve().parents[3] / "docs" / "WIRE.md"
@@ -50,7 +49,7 @@ def documented(row_start: str, detail_start: str) -> tuple[str, str]:
     raise AssertionError(f"WIRE.md's row {row_start!r} documents no detail starting {detail_start!r}")
 
 
-def call(endpoint: str, context: zmq.Context, header: RequestHeader, body: bytes | object) -> tuple[str, str, dict]:
+def call(endpoint: str, context: zmq.Context, header: RequestHeader, body) -> tuple[str, str, dict]:
     """One request on a fresh DEALER; the reply's status name, message and metadata."""
     socket = context.socket(zmq.DEALER)
     socket.linger = 0
@@ -127,10 +126,6 @@ def _letter_without_event():
     return header("caffe.v1.Admin/Redrive"), DeadLetter(detail="a gap's letter keeps no event")
 
 
-def _header_not_decodable():
-    return None, b""
-
-
 CASES = {
     "method absent": ("| 1 | `method`", "unreadable request: RequestHeader is missing required field 'method'", _no_method),
     "method unknown": ("| 1 | `method`", "method '/caffe.v1.Admin/Stats' is not served here", _unknown_method),
@@ -152,8 +147,6 @@ def test_a_documented_refusal_is_the_worker_s(worker, context, case):
     row, start, build = CASES[case]
     status, detail = documented(row, start)
     request, body = build()
-    if isinstance(body, ComplicationRequest | OrderEvent | HealthCheckRequest | DeadLetter):
-        body = body.SerializeToString()
     got = call(worker.rpc, context, request, body)
     assert got[:2] == (status, detail), f"{case}: WIRE.md says {status} {detail!r}"
 
@@ -188,27 +181,13 @@ def test_versions_in_reply_metadata_are_the_documented_ones(worker, context):
         assert metadata == {"caffe-version": version, "caffe-schema": schema}
 
 
-def shard_table() -> tuple[list[int], list[tuple[str, list[int]]]]:
-    lines = WIRE.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| `source_id` | FNV-1a 64 |"))
-    cells = lambda line: [cell.strip() for cell in line.split("|")[1:-1]]
-    counts = [int(cell.replace("N = ", "")) for cell in cells(lines[start])[2:]]
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        row = cells(line)
-        rows.append(("" if row[0] == "(empty)" else row[0][1:-1], [int(cell) for cell in row[2:]]))
-    return counts, rows
-
-
 def test_a_shard_worker_renders_exactly_the_table_s_sources(tmp_path, context):
     """A worker with input.shard 1/4: of one order from each id in WIRE.md's table, it renders those
     the table gives shard 1 among 4 and counts the others as not owned."""
-    counts, rows = shard_table()
+    counts, rows = wire_shard_table()
     column = counts.index(4)
-    ids = [source for source, _ in rows if source]  # the empty id is no source: dead-lettered INVALID
-    owned = {source for source, shards in rows if source and shards[column] == 1}
+    ids = [source for source, _, _ in rows if source]  # the empty id is no source: dead-lettered INVALID
+    owned = {source for source, _, shards in rows if source and shards[column] == 1}
     assert owned and len(owned) < len(ids)
     running = start_worker(tmp_path, "input.shard=1/4")
     try:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from caffe_client.shards import fnv1a, jump, shard_of
+
+from helpers import wire_shard_table
 
 
 def test_fnv1a_reference_vectors():
@@ -39,24 +39,8 @@ def test_out_of_range(shards):
         shard_of("pos-1", shards)
 
 
-def _wire_table():
-    """docs/WIRE.md's published table ("Shards"): (counts, [(source, fnv1a, shards)])."""
-    lines = (Path(__file__).resolve().parents[3] / "docs" / "WIRE.md").read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| `source_id` | FNV-1a 64 |"))
-    cells = lambda line: [cell.strip() for cell in line.split("|")[1:-1]]
-    counts = [int(cell.replace("N = ", "")) for cell in cells(lines[start])[2:]]
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        row = cells(line)
-        source = "" if row[0] == "(empty)" else row[0][1:-1]
-        rows.append((source, int(row[1][1:-1], 16), [int(cell) for cell in row[2:]]))
-    return counts, rows
-
-
 def test_the_table_wire_md_publishes():
-    counts, rows = _wire_table()
+    counts, rows = wire_shard_table()
     assert counts == [2, 3, 4, 10, 100, 4096] and len(rows) >= 20
     for source, hash_value, shards in rows:
         assert fnv1a(source) == hash_value, source

@@ -44,8 +44,8 @@ final class PipelineHub: Sendable {
     private let partition: PipelinePartition
     private let limits: CaffeProtocolLimits
     private let metrics: WorkerMetrics
-    private let logger: Logger
-    private let outputLinger: Duration
+    fileprivate let logger: Logger
+    fileprivate let outputLinger: Duration
     let stop: ThreadStop
     private let ended = Atomic<Bool>(false)
 
@@ -94,9 +94,6 @@ final class PipelineHub: Sendable {
     }
 
     fileprivate func owner(of ref: SequenceRef) -> Int { partition.owner(ofKey: ref.source) }
-
-    fileprivate var linger: Duration { outputLinger }
-    fileprivate var log: Logger { logger }
 }
 
 /// The hub thread's state: what waits for a lane or for the output.
@@ -156,7 +153,7 @@ private struct HubLoop {
                 counts.publishIfRequested()
             }
         } catch {
-            hub.log.error("pipeline hub stopped", metadata: ["error": "\(error)"])
+            hub.logger.error("pipeline hub stopped", metadata: ["error": "\(error)"])
             ending = .failed(WorkerError(.stageFailed, "the pipeline hub stopped", cause: error))
         }
         counts.publish(force: true)
@@ -167,7 +164,7 @@ private struct HubLoop {
         }
         for watch in sockets.monitors { watch.stop() }
         let delivered: Bool = if case .drained = ending { true } else { false }
-        sockets.outputSocket.close(linger: delivered ? ZMQTimeout(hub.linger) : .milliseconds(0))
+        sockets.outputSocket.close(linger: delivered ? ZMQTimeout(hub.outputLinger) : .milliseconds(0))
         return ending
     }
 
@@ -246,6 +243,8 @@ private struct HubLoop {
             outputs.append(OutputMessage(topic: frames[index], header: frames[index + 1], body: frames[index + 2]))
             index += 3
         }
+        // The summary is the pipeline's to count (it did, when it offered the event); the output
+        // channel reads only the ref and the outputs.
         return RenderedEvent(
             ref: RelayedFrames.ref(in: first),
             outputs: outputs,

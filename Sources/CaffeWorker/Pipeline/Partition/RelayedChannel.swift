@@ -69,11 +69,18 @@ final class RelayedChannel: OutputChannel {
 enum RelayedFrames {
     static func frame(for ref: SequenceRef?) -> ZMQMessage {
         guard let ref else { return (try? ZMQMessage([UInt8(0)])) ?? ZMQMessage() }
-        var bytes: [UInt8] = [1]
-        bytes.reserveCapacity(17 + ref.source.utf8.count)
-        append(ref.sequences, to: &bytes)
-        bytes.append(contentsOf: ref.source.utf8)
-        return (try? ZMQMessage(bytes)) ?? ZMQMessage()
+        // Written straight into the frame: one allocation per event, not an array and a copy.
+        var source = ref.source
+        return source.withUTF8 { utf8 in
+            guard let frame = try? ZMQMessage(count: 17 + utf8.count) else { return ZMQMessage() }
+            frame.withUnsafeMutableBytes { bytes in
+                bytes[0] = 1
+                bytes.storeBytes(of: ref.sequences.lowerBound.littleEndian, toByteOffset: 1, as: UInt64.self)
+                bytes.storeBytes(of: ref.sequences.upperBound.littleEndian, toByteOffset: 9, as: UInt64.self)
+                UnsafeMutableRawBufferPointer(rebasing: bytes[17...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+            }
+            return frame
+        }
     }
 
     /// The ref an event's frame carries; `nil` for `0` or a frame that is not one.
