@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "WorkerTestKit",
             dependencies: [
-                "CaffeProtocol", "CaffeTransport", "ZeroMQ",
+                "CaffeClient", "CaffeProtocol", "CaffeTransport", "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -75,12 +75,14 @@ let package = Package(
             name: "CaffeTransport",
             dependencies: ["CaffeProtocol", "ZeroMQ"]
         ),
-        // A Swift client of a worker: its RPC methods (and, to come, publishing, replay, consuming).
+        // A Swift client of workers: publishing a source's orders with replay, consuming outputs,
+        // calling the RPC methods.
         .target(
             name: "CaffeClient",
             dependencies: [
                 "CaffeProtocol", "CaffeTransport", "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -188,7 +190,7 @@ let package = Package(
             dependencies: [
                 "ZeroMQ", "CaffeProtocol", "CaffeTransport", "Localization", "RichText", "GrammarAgreement",
                 "CaffeCore",
-                "CaffeBooks",
+                "CaffeBooks", "CaffeClient",
                 "WorkerTestKit", "CTransportBaseline", "CICUFloor",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -199,6 +201,7 @@ let package = Package(
             name: "caffe-sim",
             dependencies: [
                 "CaffeSimulator",
+                "CaffeClient",
                 "WorkerTestKit",
                 "CaffeCore",
                 "CaffeProtocol",
@@ -277,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "CaffeClientTests",
             dependencies: [
-                "CaffeClient", "CaffeWorker", "CaffeCore", "CaffeProtocol", "CaffeTestKit", "ZeroMQ",
+                "CaffeClient", "CaffeWorker", "CaffeCore", "CaffeProtocol", "CaffeTestKit", "WorkerTestKit", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -287,6 +290,7 @@ let package = Package(
             name: "CaffeWorkerTests",
             dependencies: [
                 "CaffeBooks",
+                "CaffeClient",
                 "CaffeWorker",
                 "WorkerTestKit",
                 "CaffeSimulator",
@@ -303,7 +307,8 @@ let package = Package(
         .testTarget(
             name: "CaffeSimulatorTests",
             dependencies: [
-                "CaffeSimulator", "CaffeCore", "CaffeTestKit", "WorkerTestKit", "CaffeProtocol", "CaffeTransport",
+                "CaffeSimulator", "CaffeClient", "CaffeCore", "CaffeTestKit", "WorkerTestKit", "CaffeProtocol",
+                "CaffeTransport",
                 "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -1,7 +1,8 @@
 import CaffeProtocol
 import ZeroMQ
 
-/// Why a call to a worker did not return its reply.
+/// Why a call to a worker did not return its reply, a publisher did not send, or a consumer could
+/// not read.
 public enum CaffeClientError: Error, Sendable, CustomStringConvertible {
     /// The worker answered with a status other than OK: its code and detail (docs/WIRE.md's
     /// tables give both), and the reply's header metadata.
@@ -14,6 +15,11 @@ public enum CaffeClientError: Error, Sendable, CustomStringConvertible {
     case badEndpoint(String)
     /// The reply was not a Caffe reply, or its body not the method's reply type.
     case malformedReply(CaffeProtocolError)
+    /// An output event that is not one: wrong frames, a header or body that does not decode.
+    case malformedOutput(CaffeProtocolError)
+    /// An event a publisher refuses to send: it names another source, skips or repeats a sequence,
+    /// has no order id, or does not encode. Nothing was sent.
+    case invalidEvent(String)
     /// libzmq refused an operation.
     case transport(ZMQError)
 
@@ -27,8 +33,10 @@ public enum CaffeClientError: Error, Sendable, CustomStringConvertible {
         case .status(let status, _): "\(status.code.grpcName): \(status.message)"
         case .noAnswer(let after, let attempts): "no answer within \(after) (\(attempts) attempts)"
         case .notConnected(let endpoint, let after): "could not connect to \(endpoint) within \(after)"
-        case .badEndpoint(let text): "'\(text)' is not an endpoint: tcp://host:port, ipc://path or inproc://name"
+        case .badEndpoint(let text): "\(InvalidEndpoint(text))"
         case .malformedReply(let error): "the reply is not a Caffe reply: \(error)"
+        case .malformedOutput(let error): "not an output event: \(error)"
+        case .invalidEvent(let reason): "event not sent: \(reason)"
         case .transport(let error): "\(error)"
         }
     }

@@ -12,6 +12,9 @@ public enum CaffeTopic {
     public static func complication(user: String) -> String { "complication.\(user)" }
     /// Inputs that could not be processed, with the reason.
     public static let deadLetter = "dead-letter"
+    /// Where sources send heartbeats: the bare order prefix, which every worker subscribed to
+    /// orders hears (docs/WIRE.md "Heartbeats").
+    public static let heartbeat = "order."
 }
 
 /// The gRPC-style methods, as `RequestHeader.method` names them.

@@ -1,8 +1,8 @@
 /// A ZeroMQ endpoint and whether a socket binds it or connects to it, written as CZMQ writes them:
 /// `@tcp://…` binds, `>tcp://…` connects, and without a prefix the role's default applies (a
-/// worker's inputs connect and its outputs bind; a client connects). The worker's configuration,
-/// `CaffeClient`, `caffe health` and `caffe redrive` parse with it (`caffe proxy` and `caffe-sim`
-/// still read the syntax themselves, until they move onto `CaffeClient`).
+/// worker's inputs connect and its outputs bind; a client connects). The only reader of the syntax:
+/// the worker's configuration, `CaffeClient`, `caffe proxy`, `caffe-sim` and the tests parse with it,
+/// and `ZMQSocket.attach(_:)` (CaffeTransport) binds or connects a socket by it.
 public struct CaffeEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Whether the socket binds the address (`@`) or connects to it (`>`).
     public enum Mode: String, Hashable, Sendable {
@@ -39,8 +39,27 @@ public struct CaffeEndpoint: Hashable, Sendable, CustomStringConvertible {
         self.address = String(address)
     }
 
+    /// Reads `text` as ``init(parsing:defaultMode:)`` does, throwing a message that names it.
+    public static func parse(_ text: String, defaultMode: Mode) throws(InvalidEndpoint) -> CaffeEndpoint {
+        guard let endpoint = CaffeEndpoint(parsing: text, defaultMode: defaultMode) else { throw InvalidEndpoint(text) }
+        return endpoint
+    }
+
     /// `@address` or `>address`, as the configuration writes it.
     public var description: String { (mode == .bind ? "@" : ">") + address }
+}
+
+/// Text that is not an endpoint: no transport (`tcp://`, `ipc://`, `inproc://`…) after the optional
+/// `@` or `>`.
+public struct InvalidEndpoint: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text as given.
+    public var text: String
+
+    public init(_ text: String) { self.text = text }
+
+    public var description: String {
+        "'\(text)' is not an endpoint: write @tcp://host:port to bind, >tcp://host:port to connect (or ipc://, inproc://)"
+    }
 }
 
 extension String {

@@ -110,6 +110,48 @@ public struct RequestMessage<Frame: WireFrame> {
     ) throws(CaffeProtocolError) -> [Frame] {
         [Frame(), try header.frame(), try body.frame()]
     }
+
+    /// The frames of a call of `method` (`CaffeMethod`), as docs/WIRE.md "Requests and replies"
+    /// frames one: `[empty][RequestHeader{method, request_id, timeout, deadline, metadata}][body]`.
+    public static func encode(
+        method: String,
+        requestID: String,
+        timeout: Duration? = nil,
+        deadline: Google_Protobuf_Timestamp? = nil,
+        metadata: [String: String] = [:],
+        body: some SwiftProtobuf.Message
+    ) throws(CaffeProtocolError) -> [Frame] {
+        let header = Caffe_V1_RequestHeader(
+            method: method,
+            requestID: requestID,
+            timeout: timeout,
+            deadline: deadline,
+            metadata: metadata
+        )
+        return try encode(header: header, body: body)
+    }
+}
+
+extension Caffe_V1_RequestHeader {
+    /// A request's header: the method, the id its reply will carry, and how long the caller waits
+    /// (the relative `timeout`, or an absolute `deadline`; neither: the worker's own limit).
+    public init(
+        method: String,
+        requestID: String,
+        timeout: Duration? = nil,
+        deadline: Google_Protobuf_Timestamp? = nil,
+        metadata: [String: String] = [:]
+    ) {
+        self.init()
+        self.method = method
+        self.requestID = requestID
+        if let deadline { self.deadline = deadline }
+        if let timeout, timeout > .zero {
+            let (seconds, attoseconds) = timeout.components
+            self.timeout = Google_Protobuf_Duration(seconds: seconds, nanos: Int32(attoseconds / 1_000_000_000))
+        }
+        self.metadata = metadata
+    }
 }
 
 extension RequestMessage {

@@ -1,5 +1,4 @@
 import CaffeProtocol
-import CaffeTransport
 import ZeroMQ
 
 /// libzmq's messages carry the protocol's frames, read in place.

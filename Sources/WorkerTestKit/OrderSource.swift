@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeProtocol
 import CaffeTransport
 import Foundation

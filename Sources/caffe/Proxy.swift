@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaffeProtocol
+import CaffeTransport
 import CaffeWorker
 import Foundation
 import Logging
@@ -178,12 +179,9 @@ struct ProxyCommand: AsyncParsableCommand {
         }
     }
 
+    /// Binds (`@addr` or a bare address) or connects (`>addr`) `socket`.
     static func attach(_ socket: ZMQSocket, _ text: String) throws {
-        if text.hasPrefix(">") {
-            try socket.connect(String(text.dropFirst()))
-        } else {
-            _ = try socket.bind(text.hasPrefix("@") ? String(text.dropFirst()) : text)
-        }
+        try socket.attach(text, defaultMode: .bind)
     }
 }
 

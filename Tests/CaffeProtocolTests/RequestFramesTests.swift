@@ -24,6 +24,26 @@ struct RequestFramesTests {
         #expect(frames[2].bytes == (try wire(Fixtures.order())))
     }
 
+    @Test("a call's frames: method, id, the relative timeout to the nanosecond, deadline and metadata")
+    func callFrames() throws {
+        let deadline = Google_Protobuf_Timestamp(seconds: 1_795_000_000, nanos: 7)
+        let frames = try RequestFrames.encode(
+            method: CaffeMethod.stats,
+            requestID: "r-9",
+            timeout: .milliseconds(1500),
+            deadline: deadline,
+            metadata: ["k": "v"],
+            body: Caffe_V1_StatsRequest()
+        )
+        let request = try RequestFrames(parsing: [try frame(Fixtures.routingA)] + frames)
+        #expect(request.header.method == "caffe.v1.Admin/Stats" && request.header.requestID == "r-9")
+        #expect(request.header.timeout.seconds == 1 && request.header.timeout.nanos == 500_000_000)
+        #expect(request.header.deadline == deadline && request.header.metadata == ["k": "v"])
+        // No time given: neither field set (the worker applies its own limit).
+        let bare = Caffe_V1_RequestHeader(method: CaffeMethod.stats, requestID: "r-10", timeout: .zero)
+        #expect(!bare.hasTimeout && !bare.hasDeadline)
+    }
+
     @Test func requestWithOneRoutingIdParsesAndDecodes() throws {
         var header = Fixtures.requestHeader(method: CaffeMethod.renderOrder, requestID: "req-7")
         header.metadata = ["locale-override": "es-419"]

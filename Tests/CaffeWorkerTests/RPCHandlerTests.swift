@@ -41,10 +41,7 @@ struct RPCHandlerTests {
     static func request(_ method: String, _ body: some SwiftProtobuf.Message, id: String = "r-1") throws
         -> RequestFrames
     {
-        var header = Caffe_V1_RequestHeader()
-        header.method = method
-        header.requestID = id
-        let frames = try RequestFrames.encode(header: header, body: body)
+        let frames = try RequestFrames.encode(method: method, requestID: id, body: body)
         return try RequestFrames(parsing: [try ZMQMessage(Array("client".utf8))] + frames)
     }
 

@@ -1,4 +1,5 @@
 // Caffe — CaffeWorker tests.
+import CaffeClient
 import CaffeProtocol
 import CaffeTransport
 import Foundation
@@ -47,14 +48,13 @@ struct ReplayServerTests {
         on client: ZMQSocket,
         timeout: Duration
     ) async throws -> ResponseFrames? {
-        var header = Caffe_V1_RequestHeader()
-        header.method = CaffeMethod.replayFetch
-        header.requestID = "r-1"
         var request = Caffe_V1_ReplayRequest()
         request.sourceID = TestOrders.defaultSource
         request.fromSequence = range.lowerBound
         request.toSequence = range.upperBound
-        try await client.send(multipart: try RequestFrames.encode(header: header, body: request))
+        try await client.send(
+            multipart: try RequestFrames.encode(method: CaffeMethod.replayFetch, requestID: "r-1", body: request)
+        )
         return try await client.receiveMultipart(timeout: timeout).map { try ResponseFrames(parsing: $0) }
     }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeSimulator
+import CaffeTransport
 import Foundation
 import SwiftProtobuf
 import WorkerTestKit
@@ -266,11 +268,7 @@ struct Replay: ParsableCommand {
         defer { context.shutdown() }
         // An XPUB rather than a PUB: the same to subscribers, and it sees who subscribed.
         let sender = try context.socket(socket == "push" ? .push : .xpub)
-        if endpoint.hasPrefix(">") {
-            try sender.connect(String(endpoint.dropFirst()))
-        } else {
-            _ = try sender.bind(endpoint.hasPrefix("@") ? String(endpoint.dropFirst()) : endpoint)
-        }
+        try sender.attach(endpoint, defaultMode: .bind)
         let server = try replayEndpoint.isEmpty ? nil : ReplayServer(context: context, endpoint: replayEndpoint)
         server?.start()
         defer { server?.stop() }

@@ -1,4 +1,5 @@
 // Caffe — simulator tests.
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
@@ -184,14 +185,13 @@ struct JournalTests {
 
         let client = try context.socket(.dealer)
         try client.connect(server.endpoint)
-        var header = Caffe_V1_RequestHeader()
-        header.method = CaffeMethod.replayFetch
-        header.requestID = "gap-1"
         var request = Caffe_V1_ReplayRequest()
         request.sourceID = "sim-1"
         request.fromSequence = 19
         request.toSequence = 22
-        try client.send(multipart: try RequestFrames.encode(header: header, body: request))
+        try client.send(
+            multipart: try RequestFrames.encode(method: CaffeMethod.replayFetch, requestID: "gap-1", body: request)
+        )
         let reply = try ResponseFrames(parsing: try #require(try client.receiveMultipart(timeout: .seconds(5))))
         #expect(reply.header.requestID == "gap-1" && reply.status.code == .ok)
         let response = try reply.decodeBody(as: Caffe_V1_ReplayResponse.self)
@@ -303,15 +303,18 @@ struct JournalPlayerLingerTests {
         let fetcher = Thread {
             // After the player has handed its events to the server.
             Thread.sleep(forTimeInterval: 0.1)
-            var header = Caffe_V1_RequestHeader()
-            header.method = CaffeMethod.replayFetch
-            header.requestID = "tail"
             var request = Caffe_V1_ReplayRequest()
             request.sourceID = "sim-1"
             request.fromSequence = 5
             request.toSequence = 5
             while fetching, !done.load(ordering: .relaxed) {
-                _ = try? box.socket.send(multipart: try RequestFrames.encode(header: header, body: request))
+                _ = try? box.socket.send(
+                    multipart: try RequestFrames.encode(
+                        method: CaffeMethod.replayFetch,
+                        requestID: "tail",
+                        body: request
+                    )
+                )
                 _ = try? box.socket.receiveMultipart(timeout: .milliseconds(50))
             }
             box.socket.close(linger: .zero)

@@ -108,7 +108,7 @@ struct PipelineDemoTests {
         #expect(
             lines.contains { $0.hasPrefix("  dead-letter  malformed: event body is not a valid caffe.v1.OrderEvent") }
         )
-        #expect(lines.contains("  client: OK for demo-1 → serving"))
+        #expect(lines.contains("  client (CaffeClient.RPCClient): OK → serving"))
         #expect(lines.contains("  unknown client key: refused (handshakeFailedAuth, ZAP status 400)"))
         #expect(lines.contains("  authenticator: 1 admitted, 1 refused"))
         #expect(text.contains("  size      binding msg/s        C msg/s   ratio"))

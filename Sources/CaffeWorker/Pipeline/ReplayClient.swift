@@ -79,20 +79,19 @@ struct ReplayClient {
             return .unusable("the replay endpoint '\(routed.endpoint)' is unusable: \(error)")
         }
         guard let socket else { return .postponed }
-        var header = Caffe_V1_RequestHeader()
-        header.method = CaffeMethod.replayFetch
-        header.requestID = request.id
-        header.timeout = Google_Protobuf_Duration(
-            seconds: Int64(timeout.components.seconds),
-            nanos: Int32(timeout.components.attoseconds / 1_000_000_000)
-        )
         var body = Caffe_V1_ReplayRequest()
         // The books' key names the run; the source knows itself by its id.
         body.sourceID = SourceStream.split(request.source).source
         body.fromSequence = request.range.lowerBound
         body.toSequence = request.range.upperBound
         do {
-            guard try socket.send(multipart: try RequestFrames.encode(header: header, body: body), timeout: .zero)
+            let frames = try RequestFrames.encode(
+                method: CaffeMethod.replayFetch,
+                requestID: request.id,
+                timeout: timeout,
+                body: body
+            )
+            guard try socket.send(multipart: frames, timeout: .zero)
             else {
                 logger.warning("replay request not sent: endpoint busy", metadata: ["endpoint": "\(routed.endpoint)"])
                 return .notSent

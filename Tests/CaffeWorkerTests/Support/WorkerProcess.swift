@@ -98,11 +98,10 @@ struct RPCClient {
         body: some SwiftProtobuf.Message,
         deadline: Date? = Date().addingTimeInterval(10)
     ) throws {
-        var header = Caffe_V1_RequestHeader()
-        header.method = method
-        header.requestID = id
-        if let deadline { header.deadline = .init(date: deadline) }
-        try socket.send(multipart: try RequestFrames.encode(header: header, body: body))
+        let deadline = deadline.map { Google_Protobuf_Timestamp(date: $0) }
+        try socket.send(
+            multipart: try RequestFrames.encode(method: method, requestID: id, deadline: deadline, body: body)
+        )
     }
 
     /// Replies by request id, until `count` arrived or `timeout` passed without one.

@@ -129,10 +129,7 @@ public enum Fixtures {
         method: String = CaffeMethod.renderOrder,
         requestID: String = "req-1"
     ) -> Caffe_V1_RequestHeader {
-        var header = Caffe_V1_RequestHeader()
-        header.method = method
-        header.requestID = requestID
-        return header
+        Caffe_V1_RequestHeader(method: method, requestID: requestID)
     }
 
     /// A routing id as libzmq generates them: a zero byte and four more bytes.

@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 import zmq
 
-from caffe_client import Publisher, RpcClient, StatusCode, Subscriber
+from caffe_client import AckedConsumer, Publisher, RpcClient, StatusCode, Subscriber
 from caffe_client.frames import encode_request, parse_reply
 from caffe_client.messages import (
+    ConsumerFeedback,
     DeadLetter,
     DeadLetterReason,
     EventHeader,
     HealthCheckRequest,
+    Heartbeat,
     OrderEvent,
     RequestHeader,
 )
@@ -30,18 +32,19 @@ from orders import complication, small_order
 
 WIRE = Path(__file__).resolve().parents[3] / "docs" / "WIRE.md"
 STATUS_NAMES = {code.name for code in StatusCode}
+REASON_NAMES = {"MALFORMED", "INVALID", "UNKNOWN_ITEM", "RENDER_FAILED", "UNRECOVERABLE_GAP", "OVERSIZED"}
 
 
-def documented(row_start: str, detail_start: str) -> tuple[str, str]:
-    """The status and the whole detail the page gives, in the table row that starts with
-    ``row_start``, for the detail starting with ``detail_start`` (in `` `` or ` `); the status is
-    the last status name written before the detail in that row."""
+def documented(row_start: str, detail_start: str, names: set[str] = STATUS_NAMES) -> tuple[str, str]:
+    """The status (or, with ``names``, the dead-letter reason) and the whole detail the page gives,
+    in the table row that starts with ``row_start``, for the detail starting with ``detail_start``
+    (in `` `` or ` `); the status is the last of ``names`` written before the detail in that row."""
     rows = [line for line in WIRE.read_text(encoding="utf-8").splitlines() if line.startswith(row_start)]
     assert rows, f"WIRE.md has no row starting {row_start!r}"
     status = None
     for double, single in re.findall(r"``(.+?)``|`([^`]+)`", rows[0]):
         token = double or single
-        if single in STATUS_NAMES:
+        if single in names:
             status = single
         elif token.startswith(detail_start):
             assert status, f"no status before {token!r} in {row_start!r}"
@@ -240,3 +243,108 @@ def test_an_oversized_body_is_dead_lettered_with_the_documented_detail(worker, c
     finally:
         publisher.close()
         subscriber.close()
+
+
+
+def _order_frames(source: str, sequence: int, order_id: str) -> list[bytes]:
+    order = small_order(order_id)
+    order.source_id, order.sequence = source, sequence
+    header = EventHeader(source_id=source, sequence=sequence, body_type="caffe.v1.OrderEvent", order_id=order_id)
+    return [b"order.store-mx-cdmx", header.SerializeToString(), order.SerializeToString()]
+
+
+def _heartbeat_frames(source: str, last_sequence: int) -> list[bytes]:
+    header = EventHeader(source_id=source, body_type="caffe.v1.Heartbeat")
+    return [b"order.", header.SerializeToString(), Heartbeat(last_sequence=last_sequence).SerializeToString()]
+
+
+# Each case: the WIRE.md row, how the documented detail starts, and the frames that break the rule
+# (sent after any frames that set the scene).
+LETTER_CASES = {
+    "an event without a sequence": (
+        "| sequence is not 0 (except heartbeats) |",
+        "the event header has no sequence",
+        lambda: [_order_frames("contract-noseq", 0, "contract-noseq-1")],
+    ),
+    "an event without a source": (
+        "| `source_id` is not empty |",
+        "the event header has no source_id",
+        lambda: [_order_frames("", 1, "contract-nosource-1")],
+    ),
+    "a heartbeat from a source that sent no event": (
+        "| 1 | `last_sequence` |",
+        "a heartbeat from 'pos-9'",
+        lambda: [_heartbeat_frames("pos-9", 3)],
+    ),
+    "a heartbeat too far ahead": (
+        "| 1 | `last_sequence` |",
+        "a heartbeat's last_sequence 10002",
+        lambda: [_order_frames("pos-1", 1, "contract-pos-1-1"), _heartbeat_frames("pos-1", 10002)],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LETTER_CASES))
+def test_a_documented_dead_letter_is_the_worker_s(worker, context, case):
+    row, start, build = LETTER_CASES[case]
+    reason, detail = documented(row, start, REASON_NAMES)
+    publisher = Publisher(">" + worker.input, source_id=f"contract-sync-{case[:8]}", context=context)
+    subscriber = Subscriber(worker.output, topics=["dead-letter"], context=context)
+    try:
+        publisher.wait_for_subscribers(1, timeout=10)
+        synchronise(publisher, subscriber)
+        for frames in build():
+            publisher.socket.send_multipart(frames)
+        letters = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and detail not in [letter.detail for letter in letters]:
+            event = subscriber.receive(1.0)
+            if event is not None:
+                letter = event.decode_body(DeadLetter)
+                if letter.reason != DeadLetterReason.DEAD_LETTER_REASON_MALFORMED:  # not the synchronising ones
+                    letters.append(letter)
+        assert [(DeadLetterReason.Name(letter.reason), letter.detail) for letter in letters] == [
+            (f"DEAD_LETTER_REASON_{reason}", detail)
+        ], f"{case}: WIRE.md says {reason} {detail!r}"
+    finally:
+        publisher.close()
+        subscriber.close()
+
+
+def test_feedback_the_acknowledged_output_refuses_is_counted_and_registers_nothing(tmp_path, context):
+    """WIRE.md "The acknowledged output", step 1: an empty frame, a message that is not a
+    ConsumerFeedback, and a hello without a window are counted as undecodable_feedback and
+    register nothing — no delivery reaches such a peer — while a consumer that says hello with a
+    window gets the outputs."""
+    text = WIRE.read_text(encoding="utf-8")
+    assert "an all-zero\n`ConsumerFeedback` encodes to an empty frame, so a hello without a window is one of them" in text
+    running = start_worker(tmp_path, "output.kind=acked", "output.endpoints=@tcp://127.0.0.1:*")
+    try:
+        refused = []
+        for frame in (b"", b"\xff\x01 not feedback", ConsumerFeedback(incarnation=0).SerializeToString()):
+            socket = context.socket(zmq.DEALER)
+            socket.linger = 0
+            socket.connect(running.output)
+            socket.send(frame)
+            refused.append(socket)
+        consumer = AckedConsumer(running.output, window=10, context=context)
+        publisher = Publisher(">" + running.input, source_id="contract-acked", context=context)
+        publisher.wait_for_subscribers(1, timeout=10)
+        sequence = publisher.publish_order(small_order("contract-acked-1"))
+        topics = []
+        deadline = time.monotonic() + 10
+        while len(topics) < 2 and time.monotonic() < deadline:
+            delivery = consumer.receive(1.0)
+            if delivery is not None:
+                topics.append(delivery.event.topic.split(".")[0])
+                consumer.ack(delivery)
+        assert sorted(topics) == ["confirmation", "receipt"] and sequence == 1
+        assert all(not socket.poll(200) for socket in refused), "a peer that never said hello got a delivery"
+        with RpcClient(running.rpc, context=context) as client:
+            assert client.stats().counters["undecodable_feedback"] == 3
+        for socket in refused:
+            socket.close()
+        consumer.close()
+        publisher.close()
+    finally:
+        running.stop()

@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeProtocol
 import Foundation
 import SwiftProtobuf
@@ -23,6 +24,8 @@ public final class ChaosConsumer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let books: Mutex<Books>
     private let socket: SocketBox
+    /// The acknowledged output's side of the protocol (with `kind` `.acked`).
+    private let acked: UncheckedConsumer?
     /// The window granted while processing at full speed.
     private let fastWindow: UInt32
 
@@ -58,21 +61,27 @@ public final class ChaosConsumer: @unchecked Sendable {
         let socket: ZMQSocket
         switch kind {
         case .acked:
-            socket = try context.socket(.dealer)
+            let consumer = try AckedConsumer(
+                endpoint: connect.map { ">" + $0 } ?? "@tcp://127.0.0.1:*",
+                window: window,
+                deduplicate: 0,
+                context: context
+            )
+            try consumer.socket.set(.receiveHighWaterMark, to: 100)
+            socket = consumer.socket
+            endpoint = consumer.address
+            acked = UncheckedConsumer(consumer: consumer)
+        case .pub, .push:
+            socket = try context.socket(kind == .pub ? .sub : .pull)
+            if kind == .pub { try socket.subscribe("") }
             try socket.set(.receiveHighWaterMark, to: 100)
-        case .pub:
-            socket = try context.socket(.sub)
-            try socket.subscribe("")
-            try socket.set(.receiveHighWaterMark, to: 100)
-        case .push:
-            socket = try context.socket(.pull)
-            try socket.set(.receiveHighWaterMark, to: 100)
-        }
-        if let connect {
-            try socket.connect(connect)
-            endpoint = connect
-        } else {
-            endpoint = try socket.bind("tcp://127.0.0.1:*")
+            if let connect {
+                try socket.connect(connect)
+                endpoint = connect
+            } else {
+                endpoint = try socket.bind("tcp://127.0.0.1:*")
+            }
+            acked = nil
         }
         self.socket = SocketBox(socket)
         limit.store(rate, ordering: .relaxed)
@@ -108,46 +117,34 @@ public final class ChaosConsumer: @unchecked Sendable {
         socket.socket.close(linger: .milliseconds(0))
     }
 
+    /// The acknowledging consumer, handed to the thread that runs it.
+    private struct UncheckedConsumer: @unchecked Sendable {
+        let consumer: AckedConsumer
+    }
+
     private func run() {
         let socket = socket.socket
-        var tagIncarnation: UInt64 = 0
-        var processed: UInt64 = 0
-        var acknowledged: UInt64 = 0
-        var lastFeedback = ContinuousClock.now - .seconds(10)
+        let consumer = acked?.consumer
         var nextSlot = ContinuousClock.now
-        func feedback(window: UInt32) {
-            var message = Caffe_V1_ConsumerFeedback()
-            message.incarnation = tagIncarnation
-            message.acknowledgedThrough = processed
-            message.window = window
-            if let bytes = try? message.serializedBytes() as [UInt8] {
-                _ = try? socket.send(bytes, more: false, timeout: .zero)
-            }
-            acknowledged = processed
-            lastFeedback = .now
-        }
         while !stopping.load(ordering: .relaxed) {
             let rate = limit.load(ordering: .relaxed)
-            let window: UInt32 = rate > 0 ? 20 : fastWindow
-            if kind == .acked, processed > acknowledged || ContinuousClock.now - lastFeedback > .milliseconds(250) {
-                feedback(window: window)
+            if let consumer {
+                // A slow consumer asks for little at a time.
+                consumer.window = rate > 0 ? 20 : fastWindow
+                try? consumer.acknowledgeIfDue()
             }
             if rate > 0 {
                 let wait = ContinuousClock.now.duration(to: nextSlot)
                 if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18) }
             }
-            guard let frames = try? socket.receiveMultipart(timeout: .milliseconds(50)) else { continue }
+            let timeout = consumer.map { min(.milliseconds(50), ContinuousClock.now.duration(to: $0.nextDue)) }
+            guard
+                let frames = try? socket.receiveMultipart(timeout: ZMQTimeout(max(.zero, timeout ?? .milliseconds(50))))
+            else { continue }
             if rate > 0 { nextSlot = max(nextSlot, .now - .milliseconds(100)) + .seconds(1.0 / Double(rate)) }
             var event = frames[...]
-            if kind == .acked {
-                guard let tagFrame = event.first, let tag = try? Caffe_V1_DeliveryTag(serializedBytes: tagFrame.bytes)
-                else { continue }
-                if tag.incarnation != tagIncarnation {
-                    tagIncarnation = tag.incarnation
-                    processed = 0
-                    acknowledged = 0
-                }
-                processed = max(processed, tag.tag)
+            if let consumer {
+                guard let tagFrame = event.first, consumer.accept(tagFrame: tagFrame) else { continue }
                 event = event.dropFirst()
             }
             guard event.count == 3 else { continue }

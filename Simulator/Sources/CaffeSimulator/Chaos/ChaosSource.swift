@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport

@@ -47,10 +47,13 @@ struct ClientAttacks {
         try greedy.set(.sendHighWaterMark, to: 100_000)
         try greedy.connect(rpc)
         for index in 0..<20_000 {
-            var header = Caffe_V1_RequestHeader()
-            header.method = CaffeMethod.stats
-            header.requestID = "g\(index)"
-            try greedy.send(multipart: try RequestFrames.encode(header: header, body: Caffe_V1_StatsRequest()))
+            try greedy.send(
+                multipart: try RequestFrames.encode(
+                    method: CaffeMethod.stats,
+                    requestID: "g\(index)",
+                    body: Caffe_V1_StatsRequest()
+                )
+            )
         }
         let flooded = try rpcP99(polite, label: "flooded")
         greedy.close(linger: .milliseconds(0))
@@ -60,12 +63,13 @@ struct ClientAttacks {
     private func rpcP99(_ socket: ZMQSocket, label: String) throws -> Double {
         var times: [Double] = []
         for index in 0..<300 {
-            var header = Caffe_V1_RequestHeader()
-            header.method = CaffeMethod.healthCheck
-            header.requestID = "\(label)-\(index)"
             let start = ContinuousClock.now
             try socket.send(
-                multipart: try RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
+                multipart: try RequestFrames.encode(
+                    method: CaffeMethod.healthCheck,
+                    requestID: "\(label)-\(index)",
+                    body: Grpc_Health_V1_HealthCheckRequest()
+                )
             )
             guard try socket.receiveMultipart(timeout: .seconds(5)) != nil else {
                 throw ChaosError("a polite request got no answer within 5 s")

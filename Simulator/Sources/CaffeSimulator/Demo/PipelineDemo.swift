@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
@@ -181,15 +182,11 @@ public struct PipelineDemo {
         let endpoint = try server.bind("ipc://\(folder)/rpc")
         let monitor = try ZMQSocketMonitor(server, events: [.handshakeSucceeded, .handshakeFailedAuth])
 
-        let client = try context.socket(.dealer)
-        try client.makeCurveClient(keys: trustedKeys, serverKey: serverKeys.publicKey)
-        try client.connect(endpoint)
-        var header = Caffe_V1_RequestHeader()
-        header.method = CaffeMethod.healthCheck
-        header.requestID = "demo-1"
-        try await client.send(
-            multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest())
-        )
+        var options = RPCClient.Options()
+        options.curve = CurveCredentials(keys: trustedKeys, serverKey: serverKeys.publicKey)
+        options.attempts = 1
+        let client = try RPCClient(endpoint: ">" + endpoint, options: options, context: context)
+        async let answer = client.health()
 
         if let frames = try await server.receiveMultipart(timeout: .seconds(5)) {
             let request = try RequestFrames(parsing: frames)
@@ -199,20 +196,18 @@ public struct PipelineDemo {
             output("  server: \(request.header.method) from client \(style.cyan(String(user.prefix(10)) + "…"))")
             try await server.send(multipart: request.reply(status: .ok, body: health))
         }
-        if let frames = try await client.receiveMultipart(timeout: .seconds(5)) {
-            let reply = try ResponseFrames(parsing: frames)
-            let health = try reply.decodeBody(as: Grpc_Health_V1_HealthCheckResponse.self)
-            output(
-                "  client: \(reply.status) for \(reply.header.requestID) → \(style.green(String(describing: health.status)))"
-            )
-        }
+        let status = try await answer
+        output("  client (CaffeClient.RPCClient): OK → \(style.green(String(describing: status)))")
 
         let stranger = try context.socket(.dealer)
         try stranger.makeCurveClient(keys: strangerKeys, serverKey: serverKeys.publicKey)
         try stranger.connect(endpoint)
-        header.requestID = "demo-2"
         _ = try stranger.send(
-            multipart: RequestFrames.encode(header: header, body: Grpc_Health_V1_HealthCheckRequest()),
+            multipart: RequestFrames.encode(
+                method: CaffeMethod.healthCheck,
+                requestID: "demo-2",
+                body: Grpc_Health_V1_HealthCheckRequest()
+            ),
             timeout: .zero
         )
         if let refusal = try monitor.wait(for: .handshakeFailedAuth, timeout: .seconds(5)) {
@@ -223,7 +218,7 @@ public struct PipelineDemo {
         }
         output(style.dim("  authenticator: \(authenticator.admitted) admitted, \(authenticator.refused) refused"))
         output("")
-        for socket in [client, stranger, server] { socket.close() }
+        for socket in [stranger, server] { socket.close() }
         monitor.stop()
     }
 

@@ -1,4 +1,5 @@
 import CaffeBooks
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
@@ -61,9 +62,9 @@ struct WorkerDemo {
             style.bold("1. caffe worker, default configuration")
                 + style.dim("  (SUB in, PUB out, ROUTER for RPC; ipc:// here)")
         )
-        let publisher = try context.socket(.xpub)
         let inbound = "ipc://\(folder)/orders"
-        _ = try publisher.bind(inbound)
+        // Epoch 0: the demo's source keeps one numbering (its folder is new each run).
+        let publisher = try OrderPublisher(endpoint: "@" + inbound, sourceID: "demo", sourceEpoch: 0, context: context)
         let settings = [
             "input.endpoints=>\(inbound)", "output.endpoints=@ipc://\(folder)/outputs",
             "rpc.endpoint=@ipc://\(folder)/rpc", "metrics.address=127.0.0.1:0",
@@ -95,82 +96,42 @@ struct WorkerDemo {
             String($0.output.1)
         }
 
-        let subscriber = try context.socket(.sub)
-        try subscriber.subscribe("")
-        try subscriber.connect("ipc://\(folder)/outputs")
-        let client = try context.socket(.dealer)
-        try client.connect("ipc://\(folder)/rpc")
+        // The demo is a client like any other: CaffeClient publishes, subscribes and calls.
+        let subscriber = try OutputSubscriber(endpoints: [">ipc://\(folder)/outputs"], context: context)
+        let client = try RPCClient(endpoint: ">ipc://\(folder)/rpc", context: context)
         // A health check round trip; by then the subscription has reached the worker's PUB too.
-        let health = try await call(
-            client,
-            CaffeMethod.healthCheck,
-            Grpc_Health_V1_HealthCheckRequest(),
-            as: Grpc_Health_V1_HealthCheckResponse.self
-        )
+        let health = try? await client.health()
         try await Task.sleep(for: .milliseconds(200))
-        output(
-            "  grpc.health.v1.Health/Check: " + style.green(health.map { "\($0.status)".uppercased() } ?? "no answer")
-        )
+        output("  grpc.health.v1.Health/Check: " + style.green(health.map { "\($0)".uppercased() } ?? "no answer"))
 
-        var sequence: UInt64 = 0
         for (index, sample) in Self.orders.enumerated() {
-            sequence += 1
-            let order = Self.order(index: index, sequence: sequence, sample: sample)
-            var header = EventFrames.header(for: order)
-            header.metadata["demo"] = "true"
-            try await publisher.send(
-                multipart: try EventFrames.encode(
-                    topic: CaffeTopic.order(store: order.storeID),
-                    header: header,
-                    body: order
-                )
-            )
+            let order = Self.order(index: index, sequence: publisher.lastSequence + 1, sample: sample)
+            try await publisher.publish(order, metadata: ["demo": "true"])
         }
-        sequence += 1
-        var badHeader = Caffe_V1_EventHeader()
-        badHeader.bodyType = Caffe_V1_OrderEvent.protoMessageName
-        badHeader.sourceID = "demo"
-        badHeader.sequence = sequence
-        try await publisher.send(
-            multipart: [
-                CaffeTopic.order(store: "store-us-sfo"), try badHeader.serializedBytes() as [UInt8], "not protobuf",
-            ] as [any ZMQFrameRepresentable]
+        try await publisher.publish(
+            encodedBody: Array("not protobuf".utf8),
+            bodyType: Caffe_V1_OrderEvent.protoMessageName,
+            topic: CaffeTopic.order(store: "store-us-sfo")
         )
         for (user, locale, zone) in [("u-1", "en-US", "America/New_York"), ("u-2", "es-MX", "America/Mexico_City")] {
-            sequence += 1
             var request = Caffe_V1_ComplicationRequest()
             request.requestID = "R-\(user)"
             request.userID = user
             request.locale = locale
             request.timeZone = zone
             request.nextFreeCoffee = Google_Protobuf_Timestamp(seconds: 1_798_700_000)
-            var header = Caffe_V1_EventHeader()
-            header.sourceID = "demo"
-            header.sequence = sequence
-            try await publisher.send(
-                multipart: try EventFrames.encode(
-                    topic: CaffeTopic.complicationRequest(user: user),
-                    header: header,
-                    body: request
-                )
-            )
+            try await publisher.publish(request)
         }
 
         let expected = 2 * Self.orders.count + 1 + 2
         var received = 0
-        while received < expected, let frames = try await subscriber.receiveMultipart(timeout: .seconds(10)) {
+        while received < expected, let event = try await subscriber.receive(timeout: .seconds(10)) {
             received += 1
-            let event = try EventFrames(parsing: frames)
             show(event)
         }
         if received < expected { output(style.red("  only \(received) of \(expected) outputs arrived")) }
 
-        if let stats = try await call(
-            client,
-            CaffeMethod.stats,
-            Caffe_V1_StatsRequest(),
-            as: Caffe_V1_StatsResponse.self
-        ) {
+        if let stats = try? await client.stats() {
             let counters = [
                 "events_received", "events_rendered", "outputs_published", "dead_letters", "duplicates", "gaps",
             ]
@@ -194,7 +155,6 @@ struct WorkerDemo {
                 + style.dim(Self.checkpointSummary(at: "\(folder)/worker.checkpoint"))
         )
         output("")
-        client.close(linger: .milliseconds(0))
     }
 
     /// The last sequence per source in the checkpoint the drained worker left (its snapshot and
@@ -206,9 +166,9 @@ struct WorkerDemo {
 
     /// A short open-loop load run against the same worker: `caffe-sim load` in miniature. The
     /// demo's own publisher and subscriber make way for the load run's, on the same endpoints.
-    private func loadRun(context: ZMQContext, subscriber: ZMQSocket, publisher: ZMQSocket) throws {
-        subscriber.close(linger: .milliseconds(0))
-        publisher.close(linger: .milliseconds(0))
+    private func loadRun(context: ZMQContext, subscriber: OutputSubscriber, publisher: OrderPublisher) throws {
+        subscriber.close()
+        publisher.close(linger: .zero)
         var configuration = LoadRun.Configuration()
         configuration.profile = .constant(rate: 1000)
         configuration.count = 2000
@@ -226,53 +186,30 @@ struct WorkerDemo {
         for line in summary { output("  " + line) }
     }
 
-    private func show(_ event: EventFrames) {
+    private func show(_ event: OutputEvent) {
         let topic = style.dim(event.topic.padding(toLength: 22, withPad: " ", startingAt: 0))
-        do {
-            if event.topic.hasPrefix("confirmation.") {
-                let confirmation = try event.decodeBody(as: Caffe_V1_Confirmation.self)
-                output("  \(topic) \(style.render(confirmation.greeting)) \(style.render(confirmation.summary))")
-            } else if event.topic.hasPrefix("receipt.") {
-                let receipt = try event.decodeBody(as: Caffe_V1_Receipt.self)
-                let last = receipt.text.plain.split(separator: "\n").last.map(String.init) ?? ""
-                output("  \(topic) total \(receipt.total) \(receipt.currencyCode) · \(style.dim(last))")
-            } else if event.topic.hasPrefix("complication.") {
-                let payload = try event.decodeBody(as: Caffe_V1_ComplicationPayload.self)
-                if let entry = payload.entries.last { output("  \(topic) \(style.render(entry.text))") }
-            } else if event.topic == CaffeTopic.deadLetter {
-                let letter = try event.decodeBody(as: Caffe_V1_DeadLetter.self)
-                output("  \(topic) " + style.red(String(letter.detail.prefix(90))))
-            }
-        } catch {
-            output("  \(topic) " + style.red("\(error)"))
+        switch event.body {
+        case .confirmation(let confirmation):
+            output("  \(topic) \(style.render(confirmation.greeting)) \(style.render(confirmation.summary))")
+        case .receipt(let receipt):
+            let last = receipt.text.plain.split(separator: "\n").last.map(String.init) ?? ""
+            output("  \(topic) total \(receipt.total) \(receipt.currencyCode) · \(style.dim(last))")
+        case .complication(let payload):
+            if let entry = payload.entries.last { output("  \(topic) \(style.render(entry.text))") }
+        case .deadLetter(let letter):
+            output("  \(topic) " + style.red(String(letter.detail.prefix(90))))
+        case .unknown(let bodyType, _):
+            output("  \(topic) " + style.red("a body this demo does not know: \(bodyType)"))
         }
     }
 
-    private func waitForSubscription(_ publisher: ZMQSocket, process: ChildProcess) async throws -> Bool {
+    /// Waits for the worker's subscription, as long as the worker runs (at most 10 s).
+    private func waitForSubscription(_ publisher: OrderPublisher, process: ChildProcess) async throws -> Bool {
         for _ in 0..<200 {
-            if let frame = try await publisher.receive(timeout: .milliseconds(50)), frame.bytes.first == 1 {
-                return true
-            }
+            if (try? await publisher.waitForSubscribers(count: 1, timeout: .milliseconds(50))) != nil { return true }
             if !process.isRunning { return false }
         }
         return false
-    }
-
-    private func call<Response: SwiftProtobuf.Message>(
-        _ client: ZMQSocket,
-        _ method: String,
-        _ body: some SwiftProtobuf.Message,
-        as type: Response.Type
-    ) async throws -> Response? {
-        var header = Caffe_V1_RequestHeader()
-        header.method = method
-        header.requestID = UUID().uuidString
-        header.deadline = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(5))
-        try await client.send(multipart: try RequestFrames.encode(header: header, body: body))
-        guard let frames = try await client.receiveMultipart(timeout: .seconds(5)) else { return nil }
-        let reply = try ResponseFrames(parsing: frames)
-        guard reply.status.code == .ok else { return nil }
-        return try reply.decodeBody(as: Response.self)
     }
 
     static func order(

@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeCore
 import CaffeProtocol
 import CaffeTransport
@@ -109,7 +110,7 @@ public struct LoadRun {
 
         // Sockets.
         let rpc = configuration.traffic == .rpc
-        var acknowledging: AcknowledgingConsumer?
+        var acknowledging: AckedConsumer?
         let sender: ZMQSocket
         let receiver: ZMQSocket
         if rpc {
@@ -122,10 +123,12 @@ public struct LoadRun {
             try sender.set(.sendHighWaterMark, to: 100_000)
             try Self.attach(sender, configuration.inputEndpoint)
             if configuration.outputKind == "acked" {
-                var consumer = try AcknowledgingConsumer(
-                    context: context,
+                // Every delivery is counted, repeats too: the run's accounting de-duplicates.
+                let consumer = try AckedConsumer(
                     endpoint: configuration.outputEndpoint,
-                    window: configuration.window
+                    window: configuration.window,
+                    deduplicate: 0,
+                    context: context
                 )
                 try consumer.announce()
                 receiver = consumer.socket
@@ -238,13 +241,13 @@ public struct LoadRun {
                 return (frames, sequence, request.locale, 1, nil)
             case .rpc:
                 let order = orders.next()
-                var header = Caffe_V1_RequestHeader()
-                header.method = CaffeMethod.renderOrder
-                header.requestID = "\(sequence)"
-                header.deadline = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(configuration.timeout))
-                return (
-                    try RequestFrames.encode(header: header, body: order), sequence, order.customer.locale, 1, nil
+                let frames = try RequestFrames.encode(
+                    method: CaffeMethod.renderOrder,
+                    requestID: "\(sequence)",
+                    deadline: Google_Protobuf_Timestamp(date: Date().addingTimeInterval(configuration.timeout)),
+                    body: order
                 )
+                return (frames, sequence, order.customer.locale, 1, nil)
             }
         }
 
@@ -496,11 +499,7 @@ public struct LoadRun {
 
     /// Binds (`@addr` or a bare address) or connects (`>addr`) `socket`.
     public static func attach(_ socket: ZMQSocket, _ endpoint: String) throws {
-        if endpoint.hasPrefix(">") {
-            try socket.connect(String(endpoint.dropFirst()))
-        } else {
-            _ = try socket.bind(endpoint.hasPrefix("@") ? String(endpoint.dropFirst()) : endpoint)
-        }
+        try socket.attach(endpoint, defaultMode: .bind)
     }
 }
 

@@ -1,3 +1,4 @@
+import CaffeClient
 import CaffeProtocol
 import CaffeTransport
 import Foundation
@@ -159,13 +160,15 @@ public struct JournalPlayer {
             }
         }
         if countsSubscriptions { subscriptions += Self.drainSubscriptions(socket) }
+        // Both counts from one moment: a request answered between two reads would set them apart.
+        let served = server?.servedCounts ?? (requests: 0, events: 0)
         return Report(
             sent: plan.steps.count,
             seconds: Double((finished - start).wholeMicroseconds) / 1e6,
             expectedSeconds: Double(plan.expectedDuration.wholeMicroseconds) / 1e6,
             maxLateMilliseconds: Double(late.wholeMicroseconds) / 1e3,
-            replayRequests: server?.requestsServed ?? 0,
-            replayedEvents: server?.eventsServed ?? 0,
+            replayRequests: served.requests,
+            replayedEvents: served.events,
             lingerSeconds: Double((clock.now - finished).wholeMicroseconds) / 1e6,
             caughtUp: caughtUp,
             subscriptions: countsSubscriptions ? subscriptions : nil

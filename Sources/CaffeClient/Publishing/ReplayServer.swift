@@ -5,9 +5,11 @@ import ServiceLifecycle
 import Synchronization
 import ZeroMQ
 
-/// Serves `caffe.v1.Replay/Fetch` on a ROUTER from the orders a source sent or can send: a
-/// worker that detected a gap asks here, gets the events this server has, and is told which ones
-/// it does not.
+/// Serves `caffe.v1.Replay/Fetch` on a ROUTER (docs/WIRE.md "Replay") from the events a source
+/// sent or can send: a worker that detected a gap asks here, gets the events this server has, and
+/// is told which ones it does not. An ``OrderPublisher`` records what it sends into the server's
+/// ``journal``; a source may instead make events on demand, hand over prepared ones, or remember
+/// order bodies.
 ///
 /// A `Service`: `init` binds, ``run()`` serves until the task is cancelled or the service group
 /// shuts down gracefully. Code that is not async starts it with ``start()`` and ends it with
@@ -21,6 +23,8 @@ import ZeroMQ
 public final class ReplayServer: Service, Sendable {
     /// The endpoint bound (wildcard port resolved).
     public let endpoint: String
+    /// What publishers sent, as it travelled, answered as `frames`.
+    public let journal: ReplayJournal
     private let store = Mutex<[String: [UInt64: Caffe_V1_OrderEvent]]>([:])
     /// Sources whose events are made on demand rather than remembered, with what was sent of them.
     private let generated = Mutex<[String: @Sendable (UInt64) -> Caffe_V1_ReplayedEvent]>([:])
@@ -28,8 +32,8 @@ public final class ReplayServer: Service, Sendable {
     private let prepared = Mutex<[String: [UInt64: Caffe_V1_ReplayedEvent]]>([:])
     private let forgotten = Mutex<[String: Set<UInt64>]>([:])
     private let asked = Mutex<[ClosedRange<UInt64>]>([])
-    private let served = Atomic<Int>(0)
-    private let servedEvents = Atomic<Int>(0)
+    /// Requests answered and events handed out, counted together so a reader sees one moment.
+    private let served = Mutex<(requests: Int, events: Int)>((0, 0))
     private let running = Atomic<Bool>(true)
     private let phase: Mutex<Phase>
 
@@ -41,11 +45,12 @@ public final class ReplayServer: Service, Sendable {
         case ended
     }
 
-    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port); nothing is served until ``run()`` or
-    /// ``start()``.
-    public init(context: ZMQContext, endpoint: String) throws(ZMQError) {
+    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port); nothing is
+    /// served until ``run()`` or ``start()``. The ``journal`` keeps `retention` events per source.
+    public init(context: ZMQContext, endpoint: String, retention: Int = 100_000) throws(ZMQError) {
         let router = try context.socket(.router)
         self.endpoint = try router.bind(endpoint)
+        journal = ReplayJournal(retention: retention)
         phase = Mutex(.bound(router))
     }
 
@@ -82,10 +87,13 @@ public final class ReplayServer: Service, Sendable {
     public static let maxBatch: UInt64 = 10_000
 
     /// Requests answered so far.
-    public var requestsServed: Int { served.load(ordering: .relaxed) }
+    public var requestsServed: Int { servedCounts.requests }
 
     /// Events handed out in replies so far.
-    public var eventsServed: Int { servedEvents.load(ordering: .relaxed) }
+    public var eventsServed: Int { servedCounts.events }
+
+    /// Requests answered and the events handed out in them, read together.
+    public var servedCounts: (requests: Int, events: Int) { served.withLock { $0 } }
 
     /// The ranges asked for so far (`from...to` of each well-formed Fetch), in order.
     public var requestedRanges: [ClosedRange<UInt64>] { asked.withLock { $0 } }
@@ -186,6 +194,8 @@ public final class ReplayServer: Service, Sendable {
             response.frames = answer { $0 >= 1 && $0 <= sent ? make($0) : nil }
         } else if let frames = prepared.withLock({ $0[request.sourceID] }) {
             response.frames = answer { frames[$0] }
+        } else if journal.holds(source: request.sourceID) {
+            response.frames = answer { journal.event(source: request.sourceID, sequence: $0) }
         } else {
             let events = store.withLock { $0[request.sourceID] ?? [:] }
             response.events = answer { events[$0] }
@@ -200,20 +210,24 @@ public final class ReplayServer: Service, Sendable {
                 let request = try? RequestFrames(parsing: frames)
             else { continue }
             let reply: [ZMQMessage]?
+            var events = 0
             if request.header.method != CaffeMethod.replayFetch {
                 reply = try? request.reply(
                     status: RPCStatus(code: .unimplemented, message: "this endpoint serves \(CaffeMethod.replayFetch)")
                 )
             } else if let body = try? request.decodeBody(as: Caffe_V1_ReplayRequest.self) {
                 let answer = response(to: body)
-                servedEvents.add(answer.frames.count + answer.events.count, ordering: .relaxed)
+                events = answer.frames.count + answer.events.count
                 reply = try? request.reply(status: .ok, body: answer)
             } else {
                 reply = try? request.reply(status: RPCStatus(code: .invalidArgument, message: "not a ReplayRequest"))
             }
             if let reply {
                 // Counted before it leaves, so whoever reads the reply reads the count too.
-                served.add(1, ordering: .relaxed)
+                served.withLock {
+                    $0.requests += 1
+                    $0.events += events
+                }
                 _ = try? router.send(multipart: reply, timeout: .milliseconds(100))
             }
         }
@@ -222,9 +236,7 @@ public final class ReplayServer: Service, Sendable {
 }
 
 /// A value (a socket) handed to the thread that will own it.
-public struct UncheckedBox<Value>: @unchecked Sendable {
-    /// What was handed over.
-    public let value: Value
-    /// Wraps `value` to cross to another thread.
-    public init(_ value: Value) { self.value = value }
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

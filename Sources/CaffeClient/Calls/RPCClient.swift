@@ -27,6 +27,8 @@ public final class RPCClient {
         public var attempts = 3
         /// Statuses worth another attempt: the worker was busy or draining.
         public var retryable: Set<Caffe_V1_StatusCode> = [.unavailable, .resourceExhausted]
+        /// The keys for a worker that runs CURVE; `nil`: a plain connection.
+        public var curve: CurveCredentials?
 
         public init() {}
     }
@@ -72,6 +74,7 @@ public final class RPCClient {
         do {
             if let socket { socket.close(linger: .zero) }
             let fresh = try context.socket(.dealer)
+            try options.curve?.secure(fresh)
             let monitor = try ZMQSocketMonitor(fresh, events: .connected)
             defer { monitor.stop() }
             try fresh.connect(endpoint.address)
@@ -151,16 +154,10 @@ public final class RPCClient {
             let left = options.timeout - (ContinuousClock.now - started)
             guard left > .zero else { break }
             let share = left / (attempts - attempt)
-            var header = Caffe_V1_RequestHeader()
-            header.method = method
-            header.requestID = requestID
-            header.timeout = Google_Protobuf_Duration(
-                seconds: left.components.seconds,
-                nanos: Int32(left.components.attoseconds / 1_000_000_000)
-            )
             do {
                 let socket = try connected()
-                try await socket.send(multipart: try RequestFrames.encode(header: header, body: request))
+                let frames = try RequestFrames.encode(method: method, requestID: requestID, timeout: left, body: request)
+                try await socket.send(multipart: frames)
                 guard let reply = try await awaitReply(requestID, on: socket, within: share) else {
                     // Lazy Pirate: the socket may hold a lost request or a late reply; start afresh.
                     self.socket?.close(linger: .zero)
@@ -189,6 +186,7 @@ public final class RPCClient {
     private func connected() throws -> ZMQSocket {
         if let socket { return socket }
         let fresh = try context.socket(.dealer)
+        try options.curve?.secure(fresh)
         try fresh.connect(endpoint.address)
         socket = fresh
         return fresh

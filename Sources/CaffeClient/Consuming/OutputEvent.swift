@@ -1,0 +1,120 @@
+import CaffeProtocol
+import CaffeTransport
+import SwiftProtobuf
+import ZeroMQ
+
+/// An output of a worker, as a consumer receives it: `[topic][EventHeader][body]`, the body decoded
+/// by its `body_type`.
+public struct OutputEvent: Sendable {
+    /// The body, by the header's `body_type`.
+    public enum Body: Sendable {
+        case confirmation(Caffe_V1_Confirmation)
+        case receipt(Caffe_V1_Receipt)
+        case complication(Caffe_V1_ComplicationPayload)
+        case deadLetter(Caffe_V1_DeadLetter)
+        /// A body type this client does not know (a newer worker's): its name and bytes, kept.
+        case unknown(bodyType: String, bytes: [UInt8])
+    }
+
+    /// The topic it was published under: `confirmation.es-MX`, `receipt.store-mx-cdmx`…
+    public let topic: String
+    /// Its header: `body_type`, and the `source_id`, `sequence` and `order_id` of the input.
+    public let header: Caffe_V1_EventHeader
+    /// The decoded body.
+    public let body: Body
+
+    /// Reads the frames of an output event.
+    public init(frames: [ZMQMessage]) throws(CaffeClientError) {
+        do {
+            let event = try EventFrames(parsing: frames)
+            topic = event.topic
+            header = event.header
+            switch event.header.bodyType {
+            case Caffe_V1_Confirmation.protoMessageName:
+                body = .confirmation(try event.decodeBody(as: Caffe_V1_Confirmation.self))
+            case Caffe_V1_Receipt.protoMessageName: body = .receipt(try event.decodeBody(as: Caffe_V1_Receipt.self))
+            case Caffe_V1_ComplicationPayload.protoMessageName:
+                body = .complication(try event.decodeBody(as: Caffe_V1_ComplicationPayload.self))
+            case Caffe_V1_DeadLetter.protoMessageName:
+                body = .deadLetter(try event.decodeBody(as: Caffe_V1_DeadLetter.self))
+            default: body = .unknown(bodyType: event.header.bodyType, bytes: event.bodyFrame.bytes)
+            }
+        } catch {
+            throw .malformedOutput(error)
+        }
+    }
+
+    /// What identifies this output across redeliveries (docs/WIRE.md "De-duplication").
+    public var key: OutputKey { OutputKey(self) }
+}
+
+/// What identifies an output across redeliveries and across workers rendering one stream
+/// (docs/WIRE.md "De-duplication"): confirmations and receipts by `(body_type, order_id)`,
+/// complication payloads and dead letters by `(body_type, source_id, sequence)` — an
+/// `UNRECOVERABLE_GAP` letter names its range's first sequence, the same each time the range is
+/// reported. The same key as `caffe_client.output_key` in the Python client.
+public struct OutputKey: Hashable, Sendable, CustomStringConvertible {
+    /// The output's `body_type`.
+    public let bodyType: String
+    /// The order's id (confirmations and receipts), or empty.
+    public let orderID: String
+    /// The input's source and sequence (complication payloads and dead letters), or empty and 0.
+    public let sourceID: String
+    public let sequence: UInt64
+
+    /// The key of `event`.
+    public init(_ event: OutputEvent) {
+        self.init(header: event.header)
+    }
+
+    /// The key of the output whose header is `header`.
+    public init(header: Caffe_V1_EventHeader) {
+        bodyType = header.bodyType
+        if !header.orderID.isEmpty && header.bodyType != Caffe_V1_DeadLetter.protoMessageName {
+            orderID = header.orderID
+            sourceID = ""
+            sequence = 0
+        } else {
+            orderID = ""
+            sourceID = header.sourceID
+            sequence = header.sequence
+        }
+    }
+
+    public var description: String {
+        orderID.isEmpty ? "\(bodyType) \(sourceID)#\(sequence)" : "\(bodyType) \(orderID)"
+    }
+}
+
+/// Remembers the `capacity` most recent output keys and says whether an output is new: delivery is
+/// at least once, so every consumer de-duplicates.
+public struct OutputDeduplicator: Sendable {
+    /// How many keys are remembered (the oldest forgotten first).
+    public let capacity: Int
+    /// Outputs seen before and reported as repeats so far.
+    public private(set) var repeats = 0
+    private var seen: Set<OutputKey> = []
+    private var order: [OutputKey] = []
+    private var oldest = 0
+
+    /// Remembers at most `capacity` keys (at least 1).
+    public init(capacity: Int = 1_000_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Whether `key` is seen for the first time (remembering it); `false` for a repeat.
+    public mutating func isFirst(_ key: OutputKey) -> Bool {
+        guard seen.insert(key).inserted else {
+            repeats += 1
+            return false
+        }
+        if order.count < capacity {
+            order.append(key)
+        } else {
+            seen.remove(order[oldest])
+            order[oldest] = key
+            oldest = (oldest + 1) % capacity
+        }
+        return true
+    }
+}
