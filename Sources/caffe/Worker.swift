@@ -1,7 +1,7 @@
-import CaffeProtocol
 import ArgumentParser
 import CaffeBooks
 import CaffeCore
+import CaffeProtocol
 import CaffeWorker
 import Foundation
 import Localization
@@ -19,7 +19,8 @@ struct WorkerCommand: AsyncParsableCommand {
         discussion: """
             The configuration is config/worker.yaml (or --config-file), then CAFFE_* environment \
             variables, then --set key=value flags. See config/worker.yaml for every key.
-            Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the catalog and menu.
+            Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the catalog and menu, as does a \
+            change to their files (catalog_watch_ms).
             Exit status: 0 after a complete drain, 1 if draining timed out, the worker failed \
             (the reason on standard error) or the configuration was refused (naming the key).
             --check-config validates the configuration, catalog, menu and checkpoint and exits: \
@@ -102,6 +103,10 @@ struct WorkerCommand: AsyncParsableCommand {
                     services: [
                         .init(service: worker),
                         .init(service: ReloadService(worker: worker), successTerminationBehavior: .ignore),
+                        .init(
+                            service: ConfigurationWatcher(worker: worker, configuration: configuration, logger: logger),
+                            successTerminationBehavior: .ignore
+                        ),
                     ],
                     gracefulShutdownSignals: [.sigterm, .sigint],
                     logger: logger

@@ -1,6 +1,6 @@
+import CaffeCore
 // Caffe — CaffeWorker tests.
 import CaffeProtocol
-import CaffeCore
 import CaffeTestKit
 import Foundation
 import Testing
@@ -48,7 +48,8 @@ struct WorkerConfigurationTests {
                 == WorkerConfigurationKey(
                     name: "render.threads",
                     environmentVariable: "CAFFE_RENDER_THREADS",
-                    type: "whole number 0…256",
+                    type:
+                        "whole number 0…256 (0: one per core the process may use: its CPU affinity, capped by the cgroup CPU limit (cpu.max))",
                     defaultValue: "0"
                 )
         )
@@ -70,7 +71,11 @@ struct WorkerConfigurationTests {
         }
         #expect(lines.count == WorkerConfigurationLoader.keys.count + 1)
         #expect(lines.first == "KEY DEFAULT ENVIRONMENT TYPE")
-        #expect(lines.contains("render.threads 0 CAFFE_RENDER_THREADS whole number 0…256"))
+        #expect(
+            lines.contains(
+                "render.threads 0 CAFFE_RENDER_THREADS whole number 0…256 (0: one per core the process may use: its CPU affinity, capped by the cgroup CPU limit (cpu.max))"
+            )
+        )
         #expect(
             lines.contains("shutdown.drain_timeout_ms 10000 CAFFE_SHUTDOWN_DRAIN_TIMEOUT_MS milliseconds 0…3600000")
         )

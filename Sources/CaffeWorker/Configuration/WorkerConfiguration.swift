@@ -265,6 +265,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
     /// What to do with a catalog some of whose strings do not render with the values the worker
     /// passes (``CatalogProbe``).
     public var catalogCheck: CatalogCheck = .refuse
+    /// How often the catalog folder and the menu are looked at for changes, reloaded as on SIGHUP
+    /// once a change has held still for one look (``ConfigurationWatcher``); zero: never.
+    public var catalogWatch: Duration = .seconds(1)
 
     /// `catalog_check`: what a catalog that does not render gets.
     public enum CatalogCheck: String, Hashable, Sendable, CaseIterable {

@@ -67,7 +67,7 @@ extension WorkerConfigurationLoader {
             .integer("input.max_sequence_jump", \.input.maxSequenceJump, 0...Int(IntakeTracker.maxSequence)),
             .integer("input.max_heartbeat_jump", \.input.maxHeartbeatJump, 0...Int(IntakeTracker.maxSequence)),
             .milliseconds("input.source_idle_ms", \.input.sourceIdle, 100...86_400_000),
-            .integer("input.pipelines", \.input.pipelines, 0...256),
+            .integer("input.pipelines", \.input.pipelines, 0...256, zero: Key.perCore),
             Key(
                 "input.shard",
                 type: "i/N (0 ≤ i < N ≤ \(ShardAssignment.maximumCount)) or empty",
@@ -93,7 +93,7 @@ extension WorkerConfigurationLoader {
             .integer("output.window", \.output.window, 1...1_000_000),
             .integer("output.max_consumers", \.output.maxConsumers, 1...100_000),
             .milliseconds("output.linger_ms", \.output.linger, 0...600_000),
-            .integer("render.threads", \.render.threads, 0...256),
+            .integer("render.threads", \.render.threads, 0...256, zero: Key.perCore),
             .integer("render.queue", \.render.queue, 1...1_000_000),
             .integer("render.max_parked", \.render.maxParked, 0...10_000_000),
             .integer("render.locale_cache_bytes", \.render.localeCacheBytes, 1 << 20...1 << 34),
@@ -171,6 +171,7 @@ extension WorkerConfigurationLoader {
             .text("catalog", \.catalog, type: "file path or empty (config_dir's)"),
             .text("menu", \.menu, type: "file path or empty (config_dir's)"),
             .choice("catalog_check", \.catalogCheck),
+            .milliseconds("catalog_watch_ms", \.catalogWatch, 0...3_600_000),
         ]
 
         init(
@@ -187,9 +188,14 @@ extension WorkerConfigurationLoader {
 
         // MARK: Keys by the type of their value
 
-        static func integer(_ name: String, _ path: Path<Int>, _ range: ClosedRange<Int>) -> Key {
-            Key(name, type: "whole number \(range.lowerBound)…\(range.upperBound)", written: { "\($0[keyPath: path])" })
-            {
+        /// What 0 means for the keys that size themselves by the process's cores.
+        static let perCore =
+            "one per core the process may use: its CPU affinity, capped by the cgroup CPU limit (cpu.max)"
+
+        /// A whole number in `range`; `zero` says what 0 means, when it is special.
+        static func integer(_ name: String, _ path: Path<Int>, _ range: ClosedRange<Int>, zero: String? = nil) -> Key {
+            let type = "whole number \(range.lowerBound)…\(range.upperBound)" + (zero.map { " (0: \($0))" } ?? "")
+            return Key(name, type: type, written: { "\($0[keyPath: path])" }) {
                 raw,
                 configuration throws(Message) in
                 configuration[keyPath: path] = try integer(raw, range)

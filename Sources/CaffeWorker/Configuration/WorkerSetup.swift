@@ -14,6 +14,18 @@ public enum WorkerSetup {
         _ = caffe_heap_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
     }
 
+    /// The catalog folder and the menu file `configuration` names, or its configuration folder's.
+    public static func files(of configuration: WorkerConfiguration) -> (catalog: URL, menu: URL) {
+        let directory = ConfigurationDirectory.resolve(configuration.configDirectory)
+        let catalog =
+            configuration.catalog.isEmpty
+            ? directory.appendingPathComponent("Localizations") : URL(fileURLWithPath: configuration.catalog)
+        let menu =
+            configuration.menu.isEmpty
+            ? directory.appendingPathComponent("menu.json") : URL(fileURLWithPath: configuration.menu)
+        return (catalog, menu)
+    }
+
     /// The catalog and menu named by `configuration` (or found in its configuration folder),
     /// checked against what the worker renders (``CatalogProbe``): with `catalog_check: refuse`
     /// a catalog with strings that fail is refused; with `warn` each failing localization is
@@ -25,13 +37,7 @@ public enum WorkerSetup {
         for configuration: WorkerConfiguration,
         logger: Logger? = nil
     ) throws(CoreConfigurationError) -> RenderingCore {
-        let directory = ConfigurationDirectory.resolve(configuration.configDirectory)
-        let catalogURL =
-            configuration.catalog.isEmpty
-            ? directory.appendingPathComponent("Localizations") : URL(fileURLWithPath: configuration.catalog)
-        let menuURL =
-            configuration.menu.isEmpty
-            ? directory.appendingPathComponent("menu.json") : URL(fileURLWithPath: configuration.menu)
+        let (catalogURL, menuURL) = files(of: configuration)
         let catalog: StringCatalog
         do {
             catalog = try StringCatalog(directory: catalogURL)

@@ -245,7 +245,6 @@ def test_an_oversized_body_is_dead_lettered_with_the_documented_detail(worker, c
         subscriber.close()
 
 
-
 def _order_frames(source: str, sequence: int, order_id: str) -> list[bytes]:
     order = small_order(order_id)
     order.source_id, order.sequence = source, sequence
