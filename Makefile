@@ -6,7 +6,7 @@
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # curl and procps (pgrep): the README's worker commands, which make readme-test runs.
-APT_PACKAGES := libzmq3-dev pkg-config python3-venv protobuf-compiler hunspell hunspell-fr-comprehensive \
+APT_PACKAGES := libzmq3-dev pkg-config python3-venv python3-yaml protobuf-compiler hunspell hunspell-fr-comprehensive \
 	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us curl procps
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 PYTHON ?= python3
@@ -30,9 +30,9 @@ help:
 	@echo "make readme-test  run every shell command in README.md as written (release build, ~5 min)"
 	@echo "make dist    a tarball that runs without the Swift toolchain (.build/dist/); make dist-test runs it in a bare Debian root"
 	@echo "make image   an OCI image of the release (.build/image/*.oci.tar); make image-test inspects and runs it"
-	@echo "make deploy-check  validate deploy/: dashboards, alert rules (promtool), Kubernetes manifests (offline)"
+	@echo "make deploy-check  validate deploy/: dashboards, alert rules (promtool, runbook links), Kubernetes overlays (kubernetes-validate, restricted pods, checkov), the upgrade (offline)"
 	@echo "make multihost  five hosts in network namespaces: a worker host partitioned, one killed (root)"
-	@echo "make reshard-test  three shards become four while orders flow, behind a partitioning proxy (root)"
+	@echo "make reshard-test  three shards become four while orders flow, behind a partitioning proxy (root); the Kubernetes reshard script's steps"
 	@echo "make bench   print the performance figures beside their baselines (release build)"
 	@echo "make protos  regenerate Sources/CaffeProtocol/Generated and the Python client's modules"
 	@echo "make lexicons  recompile the grammar lexicons from their dictionaries (Scripts/lexicons)"
@@ -100,15 +100,19 @@ schema-check:
 		$(BUF_VENV)/bin/pip install --quiet buf-bin==1.75.0; }
 	/usr/bin/python3 Scripts/check-schema.py --buf $(BUF_VENV)/bin/buf
 
-# The dashboards, alert rules and their unit tests in deploy/, checked offline.
+# The dashboards, alert rules and their unit tests, the Kubernetes overlays (checkov among the
+# checks) and the rollout over the released manifests, in deploy/, checked offline.
 DEPLOY_VENV := .build/deploy-venv
+CHECKOV_VERSION := 3.3.30
 
 deploy-check:
 	$(call install_missing,$(DEPLOY_APT_PACKAGES))
-	@[ -x $(DEPLOY_VENV)/bin/kubernetes-validate ] || { /usr/bin/python3 -m venv $(DEPLOY_VENV) && \
-		$(DEPLOY_VENV)/bin/pip install --quiet kubernetes-validate; }
+	@[ -x $(DEPLOY_VENV)/bin/kubernetes-validate ] && [ -x $(DEPLOY_VENV)/bin/checkov ] || \
+		{ /usr/bin/python3 -m venv $(DEPLOY_VENV) && \
+		$(DEPLOY_VENV)/bin/pip install --quiet kubernetes-validate checkov==$(CHECKOV_VERSION); }
 	/usr/bin/python3 Scripts/check-deploy.py --promtool /usr/bin/promtool \
-		--kubernetes-validate $(DEPLOY_VENV)/bin/kubernetes-validate
+		--kubernetes-validate $(DEPLOY_VENV)/bin/kubernetes-validate --checkov $(DEPLOY_VENV)/bin/checkov
+	/usr/bin/python3 Scripts/check-upgrade.py
 
 build: deps
 	$(SWIFT) build
@@ -184,6 +188,7 @@ reshard-test: deps $(CLIENT_STAMP)
 	$(SWIFT) build --product caffe
 	$(SWIFT) build --product caffe-sim
 	$(CLIENT_VENV)/bin/python deploy/multihost/reshard.py --bin .build/debug
+	$(PYTHON) -m unittest Scripts/tests/test_reshard_job.py
 
 protos: deps
 	Scripts/generate-protos.sh

@@ -53,6 +53,10 @@ COVERED_ELSEWHERE = {
     r"^make bench\b": "its benchmarks run below one by one, with --json",
     r"\bcaffe-sim chaos\b": "~3 min; make chaos runs it",
     r"\bcaffe-sim bench pipeline\b": "~20 min; run by hand before quoting its figures",
+    r"^make image$": ".ci/run's make image-test builds the image and inspects and runs it",
+    r"^skopeo (copy|inspect) .*docker://registry\.example\.com": "needs a registry; make image-test inspects the archive",
+    r"^kubectl (apply|-n)\b": "needs a cluster; make deploy-check renders and validates every manifest these apply",
+    r"^deploy/kubernetes/jobs/reshard/reshard\.sh\b": "needs a cluster; make reshard-test runs its steps against a recording kubectl that runs the Job",
 }
 
 # Commands that need a worker running, and its --set overrides; the first match decides
