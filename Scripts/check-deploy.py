@@ -276,6 +276,8 @@ def check_overlay(folder, validator, checkov=None):
             for source in item.get("envFrom", []):
                 if source.get("secretRef", {}).get("name") == "caffe-curve" and source["secretRef"].get("optional", False):
                     fail(f"{folder}: {name} starts without the caffe-curve Secret: CURVE would be off")
+    if "--set=curve.required=true" not in container["args"]:
+        fail(f"{folder}: the workers do not set curve.required: an empty key would run them without CURVE")
     policies = {item["spec"]["podSelector"]["matchLabels"].get("app.kubernetes.io/name")
                 for item in objects if item["kind"] == "NetworkPolicy"}
     if not {"caffe-worker", "caffe-proxy"} <= policies:

@@ -134,6 +134,12 @@ struct WorkerConfigurationTests {
             failure([:], ["curve.secret_key=\(key)", "curve.allowed_clients=\(key)"])
                 == "curve.server_key (from configuration): with CURVE on, the endpoints the worker connects to need the server's public key"
         )
+        // Failing closed: required, and the key did not arrive (CAFFE_CURVE_SECRET_KEY empty).
+        #expect(
+            failure(["CAFFE_CURVE_SECRET_KEY": ""], ["curve.required=true"])
+                == "curve.secret_key (from configuration): curve.required is set and no secret key was given: "
+                + "the worker does not run without CURVE"
+        )
         #expect(
             failure([:], ["curve.server_key=short"])?.hasPrefix("curve.server_key (from --set): not a CURVE key")
                 == true

@@ -228,6 +228,9 @@ public struct WorkerConfiguration: Hashable, Sendable {
         public var serverKey: String = ""
         /// Public keys of the clients admitted to the endpoints the worker binds; others are refused.
         public var allowedClients: [String] = []
+        /// Refuse to start without a secret key: a deployment that must not run in the clear
+        /// fails closed when its key did not arrive (an empty or missing Secret).
+        public var required = false
 
         /// Whether CURVE is on.
         public var isEnabled: Bool { !secretKey.isEmpty }

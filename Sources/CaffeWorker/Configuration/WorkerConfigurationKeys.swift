@@ -167,6 +167,7 @@ extension WorkerConfigurationLoader {
             .curveKey("curve.secret_key", \.curve.secretKey),
             .curveKey("curve.server_key", \.curve.serverKey),
             .curveKeys("curve.allowed_clients", \.curve.allowedClients),
+            .boolean("curve.required", \.curve.required),
             .text("config_dir", \.configDirectory, type: "folder path or empty (built-in)"),
             .text("catalog", \.catalog, type: "file path or empty (config_dir's)"),
             .text("menu", \.menu, type: "file path or empty (config_dir's)"),

@@ -165,6 +165,9 @@ public enum WorkerConfigurationLoader {
             throw fail("input.topics", "a SUB input with no topics receives nothing")
         }
         let curve = configuration.curve
+        if curve.required, !curve.isEnabled {
+            throw fail("curve.secret_key", "curve.required is set and no secret key was given: the worker does not run without CURVE")
+        }
         if curve.isEnabled {
             let binds =
                 configuration.input.endpoints.contains { $0.mode == .bind }
