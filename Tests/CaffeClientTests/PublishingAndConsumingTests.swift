@@ -256,7 +256,7 @@ struct PublishingAndConsumingTests {
         worker.close(linger: .zero)
     }
 
-    @Test("output keys: confirmations and receipts by order id, dead letters and complications by source and sequence")
+    @Test("output keys: confirmations and receipts by order id, dead letters and complications by source, run and sequence")
     func outputKeys() {
         var header = Caffe_V1_EventHeader()
         header.bodyType = "caffe.v1.Confirmation"
@@ -271,6 +271,11 @@ struct PublishingAndConsumingTests {
         other.bodyType = "caffe.v1.DeadLetter"
         #expect(OutputKey(header: header) != OutputKey(header: other))
         #expect(OutputKey(header: header).description == "caffe.v1.DeadLetter pos-1#4")
+        // The same sequence of a source's next run is another output.
+        var nextRun = header
+        nextRun.sourceEpoch = 7
+        #expect(OutputKey(header: nextRun) != OutputKey(header: header))
+        #expect(OutputKey(header: nextRun).description == "caffe.v1.DeadLetter pos-1 (epoch 7)#4")
         var deduplicator = OutputDeduplicator(capacity: 2)
         let keys = ["a", "b", "c"].map { id -> OutputKey in
             var header = Caffe_V1_EventHeader()

@@ -50,7 +50,8 @@ public struct OutputEvent: Sendable {
 
 /// What identifies an output across redeliveries and across workers rendering one stream
 /// (docs/WIRE.md "De-duplication"): confirmations and receipts by `(body_type, order_id)`,
-/// complication payloads and dead letters by `(body_type, source_id, sequence)` — an
+/// complication payloads and dead letters by `(body_type, source_id, source_epoch, sequence)` —
+/// the source's run, so a restarted source's new run is not taken for its last; an
 /// `UNRECOVERABLE_GAP` letter names its range's first sequence, the same each time the range is
 /// reported. The same key as `caffe_client.output_key` in the Python client.
 public struct OutputKey: Hashable, Sendable, CustomStringConvertible {
@@ -58,8 +59,10 @@ public struct OutputKey: Hashable, Sendable, CustomStringConvertible {
     public let bodyType: String
     /// The order's id (confirmations and receipts), or empty.
     public let orderID: String
-    /// The input's source and sequence (complication payloads and dead letters), or empty and 0.
+    /// The input's source, run and sequence (complication payloads and dead letters), or empty
+    /// and 0.
     public let sourceID: String
+    public let sourceEpoch: UInt64
     public let sequence: UInt64
 
     /// The key of `event`.
@@ -73,16 +76,20 @@ public struct OutputKey: Hashable, Sendable, CustomStringConvertible {
         if !header.orderID.isEmpty && header.bodyType != Caffe_V1_DeadLetter.protoMessageName {
             orderID = header.orderID
             sourceID = ""
+            sourceEpoch = 0
             sequence = 0
         } else {
             orderID = ""
             sourceID = header.sourceID
+            sourceEpoch = header.sourceEpoch
             sequence = header.sequence
         }
     }
 
     public var description: String {
-        orderID.isEmpty ? "\(bodyType) \(sourceID)#\(sequence)" : "\(bodyType) \(orderID)"
+        guard orderID.isEmpty else { return "\(bodyType) \(orderID)" }
+        return sourceEpoch == 0
+            ? "\(bodyType) \(sourceID)#\(sequence)" : "\(bodyType) \(sourceID) (epoch \(sourceEpoch))#\(sequence)"
     }
 }
 

@@ -55,6 +55,8 @@ extension RenderedEvent {
         // consumer's decoder refuses it too): the letter's original header keeps its bytes.
         var outputHeader = Caffe_V1_EventHeader()
         outputHeader.sourceID = Identifier.problem(header.sourceID) == nil ? header.sourceID : ""
+        // The run it belongs to: a gap of a restarted source's earlier run is not its new run's.
+        outputHeader.sourceEpoch = header.sourceEpoch
         outputHeader.sequence = header.sequence
         outputHeader.orderID = Identifier.problem(header.orderID) == nil ? header.orderID : ""
         outputHeader.metadata = header.metadata

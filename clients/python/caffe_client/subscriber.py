@@ -82,13 +82,14 @@ def output_key(event: Event) -> tuple[str, ...]:
     """What identifies an output across redeliveries: its body type and the input it came from.
 
     Confirmations and receipts are one per order (``order_id``); complication payloads and dead
-    letters one per input event (``source_id``, ``sequence``); an ``UNRECOVERABLE_GAP`` letter
-    names its range's first sequence, the same every time the worker reports that range.
+    letters one per input event (``source_id``, ``source_epoch``, ``sequence``: the run of the
+    source, so a restarted source's new run is not taken for its last); an ``UNRECOVERABLE_GAP``
+    letter names its range's first sequence, the same every time the worker reports that range.
     """
     header = event.header
     if header.order_id and event.body_type != full_name(DeadLetter):
         return (event.body_type, header.order_id)
-    return (event.body_type, header.source_id, str(header.sequence))
+    return (event.body_type, header.source_id, str(header.source_epoch), str(header.sequence))
 
 
 class Deduplicator:

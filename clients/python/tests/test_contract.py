@@ -347,3 +347,25 @@ def test_feedback_the_acknowledged_output_refuses_is_counted_and_registers_nothi
         publisher.close()
     finally:
         running.stop()
+
+
+def test_the_time_zone_note_s_lists_are_the_worker_s(worker, context):
+    """WIRE.md "Note (time zones)": every zone it lists as accepted renders without a note, every
+    zone it lists as defaulted renders in UTC with the documented note — orders and complications."""
+    text = WIRE.read_text(encoding="utf-8")
+    note = re.search(r"\*\*Note \(time zones\):\*\*(.+?)\n\n", text, re.S).group(1).replace("\n", " ")
+    accepted = re.findall(r"`([^`]+)`", re.search(r"accepted (.+?); defaulted", note).group(1))
+    defaulted = re.findall(r"`([^`]+)`", re.search(r"defaulted to UTC (.+?)\. Check", note).group(1))
+    assert len(accepted) >= 10 and len(defaulted) >= 3
+    with RpcClient(worker.rpc, context=context) as client:
+        for zone in accepted + defaulted:
+            order = small_order(f"contract-tz-{zone}")
+            order.customer.time_zone = zone
+            order_notes = [(n.code, n.detail) for n in client.render_order(order).confirmation.notes]
+            request = complication(f"contract-tz-{zone}", zone=zone)
+            request_notes = [(n.code, n.detail) for n in client.render_complication(request).notes]
+            if zone in accepted:
+                assert (order_notes, request_notes) == ([], []), zone
+            else:
+                assert order_notes == [("time-zone-defaulted", f"customer time zone '{zone}' is not an IANA zone; used UTC")]
+                assert request_notes == [("time-zone-defaulted", f"request time zone '{zone}' is not an IANA zone; used UTC")]

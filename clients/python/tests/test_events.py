@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from caffe_client import Publisher, ReplayServer, Subscriber, topics
+from caffe_client import Publisher, ReplayServer, Subscriber, output_key, topics
 from caffe_client.messages import (
     ComplicationPayload,
     Confirmation,
@@ -231,6 +231,30 @@ def test_a_new_source_starts_at_one_or_its_beginning_is_a_gap(link, context):
     # The gap's dead letter names the range's first sequence in its header.
     assert (gap.header.source_id, gap.header.sequence, gap.header.order_id) == (source + "-b", 1, "")
     late.close()
+
+
+def test_a_gap_of_a_run_is_that_run_s_dead_letter(link, context):
+    """WIRE.md "Dead letters": a gap's letter carries its run's source_epoch in its header, and its
+    output key keeps two runs' letters for the same sequence apart."""
+    publisher, subscriber = link
+    source = publisher.source_id + "-run"
+    letters = []
+    for epoch in (11, 12):
+        run = Publisher(">" + publisher.endpoint, source_id=source, first_sequence=2, source_epoch=epoch, context=context)
+        run.wait_for_subscribers(1)
+        run.publish_order(small_order(f"{source}-{epoch}"))
+        events = collect(subscriber, 3, timeout=15)
+        letters += [event for event in events if event.topic == "dead-letter"]
+        run.close()
+    assert [(event.header.source_id, event.header.source_epoch, event.header.sequence) for event in letters] == [
+        (source, 11, 1),
+        (source, 12, 1),
+    ]
+    assert letters[0].decode_body(DeadLetter).detail == (
+        f"sequences 1...1 of '{source} (epoch 11)' are lost: no replay endpoint is known for source '{source} (epoch 11)'"
+    )
+    assert output_key(letters[0]) != output_key(letters[1])
+    assert output_key(letters[0]) == ("caffe.v1.DeadLetter", source, "11", "1")
 
 
 def test_a_restarted_source_numbering_from_one_again_is_rendered(link, context):
