@@ -275,6 +275,16 @@ LETTER_CASES = {
         "a heartbeat from 'pos-9'",
         lambda: [_heartbeat_frames("pos-9", 3)],
     ),
+    "an event of two frames": (
+        "| `MALFORMED` (1) |",
+        "wrongFrameCount:",
+        lambda: [[b"order.store-mx-cdmx", EventHeader(source_id="contract-2f", sequence=1).SerializeToString()]],
+    ),
+    "a topic over 256 bytes": (
+        "| `MALFORMED` (1) |",
+        "frameTooLarge:",
+        lambda: [[b"order." + b"s" * 274] + _order_frames("contract-topic", 1, "contract-topic-1")[1:]],
+    ),
     "a heartbeat too far ahead": (
         "| 1 | `last_sequence` |",
         "a heartbeat's last_sequence 10002",
@@ -300,7 +310,7 @@ def test_a_documented_dead_letter_is_the_worker_s(worker, context, case):
             event = subscriber.receive(1.0)
             if event is not None:
                 letter = event.decode_body(DeadLetter)
-                if letter.reason != DeadLetterReason.DEAD_LETTER_REASON_MALFORMED:  # not the synchronising ones
+                if letter.topic != "order.sync":  # not the synchronising ones (helpers.synchronise)
                     letters.append(letter)
         assert [(DeadLetterReason.Name(letter.reason), letter.detail) for letter in letters] == [
             (f"DEAD_LETTER_REASON_{reason}", detail)
@@ -369,3 +379,42 @@ def test_the_time_zone_note_s_lists_are_the_worker_s(worker, context):
             else:
                 assert order_notes == [("time-zone-defaulted", f"customer time zone '{zone}' is not an IANA zone; used UTC")]
                 assert request_notes == [("time-zone-defaulted", f"request time zone '{zone}' is not an IANA zone; used UTC")]
+
+
+def test_a_gap_the_source_never_answers_for_is_the_documented_letter(worker, context):
+    """WIRE.md "Dead letters", UNRECOVERABLE_GAP: a replay endpoint that never answers is asked
+    replay.attempts (5) times, then the gap is given up with the documented detail (the page's
+    example is for 'pos-1'; this source has its own id)."""
+    reason, detail = documented("| `UNRECOVERABLE_GAP` (5) |", "sequences 2...3 of 'pos-1' are lost: no replay", REASON_NAMES)
+    silent = context.socket(zmq.ROUTER)
+    silent.linger = 0
+    port = silent.bind_to_random_port("tcp://127.0.0.1")
+    publisher = Publisher(">" + worker.input, source_id="contract-silent-sync", context=context)
+    subscriber = Subscriber(worker.output, topics=["dead-letter"], context=context)
+    try:
+        publisher.wait_for_subscribers(1, timeout=10)
+        synchronise(publisher, subscriber)
+        for sequence in (1, 4):
+            frames = _order_frames("contract-silent", sequence, f"contract-silent-{sequence}")
+            header = EventHeader.FromString(frames[1])
+            header.metadata["replay_endpoint"] = f"tcp://127.0.0.1:{port}"
+            publisher.socket.send_multipart([frames[0], header.SerializeToString(), frames[2]])
+        letter, deadline = None, time.monotonic() + 20
+        while letter is None and time.monotonic() < deadline:
+            event = subscriber.receive(1.0)
+            if event is not None and event.header.source_id == "contract-silent":
+                letter = event.decode_body(DeadLetter)
+        asked = 0
+        while silent.poll(0):
+            silent.recv_multipart()
+            asked += 1
+        assert letter is not None, "no dead letter within 20 s"
+        assert (DeadLetterReason.Name(letter.reason), letter.detail) == (
+            f"DEAD_LETTER_REASON_{reason}",
+            detail.replace("'pos-1'", "'contract-silent'"),
+        )
+        assert (letter.gap_from, letter.gap_to, asked) == (2, 3, 5)
+    finally:
+        publisher.close()
+        subscriber.close()
+        silent.close()
