@@ -68,13 +68,15 @@ class ReshardJobTest(unittest.TestCase):
             "scale", "wait",                       # every worker drains and stops first
             "apply",                               # the fourth shard's volume
             "delete job", "apply", "wait", "logs",  # the Job, to completion
-            "set env", "set env",                  # SHARDS on the workers and the proxy…
+            "set env", "set env", "set env",       # SHARDS on the workers, their check, the proxy…
             "scale", "rollout",                    # …before they scale up
         ])
         self.assertIn("scale statefulset caffe-worker --replicas=0", calls[3])
-        self.assertIn("--replicas=4", calls[12])
-        self.assertEqual(calls[10], "set env statefulset/caffe-worker --containers=worker,check-config SHARDS=4")
-        self.assertEqual(calls[11], "set env deployment/caffe-proxy --containers=proxy SHARDS=4")
+        self.assertIn("--replicas=4", calls[13])
+        state = json.loads((self.root / "state.json").read_text())
+        self.assertEqual(state["env"], {"statefulset/caffe-worker/worker": "4",
+                                        "statefulset/caffe-worker/check-config": "4",
+                                        "deployment/caffe-proxy/proxy": "4"})
         for shard in range(4):
             volume = self.root / "volumes" / f"state-caffe-worker-{shard}"
             installed = json.loads((volume / "worker.checkpoint").read_text())
@@ -103,6 +105,22 @@ class ReshardJobTest(unittest.TestCase):
         self.assertIn("the Job failed; the workers stay at 0", done.stdout)
         state = json.loads((self.root / "state.json").read_text())
         self.assertEqual((state["replicas"], state["shards"]), (0, "3"))
+
+    def test_a_second_run_neither_overwrites_the_backups_nor_claims_success_with_no_workers(self):
+        self.assertEqual(self.reshard("--to", "4").returncode, 0)
+        # Stopped again by hand after the new count was set: the rerun finishes step 5.
+        state = json.loads((self.root / "state.json").read_text())
+        state["replicas"] = 0
+        (self.root / "state.json").write_text(json.dumps(state))
+        resumed = self.reshard("--to", "4")
+        self.assertEqual(resumed.returncode, 0, resumed.stdout + resumed.stderr)
+        self.assertIn("resuming at step 5", resumed.stdout)
+        self.assertEqual(json.loads((self.root / "state.json").read_text())["replicas"], 4)
+        # From 4 back to 3 and again from 3 to 4: the 3-to-4 backups exist, the Job refuses.
+        self.assertEqual(self.reshard("--to", "3").returncode, 0)
+        again = self.reshard("--to", "4")
+        self.assertEqual(again.returncode, 1)
+        self.assertIn("already has a before-reshard-3-to-4 backup", again.stdout)
 
     def test_arguments(self):
         self.assertEqual(self.reshard().returncode, 64)

@@ -1,7 +1,8 @@
 import ZeroMQ
 
 /// What a client needs to reach a worker that runs CURVE (`curve.secret_key` set): its own key
-/// pair, whose public key the worker's `curve.allowed_keys` must list, and the worker's public key
+/// pair, whose public key the worker's `curve.allowed_clients` must list (and `rpc.admin_allowed_keys`
+/// for the Admin methods, when it restricts them), and the worker's public key
 /// (docs/WIRE.md "Security").
 public struct CurveCredentials: Sendable {
     /// The client's key pair (`caffe keygen` makes one).

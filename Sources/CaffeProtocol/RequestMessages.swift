@@ -134,7 +134,9 @@ public struct RequestMessage<Frame: WireFrame> {
 
 extension Caffe_V1_RequestHeader {
     /// A request's header: the method, the id its reply will carry, and how long the caller waits
-    /// (the relative `timeout`, or an absolute `deadline`; neither: the worker's own limit).
+    /// (the relative `timeout`, or an absolute `deadline`; neither: the request never expires).
+    /// A `timeout` of zero or less is not sent (the worker would answer it DEADLINE_EXCEEDED at
+    /// once); to send one, set the field yourself.
     public init(
         method: String,
         requestID: String,

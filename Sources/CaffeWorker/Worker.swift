@@ -47,6 +47,9 @@ public final class Worker: Service {
     private let security: WorkerSecurity?
     private let reloads: MetricShard
     private let bound = Mutex<[String: [String]]>([:])
+    /// One reload at a time (SIGHUP and the file watcher may ask together): a slow load of the
+    /// older files must not land after a quicker load of the newer ones.
+    private let reloading = Mutex<Void>(())
     private let drained = Atomic<Bool>(false)
     private let ready = Mutex<[CheckedContinuation<Void, Never>]?>([])
 
@@ -180,17 +183,21 @@ public final class Worker: Service {
     ///
     /// - Throws: ``WorkerError`` describing why the new files were rejected.
     public func reload() throws(WorkerError) {
-        let fresh: RenderingCore
-        do {
-            fresh = try WorkerSetup.core(for: configuration, logger: logger)
-        } catch {
-            reloads.update { $0.reloadsRejected += 1 }
-            logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
-            throw WorkerError(.catalog, "reload rejected", key: error.key, cause: error)
+        let failure: WorkerError? = reloading.withLock { _ in
+            let fresh: RenderingCore
+            do throws(CoreConfigurationError) {
+                fresh = try WorkerSetup.core(for: configuration, logger: logger)
+            } catch {
+                reloads.update { $0.reloadsRejected += 1 }
+                logger.error("reload rejected; keeping the loaded catalog and menu", metadata: ["error": "\(error)"])
+                return WorkerError(.catalog, "reload rejected", key: error.key, cause: error)
+            }
+            cores.replace(with: fresh)
+            reloads.update { $0.reloadsLoaded += 1 }
+            logger.notice("catalog and menu reloaded")
+            return nil
         }
-        cores.replace(with: fresh)
-        reloads.update { $0.reloadsLoaded += 1 }
-        logger.notice("catalog and menu reloaded")
+        if let failure { throw failure }
     }
 
     // MARK: Stages

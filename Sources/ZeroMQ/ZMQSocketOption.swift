@@ -109,6 +109,9 @@ extension ZMQSocketOption where Value == Bool {
     public static var curveServer: Self { .bool(ZMQ_CURVE_SERVER, "ZMQ_CURVE_SERVER") }
     /// Pass subscription messages of every subscriber to an XPUB, not only new topics (`ZMQ_XPUB_VERBOSE`).
     public static var xpubVerbose: Self { .bool(ZMQ_XPUB_VERBOSE, "ZMQ_XPUB_VERBOSE") }
+    /// Pass every unsubscription too, not only a prefix's last (`ZMQ_XPUB_VERBOSER`, libzmq 4.2+):
+    /// with ``xpubVerbose``, a count of subscribers that stays true as peers come and go.
+    public static var xpubVerboser: Self { .bool(ZMQ_XPUB_VERBOSER, "ZMQ_XPUB_VERBOSER") }
     /// An XPUB whose matching subscriber is at its high-water mark fails the send with `EAGAIN`
     /// instead of dropping the message for that subscriber (`ZMQ_XPUB_NODROP`).
     public static var xpubNoDrop: Self { .bool(ZMQ_XPUB_NODROP, "ZMQ_XPUB_NODROP") }

@@ -55,6 +55,11 @@ public final class AckedConsumer {
 
     private var acknowledged: UInt64 = 0
     private var received: UInt64 = 0
+    /// The tag of the last delivery ``receive(timeout:)`` returned, and the highest one it skipped
+    /// since (a repeat, an unreadable one): skipped tags are acknowledged only once every returned
+    /// delivery before them is processed, acknowledgements being cumulative.
+    private var returned: UInt64 = 0
+    private var skipped: UInt64 = 0
     private var lastSent = ContinuousClock.now - .seconds(10)
     private var deduplicator: OutputDeduplicator?
 
@@ -122,13 +127,14 @@ public final class AckedConsumer {
             let tag = received
             guard let event = try? OutputEvent(frames: Array(frames.dropFirst())) else {
                 unreadable += 1
-                processedThrough = max(processedThrough, tag)
+                skip(tag)
                 continue
             }
             if deduplicator?.isFirst(event.key) == false {
-                processedThrough = max(processedThrough, tag)
+                skip(tag)
                 continue
             }
+            returned = tag
             return Delivery(incarnation: incarnation, tag: tag, event: event)
         }
     }
@@ -138,6 +144,17 @@ public final class AckedConsumer {
     public func processed(_ delivery: Delivery) {
         guard delivery.incarnation == incarnation else { return }
         processedThrough = max(processedThrough, delivery.tag)
+        if processedThrough >= returned { processedThrough = max(processedThrough, skipped) }
+    }
+
+    /// A delivery the application never sees: acknowledged with the others once every delivery
+    /// returned before it is processed.
+    private func skip(_ tag: UInt64) {
+        if processedThrough >= returned {
+            processedThrough = max(processedThrough, tag)
+        } else {
+            skipped = max(skipped, tag)
+        }
     }
 
     /// Takes a delivery's first frame, for a caller reading the socket itself; the delivery counts
@@ -157,6 +174,8 @@ public final class AckedConsumer {
             incarnation = tag.incarnation
             processedThrough = tag.tag - min(tag.tag, 1)
             acknowledged = processedThrough
+            returned = processedThrough
+            skipped = 0
         }
         received = tag.tag
         return true

@@ -44,50 +44,54 @@ public struct OutputEvent: Sendable {
         }
     }
 
-    /// What identifies this output across redeliveries (docs/WIRE.md "De-duplication").
-    public var key: OutputKey { OutputKey(self) }
+    /// What identifies this output across redeliveries (docs/WIRE.md "De-duplication"); `nil` for
+    /// a dead letter of an input with no readable source and sequence, which is never a repeat.
+    public var key: OutputKey? { OutputKey(self) }
 }
 
 /// What identifies an output across redeliveries and across workers rendering one stream
-/// (docs/WIRE.md "De-duplication"): confirmations and receipts by `(body_type, order_id)`,
-/// complication payloads and dead letters by `(body_type, source_id, source_epoch, sequence)` —
-/// the source's run, so a restarted source's new run is not taken for its last; an
+/// (docs/WIRE.md "De-duplication"): confirmations and receipts by `(body_type, source_id,
+/// order_id)` — order ids are the source's, and the same id from another source is another order —
+/// complication payloads and dead letters by `(body_type, source_id, source_epoch, sequence)`, the
+/// source's run, so a restarted source's new run is not taken for its last; an
 /// `UNRECOVERABLE_GAP` letter names its range's first sequence, the same each time the range is
-/// reported. The same key as `caffe_client.output_key` in the Python client.
+/// reported. A dead letter of an input without a readable source and sequence (an unreadable
+/// message, a refused heartbeat) has no key: each is its own. The same keys as
+/// `caffe_client.output_key` in the Python client.
 public struct OutputKey: Hashable, Sendable, CustomStringConvertible {
     /// The output's `body_type`.
     public let bodyType: String
+    /// The input's source.
+    public let sourceID: String
     /// The order's id (confirmations and receipts), or empty.
     public let orderID: String
-    /// The input's source, run and sequence (complication payloads and dead letters), or empty
-    /// and 0.
-    public let sourceID: String
+    /// The input's run and sequence (complication payloads and dead letters), or 0.
     public let sourceEpoch: UInt64
     public let sequence: UInt64
 
-    /// The key of `event`.
-    public init(_ event: OutputEvent) {
+    /// The key of `event`, `nil` when it has none (see the type's comment).
+    public init?(_ event: OutputEvent) {
         self.init(header: event.header)
     }
 
-    /// The key of the output whose header is `header`.
-    public init(header: Caffe_V1_EventHeader) {
+    /// The key of the output whose header is `header`, `nil` when it has none.
+    public init?(header: Caffe_V1_EventHeader) {
         bodyType = header.bodyType
+        sourceID = header.sourceID
         if !header.orderID.isEmpty && header.bodyType != Caffe_V1_DeadLetter.protoMessageName {
             orderID = header.orderID
-            sourceID = ""
             sourceEpoch = 0
             sequence = 0
         } else {
+            guard !header.sourceID.isEmpty, header.sequence != 0 else { return nil }
             orderID = ""
-            sourceID = header.sourceID
             sourceEpoch = header.sourceEpoch
             sequence = header.sequence
         }
     }
 
     public var description: String {
-        guard orderID.isEmpty else { return "\(bodyType) \(orderID)" }
+        guard orderID.isEmpty else { return "\(bodyType) \(sourceID)/\(orderID)" }
         return sourceEpoch == 0
             ? "\(bodyType) \(sourceID)#\(sequence)" : "\(bodyType) \(sourceID) (epoch \(sourceEpoch))#\(sequence)"
     }
@@ -109,8 +113,10 @@ public struct OutputDeduplicator: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Whether `key` is seen for the first time (remembering it); `false` for a repeat.
-    public mutating func isFirst(_ key: OutputKey) -> Bool {
+    /// Whether `key` is seen for the first time (remembering it); `false` for a repeat. An output
+    /// without a key is always first.
+    public mutating func isFirst(_ key: OutputKey?) -> Bool {
+        guard let key else { return true }
         guard seen.insert(key).inserted else {
             repeats += 1
             return false

@@ -54,7 +54,7 @@ public final class OutputSubscriber {
 
     deinit { socket.close(linger: .zero) }
 
-    /// Closes the socket (`linger`: how long queued feedback may still leave).
+    /// Closes the socket (a SUB sends nothing: `linger` only matters for its subscriptions).
     public func close(linger: Duration = .zero) {
         socket.close(linger: ZMQTimeout(linger))
     }

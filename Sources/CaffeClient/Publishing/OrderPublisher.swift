@@ -79,13 +79,17 @@ public final class OrderPublisher {
             sourceEpoch ?? (firstSequence == 1 ? UInt64(Date().timeIntervalSince1970 * 1_000_000) : 0)
         lastSequence = firstSequence - 1
         var metadata = metadata
-        if let replay { metadata[Self.replayEndpointKey] = replay.endpoint }
+        if let replay { metadata[Self.replayEndpointKey] = replay.advertisedEndpoint }
         self.metadata = metadata
         do {
             socket = try context.socket(kind == .pub ? .xpub : .push)
             try socket.set(.sendHighWaterMark, to: highWaterMark)
-            // Every subscription, not only the first per topic, so several workers are counted.
-            if kind == .pub { try socket.set(.xpubVerbose, to: true) }
+            // Every subscription and unsubscription, not only a topic's first and last, so the count
+            // of workers stays true as they come and go.
+            if kind == .pub {
+                try socket.set(.xpubVerbose, to: true)
+                try socket.set(.xpubVerboser, to: true)
+            }
             address = try socket.attach(parsed)
         } catch {
             throw .transport(error)

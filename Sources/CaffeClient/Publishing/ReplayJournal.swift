@@ -14,6 +14,7 @@ public final class ReplayJournal: Sendable {
     private struct Stream {
         var events: [UInt64: Caffe_V1_ReplayedEvent] = [:]
         var oldest: UInt64 = .max
+        var newest: UInt64 = 0
     }
 
     /// Keeps the `retention` most recent events of each source (at least 1).
@@ -21,7 +22,9 @@ public final class ReplayJournal: Sendable {
         self.retention = max(1, retention)
     }
 
-    /// Keeps `frames` (`[topic][header][body]`) as `source`'s event `sequence`.
+    /// Keeps `frames` (`[topic][header][body]`) as `source`'s event `sequence`. A sequence at or
+    /// below the newest kept starts a new run of the source (numbering from 1 again): the last
+    /// run's events go, since a worker asks for a run's events only while that run is current.
     public func record(source: String, sequence: UInt64, frames: [ZMQMessage]) {
         guard frames.count == 3 else { return }
         var event = Caffe_V1_ReplayedEvent()
@@ -30,8 +33,10 @@ public final class ReplayJournal: Sendable {
         event.body = Data(frames[2].bytes)
         streams.withLock { streams in
             var stream = streams[source] ?? Stream()
+            if sequence <= stream.newest { stream = Stream() }
             stream.events[sequence] = event
             stream.oldest = min(stream.oldest, sequence)
+            stream.newest = sequence
             while stream.events.count > retention {
                 stream.events[stream.oldest] = nil
                 stream.oldest += 1

@@ -2,6 +2,7 @@ import CaffeProtocol
 import CaffeTransport
 import Foundation
 import ServiceLifecycle
+import SwiftProtobuf
 import Synchronization
 import ZeroMQ
 
@@ -23,6 +24,10 @@ import ZeroMQ
 public final class ReplayServer: Service, Sendable {
     /// The endpoint bound (wildcard port resolved).
     public let endpoint: String
+    /// The endpoint sources announce in their events (`replay_endpoint`): the one given to `init`,
+    /// else the bound one. Workers on other hosts connect to it and pin it, so a server bound to
+    /// `tcp://0.0.0.0:…` or `tcp://*:…` must be given the address they reach it by.
+    public let advertisedEndpoint: String
     /// What publishers sent, as it travelled, answered as `frames`.
     public let journal: ReplayJournal
     private let store = Mutex<[String: [UInt64: Caffe_V1_OrderEvent]]>([:])
@@ -45,11 +50,15 @@ public final class ReplayServer: Service, Sendable {
         case ended
     }
 
-    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port); nothing is
-    /// served until ``run()`` or ``start()``. The ``journal`` keeps `retention` events per source.
-    public init(context: ZMQContext, endpoint: String, retention: Int = 100_000) throws(ZMQError) {
+    /// Binds `endpoint` (`tcp://127.0.0.1:*` picks a port), announced as `advertise` when given;
+    /// nothing is served until ``run()`` or ``start()``. The ``journal`` keeps `retention` events
+    /// per source.
+    public init(context: ZMQContext, endpoint: String, advertise: String? = nil, retention: Int = 100_000)
+        throws(ZMQError)
+    {
         let router = try context.socket(.router)
         self.endpoint = try router.bind(endpoint)
+        advertisedEndpoint = advertise ?? self.endpoint
         journal = ReplayJournal(retention: retention)
         phase = Mutex(.bound(router))
     }
@@ -85,6 +94,10 @@ public final class ReplayServer: Service, Sendable {
 
     /// The most sequences one reply covers.
     public static let maxBatch: UInt64 = 10_000
+    /// The most bytes of events one reply carries: a worker refuses a reply over its
+    /// `input.max_message_bytes` (1 MiB by default), so a reply stops short of it and leaves the
+    /// rest of the range unanswered, which the worker asks for at once (docs/WIRE.md "Replay").
+    public static let maxReplyBytes = 1_048_576 - 65_536
 
     /// Requests answered so far.
     public var requestsServed: Int { servedCounts.requests }
@@ -178,10 +191,14 @@ public final class ReplayServer: Service, Sendable {
         /// Each sequence of the range goes to `answers` as `held` gives it, or to the response's
         /// unavailable ones (also when forgotten).
         var unavailable: [UInt64] = []
-        func answer<Held>(_ held: (UInt64) -> Held?) -> [Held] {
+        func answer<Held>(_ held: (UInt64) -> Held?, size: (Held) -> Int) -> [Held] {
             var answers: [Held] = []
+            var bytes = 0
             for sequence in request.fromSequence...last {
                 if !forgotten.contains(sequence), let value = held(sequence) {
+                    bytes += size(value) + 16
+                    // Past the budget: stop; what is left is neither sent nor unavailable.
+                    if bytes > Self.maxReplyBytes, !answers.isEmpty { break }
                     answers.append(value)
                 } else {
                     unavailable.append(sequence)
@@ -189,16 +206,19 @@ public final class ReplayServer: Service, Sendable {
             }
             return answers
         }
+        func size(_ event: Caffe_V1_ReplayedEvent) -> Int {
+            event.topic.utf8.count + event.header.count + event.body.count
+        }
         if let make = generated.withLock({ $0[request.sourceID] }) {
             let sent = sentThrough.withLock { $0[request.sourceID] ?? 0 }
-            response.frames = answer { $0 >= 1 && $0 <= sent ? make($0) : nil }
+            response.frames = answer({ $0 >= 1 && $0 <= sent ? make($0) : nil }, size: size)
         } else if let frames = prepared.withLock({ $0[request.sourceID] }) {
-            response.frames = answer { frames[$0] }
+            response.frames = answer({ frames[$0] }, size: size)
         } else if journal.holds(source: request.sourceID) {
-            response.frames = answer { journal.event(source: request.sourceID, sequence: $0) }
+            response.frames = answer({ journal.event(source: request.sourceID, sequence: $0) }, size: size)
         } else {
             let events = store.withLock { $0[request.sourceID] ?? [:] }
-            response.events = answer { events[$0] }
+            response.events = answer({ events[$0] }, size: { ((try? $0.serializedBytes()) as [UInt8]?)?.count ?? 0 })
         }
         response.unavailable = unavailable
         return response
@@ -206,9 +226,14 @@ public final class ReplayServer: Service, Sendable {
 
     private func serve(_ router: ZMQSocket) {
         while running.load(ordering: .relaxed) {
-            guard let frames = try? router.receiveMultipart(timeout: .milliseconds(50)),
-                let request = try? RequestFrames(parsing: frames)
-            else { continue }
+            let received: [ZMQMessage]?
+            do {
+                received = try router.receiveMultipart(timeout: .milliseconds(50))
+            } catch {
+                // The context shut down (or the socket broke): nothing more will arrive.
+                break
+            }
+            guard let frames = received, let request = try? RequestFrames(parsing: frames) else { continue }
             let reply: [ZMQMessage]?
             var events = 0
             if request.header.method != CaffeMethod.replayFetch {

@@ -78,17 +78,22 @@ class Subscriber:
         self.close()
 
 
-def output_key(event: Event) -> tuple[str, ...]:
+def output_key(event: Event) -> tuple[str, ...] | None:
     """What identifies an output across redeliveries: its body type and the input it came from.
 
-    Confirmations and receipts are one per order (``order_id``); complication payloads and dead
-    letters one per input event (``source_id``, ``source_epoch``, ``sequence``: the run of the
-    source, so a restarted source's new run is not taken for its last); an ``UNRECOVERABLE_GAP``
-    letter names its range's first sequence, the same every time the worker reports that range.
+    Confirmations and receipts are one per order of a source (``source_id``, ``order_id``: the
+    same id from another source is another order, which the worker renders too); complication
+    payloads and dead letters one per input event (``source_id``, ``source_epoch``, ``sequence``:
+    the run of the source, so a restarted source's new run is not taken for its last); an
+    ``UNRECOVERABLE_GAP`` letter names its range's first sequence, the same every time the worker
+    reports that range. A dead letter of an input with no readable source and sequence (an
+    unreadable message, a refused heartbeat) has no key (``None``): each is its own.
     """
     header = event.header
     if header.order_id and event.body_type != full_name(DeadLetter):
-        return (event.body_type, header.order_id)
+        return (event.body_type, header.source_id, header.order_id)
+    if not header.source_id or not header.sequence:
+        return None
     return (event.body_type, header.source_id, str(header.source_epoch), str(header.sequence))
 
 
@@ -103,6 +108,8 @@ class Deduplicator:
 
     def first(self, event: Event) -> bool:
         key = output_key(event)
+        if key is None:
+            return True
         if key in self._seen:
             self._seen.move_to_end(key)
             self.duplicates += 1

@@ -106,9 +106,12 @@ def test_deduplicator_keys():
 
     seen = Deduplicator(capacity=10)
     receipt = output(Receipt(), EventHeader(source_id="a", sequence=1, order_id="o-1"))
-    replayed = output(Receipt(), EventHeader(source_id="b", sequence=9, order_id="o-1"))  # the same order
+    retried = output(Receipt(), EventHeader(source_id="a", sequence=9, order_id="o-1"))  # the same order, sent again
+    neighbour = output(Receipt(), EventHeader(source_id="b", sequence=1, order_id="o-1"))  # another source's order
     gap = output(DeadLetter(), EventHeader(source_id="a", sequence=5))
-    assert [seen.first(receipt), seen.first(replayed), seen.first(gap), seen.first(gap)] == [True, False, True, False]
+    unreadable = output(DeadLetter(), EventHeader())  # no source, no sequence: never a repeat
+    assert [seen.first(receipt), seen.first(retried), seen.first(neighbour)] == [True, False, True]
+    assert [seen.first(gap), seen.first(gap), seen.first(unreadable), seen.first(unreadable)] == [True, False, True, True]
     assert seen.duplicates == 2
 
 

@@ -103,9 +103,19 @@ def main(arguments):
                 return 1
         return 0
     if verb == "set" and arguments[1] == "env":
-        current.setdefault("env", []).append(" ".join(arguments[2:]))
-        if arguments[2] == "statefulset/caffe-worker":
-            current["shards"] = arguments[-1].split("=")[1]
+        # kubectl's rule: --containers is one container name or a shell pattern; an unmatched name
+        # is only a warning (exit 0), so it changes nothing.
+        import fnmatch
+        names = {"statefulset/caffe-worker": ["worker", "check-config"], "deployment/caffe-proxy": ["proxy"]}
+        pattern = next((a.split("=", 1)[1] for a in arguments if a.startswith("--containers=")), "*")
+        matched = [name for name in names.get(arguments[2], []) if fnmatch.fnmatchcase(name, pattern)]
+        if not matched:
+            print(f"warning: {arguments[2]} does not have any containers matching {pattern!r}", file=sys.stderr)
+        value = arguments[-1].split("=")[1]
+        for name in matched:
+            current.setdefault("env", {})[f"{arguments[2]}/{name}"] = value
+        if all(current.get("env", {}).get(f"statefulset/caffe-worker/{name}") == value for name in ("worker", "check-config")):
+            current["shards"] = value
         save(current)
         return 0
     print(f"fake kubectl: not taught: {' '.join(arguments)}", file=sys.stderr)

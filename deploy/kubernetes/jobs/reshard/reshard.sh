@@ -51,10 +51,16 @@ say() { echo "reshard: $*"; }
 from=$(k get statefulset caffe-worker -o 'jsonpath={.spec.replicas}')
 [ -n "$image" ] || image=$(k get statefulset caffe-worker -o 'jsonpath={.spec.template.spec.containers[0].image}')
 storage=$(k get statefulset caffe-worker -o 'jsonpath={.spec.volumeClaimTemplates[0].spec.resources.requests.storage}')
+resume=""
 if [ "$from" = 0 ]; then
   from=$(k get statefulset caffe-worker -o 'jsonpath={.spec.template.spec.containers[0].env[?(@.name=="SHARDS")].value}')
+  # Stopped with SHARDS already at the new count: an earlier run got past the Job; finish it.
+  [ "$from" = "$to" ] && resume=yes
 fi
-if [ "$from" = "$to" ]; then say "already $to shards; nothing to do"; exit 0; fi
+if [ "$from" = "$to" ] && [ -z "$resume" ]; then say "already $to shards; nothing to do"; exit 0; fi
+if [ -n "$resume" ]; then
+  say "the workers are stopped with SHARDS=$to already: resuming at step 5"
+else
 say "$from shards become $to (image $image)"
 
 # 2. Every worker drains and stops.
@@ -87,6 +93,13 @@ script="set -eu
 cd /tmp
 caffe checkpoint reshard --to $to --output /tmp/resharded$old
 stamp=before-reshard-$from-to-$to
+# A backup of that name means an earlier run installed its result: refuse rather than overwrite
+# the originals with it.
+for i in \$(seq 0 $((volumes - 1))); do
+  if [ -e /shards/\$i/worker.checkpoint.\$stamp ] || [ -e /shards/\$i/worker.checkpoint.journal.\$stamp ]; then
+    echo \"shard \$i already has a \$stamp backup: restore it by hand or remove it\"; exit 1
+  fi
+done
 for i in \$(seq 0 $((volumes - 1))); do
   for file in worker.checkpoint worker.checkpoint.journal; do
     if [ -e /shards/\$i/\$file ]; then cp -p /shards/\$i/\$file /shards/\$i/\$file.\$stamp; rm /shards/\$i/\$file; fi
@@ -159,9 +172,12 @@ if ! k wait --for=condition=complete job/caffe-reshard --timeout="${timeout}s"; 
   exit 1
 fi
 k logs job/caffe-reshard
+fi
 
-# 5. The new count everywhere, then the workers.
-k set env statefulset/caffe-worker --containers=worker,check-config SHARDS="$to"
+# 5. The new count everywhere (each container by its own name: kubectl reads --containers as one
+# name or pattern, not a list), then the workers.
+k set env statefulset/caffe-worker --containers=worker SHARDS="$to"
+k set env statefulset/caffe-worker --containers=check-config SHARDS="$to"
 k set env deployment/caffe-proxy --containers=proxy SHARDS="$to"
 k scale statefulset caffe-worker --replicas="$to"
 k rollout status statefulset/caffe-worker --timeout="${timeout}s"
