@@ -59,7 +59,9 @@ def main() -> int:
         if delivery is not None:
             worker = names[delivery.endpoint]
             delivered[worker] += 1
-            key = output_key(delivery.event)
+            # (body_type, source_id, order_id) for confirmations and receipts; an unreadable input's
+            # dead letter has no key and is its own output.
+            key = output_key(delivery.event) or ("unkeyed", str(delivery.tag), str(delivery.run))
             if key in kept:
                 copies += 1
                 if worker not in kept[key]:

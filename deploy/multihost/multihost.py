@@ -155,7 +155,8 @@ def main() -> int:
         fleet.stop_all()
         network.destroy()
 
-    kept = {(kind, order_id): workers for kind, order_id, workers in summary["outputs"]}
+    # Output keys are (body_type, source_id, order_id) for confirmations and receipts.
+    kept = {(key[0], key[-1]): workers for *key, workers in summary["outputs"]}
     kinds = ("caffe.v1.Confirmation", "caffe.v1.Receipt")
     delivered_orders = {order_id for order_id in sent if all((kind, order_id) in kept for kind in kinds)}
     lost = len(sent) - len(delivered_orders)
