@@ -580,31 +580,6 @@ extension IntakeTracker.Source {
     }
 }
 
-/// The most recent `capacity` members, for duplicate checks with bounded memory.
-package struct RecentSet<Member: Hashable & Sendable>: Sendable {
-    private var members: Set<Member> = []
-    private var order: [Member] = []
-    private var next = 0
-    package let capacity: Int
-
-    package init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
-    package func contains(_ member: Member) -> Bool { members.contains(member) }
-
-    package mutating func insert(_ member: Member) {
-        guard members.insert(member).inserted else { return }
-        if order.count < capacity {
-            order.append(member)
-        } else {
-            members.remove(order[next])
-            order[next] = member
-            next = (next + 1) % capacity
-        }
-    }
-}
-
 /// The most recent order ids of each source, kept as 64-bit keyed hashes of (source, order id):
 /// 100,000 of them in ~2.5 MB rather than ~12 MB of strings. The hash is SipHash with a key drawn
 /// at random per process, so no sender can aim a collision; by chance, two ids of a full window

@@ -104,29 +104,21 @@ public struct OutputDeduplicator: Sendable {
     public let capacity: Int
     /// Outputs seen before and reported as repeats so far.
     public private(set) var repeats = 0
-    private var seen: Set<OutputKey> = []
-    private var order: [OutputKey] = []
-    private var oldest = 0
+    private var seen: RecentSet<OutputKey>
 
     /// Remembers at most `capacity` keys (at least 1).
     public init(capacity: Int = 1_000_000) {
-        self.capacity = max(1, capacity)
+        seen = RecentSet(capacity: capacity)
+        self.capacity = seen.capacity
     }
 
     /// Whether `key` is seen for the first time (remembering it); `false` for a repeat. An output
     /// without a key is always first.
     public mutating func isFirst(_ key: OutputKey?) -> Bool {
         guard let key else { return true }
-        guard seen.insert(key).inserted else {
+        guard seen.insert(key) else {
             repeats += 1
             return false
-        }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            seen.remove(order[oldest])
-            order[oldest] = key
-            oldest = (oldest + 1) % capacity
         }
         return true
     }

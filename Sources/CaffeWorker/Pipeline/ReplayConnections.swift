@@ -1,4 +1,5 @@
 import CaffeBooks
+import CaffeProtocol
 import Logging
 import ZeroMQ
 
