@@ -7,7 +7,7 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # curl and procps (pgrep): the README's worker commands, which make readme-test runs.
 APT_PACKAGES := libzmq3-dev pkg-config python3-venv python3-yaml protobuf-compiler hunspell hunspell-fr-comprehensive \
-	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us curl procps
+	hunspell-de-de hunspell-it hunspell-pt-br hunspell-es hunspell-en-us hunspell-pl hunspell-ru curl procps
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 PYTHON ?= python3
 CLIENT_VENV := .build/python-client

@@ -2,7 +2,8 @@
 # Rewrites the compiled lexicons (Sources/GrammarAgreement/Lexicons/*.dictionary.tsv, de.modifiers.txt,
 # es.plurals.txt, fr.aspirated.txt)
 # from their sources: Debian's Hunspell dictionaries and Apertium's Italian analyser, and the
-# Python packages in requirements.txt. Installs what is missing first. Takes a few minutes.
+# Python packages in requirements.txt (SGJP through morfeusz2 for Polish, OpenCorpora through
+# pymorphy3 for Russian). Installs what is missing first. Takes a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=../..
@@ -27,4 +28,6 @@ echo "lexicons: de" && "$python" compile_de.py > "$out/de.dictionary.tsv"
 echo "lexicons: it" && "$python" compile_it.py > "$out/it.dictionary.tsv"
 echo "lexicons: pt" && "$python" compile_pt.py > "$out/pt.dictionary.tsv"
 echo "lexicons: es" && "$python" compile_es.py > "$out/es.plurals.txt"
+echo "lexicons: pl" && "$python" compile_pl.py > "$out/pl.dictionary.tsv"
+echo "lexicons: ru" && "$python" compile_ru.py > "$out/ru.dictionary.tsv"
 wc -l "$out"/*.dictionary.tsv "$out/es.plurals.txt"

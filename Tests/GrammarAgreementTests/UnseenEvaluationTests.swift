@@ -54,9 +54,13 @@ struct UnseenEvaluationTests {
         }
     }
 
-    static let locales = ["fr": "fr-FR", "de": "de-DE", "it": "it-IT", "pt": "pt-BR", "es": "es-ES", "en": "en-US"]
+    static let locales = [
+        "fr": "fr-FR", "de": "de-DE", "it": "it-IT", "pt": "pt-BR", "es": "es-ES", "en": "en-US", "pl": "pl-PL",
+        "ru": "ru-RU",
+    ]
     static let dictionaries = [
-        "fr": "fr_FR", "de": "de_DE", "it": "it_IT", "pt": "pt_BR", "es": "es_ES", "en": "en_US",
+        "fr": "fr_FR", "de": "de_DE", "it": "it_IT", "pt": "pt_BR", "es": "es_ES", "en": "en_US", "pl": "pl_PL",
+        "ru": "ru_RU",
     ]
 
     static func rows(_ name: String) throws -> [Row] {
@@ -234,6 +238,8 @@ struct UnseenEvaluationTests {
     @Test func portuguese() throws { try Self.evaluate("pt", minimum: 0.97, everydayMinimum: 56) }
     @Test func spanish() throws { try Self.evaluate("es", minimum: 0.97, everydayMinimum: 58) }
     @Test func english() throws { try Self.evaluate("en", minimum: 0.97, everydayMinimum: 60) }
+    @Test func polish() throws { try Self.evaluate("pl", minimum: 0.97, everydayMinimum: 66, maximumWrongChanges: 0) }
+    @Test func russian() throws { try Self.evaluate("ru", minimum: 0.97, everydayMinimum: 66, maximumWrongChanges: 0) }
 
     // Fresh menus (issue 46): a third tester's set of diminutives, loanwords, articles by sound,
     // complements, participles and case contexts, split the same way (`split.py LANG DIR menu`).

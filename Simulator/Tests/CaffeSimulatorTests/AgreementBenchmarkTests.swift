@@ -20,11 +20,20 @@ struct AgreementBenchmarkTests {
                 "Aggiungi 2 frittelle sfiziose al tuo ordine",
                 "Adicionar 2 saladas pequenas ao seu pedido",
                 "Adicionar 2 bolachas crocantes ao seu pedido",
+                "Dodaj 5 dużych pizz do zamówienia",
+                "Kawa z 22 świeżymi rogalikami",
+                "Добавить 2 большие пиццы в заказ",
+                "Чай с 21 свежим пирожком",
             ]
         )
         for figures in report.cases {
             #expect(figures.fillNanoseconds > 0 && figures.agreementNanoseconds > 0)
             #expect(figures.cachedAgreementNanoseconds > 0 && figures.renderNanoseconds > 0)
         }
+        #expect(
+            AgreementBenchmark.slavicRatios(report).map(\.name) == [
+                "pl paradigms", "pl instrumental", "ru paradigms", "ru instrumental",
+            ]
+        )
     }
 }

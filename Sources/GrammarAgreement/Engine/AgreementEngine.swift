@@ -53,16 +53,15 @@ public final class AgreementEngine: Sendable {
         if terms.isEmpty || shared is UnsupportedLanguageGrammar {
             grammar = shared
         } else {
-            let lexicon: Lexicon
             do {
-                lexicon = try Lexicon.bundled(language: language)
+                let lexicon = try Lexicon.bundled(language: language)
+                grammar = try GrammarRegistry.grammar(
+                    for: language,
+                    lexicon: lexicon.overlaid(with: terms.map(\.lexiconEntry), source: "declared terms")
+                )
             } catch {
                 throw AgreementError(.lexicon, error.description)
             }
-            grammar = GrammarRegistry.grammar(
-                for: language,
-                lexicon: lexicon.overlaid(with: terms.map(\.lexiconEntry), source: "declared terms")
-            )
         }
         isSupported = !(grammar is UnsupportedLanguageGrammar)
         declaredTerms = terms

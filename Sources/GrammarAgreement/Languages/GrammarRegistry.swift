@@ -4,7 +4,7 @@ import Synchronization
 /// The languages with agreement rules, and one grammar per language, made on first use.
 enum GrammarRegistry {
     /// Languages with rules.
-    static let languages = ["en", "es", "fr", "de", "it", "pt"]
+    static let languages = ["en", "es", "fr", "de", "it", "pt", "pl", "ru"]
 
     private static let grammars = Mutex<[String: any LanguageGrammar]>([:])
 
@@ -25,7 +25,7 @@ enum GrammarRegistry {
         let grammar: any LanguageGrammar
         if languages.contains(language) {
             do {
-                grammar = self.grammar(for: language, lexicon: try Lexicon.bundled(language: language))
+                grammar = try self.grammar(for: language, lexicon: try Lexicon.bundled(language: language))
             } catch {
                 throw AgreementError(.lexicon, error.description)
             }
@@ -38,8 +38,14 @@ enum GrammarRegistry {
 
     /// A grammar for `language` over `lexicon` (the bundled one with a catalog's declared terms
     /// over it), made anew: not kept.
-    static func grammar(for language: String, lexicon: Lexicon) -> any LanguageGrammar {
+    ///
+    /// - Throws: ``LexiconError`` when Polish's or Russian's paradigm lexicon cannot be read.
+    static func grammar(for language: String, lexicon: Lexicon) throws(LexiconError) -> any LanguageGrammar {
         switch language {
+        case "pl":
+            SlavicGrammar(rules: .polish, lexicon: lexicon, paradigms: try ParadigmLexicon.bundled(language: "pl"))
+        case "ru":
+            SlavicGrammar(rules: .russian, lexicon: lexicon, paradigms: try ParadigmLexicon.bundled(language: "ru"))
         case "en": EnglishGrammar(lexicon: lexicon)
         case "es": SpanishGrammar(lexicon: lexicon)
         case "fr": FrenchGrammar(lexicon: lexicon)

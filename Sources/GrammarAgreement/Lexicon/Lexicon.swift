@@ -259,7 +259,8 @@ public struct Lexicon: Sendable {
             }
         }
         tables = builder.tables(compiled: compiled)
-        compiledCount = compiled.reduce(0) { $0 + $1.count }
+        compiledCount =
+            compiled.reduce(0) { $0 + $1.count }
             - builder.entries.allKeys.filter { key in compiled.contains { $0.entry(key) != nil } }.count
     }
 
@@ -492,7 +493,7 @@ private final class BundledLexicons: Sendable {
 
     /// Languages with a bundled lexicon, and whether it has a gender column.
     static let languages: [String: Bool] = [
-        "en": false, "es": true, "fr": true, "de": true, "it": true, "pt": true,
+        "en": false, "es": true, "fr": true, "de": true, "it": true, "pt": true, "pl": true, "ru": true,
     ]
 
     private let lexicons = Mutex<[String: Result<Lexicon, LexiconError>]>([:])
@@ -513,7 +514,14 @@ private final class BundledLexicons: Sendable {
         return try result.get()
     }
 
+    /// Languages whose words are in a ``ParadigmLexicon``: their `Lexicon` holds only what a
+    /// catalog declares, over nothing bundled.
+    static let paradigmLanguages: Set<String> = ["pl", "ru"]
+
     private static func load(_ language: String, hasGenderColumn: Bool) -> Result<Lexicon, LexiconError> {
+        if paradigmLanguages.contains(language) {
+            return Result { () throws(LexiconError) in try Lexicon(files: [], hasGenderColumn: true) }
+        }
         var files: [(text: String, source: String)] = []
         for (resource, required) in [(language, true), ("\(language).dictionary", false)] {
             let name = "\(resource).tsv"

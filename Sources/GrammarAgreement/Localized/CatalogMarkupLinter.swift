@@ -8,8 +8,8 @@ extension CatalogDiagnostic.Code {
     /// A `^[…](key: …)` key that neither the agreement engine nor the app declares: ignored.
     public static let unknownAttribute = Self("unknown-attribute")
     /// An agreement span (`inflect`, `agreeWith…`) in a language the engine has no rules for: it is
-    /// shown as written whatever the numbers and genders (a span copied into Polish shows
-    /// "5 duży pizza").
+    /// shown as written whatever the numbers and genders (a span copied into Czech shows
+    /// "5 velká pizza").
     public static let agreementWithoutRules = Self("agreement-without-rules")
 }
 
@@ -85,7 +85,7 @@ public struct CatalogMarkupLinter: Sendable {
                         .warning,
                         .agreementWithoutRules,
                         "\(entry.localization) has no agreement rules, so its agreement spans are shown as written "
-                            + "whatever the number and gender ('5 duży pizza' stays so in Polish): remove the markup "
+                            + "whatever the number and gender ('5 velká pizza' stays so in Czech): remove the markup "
                             + "and write the string so that no word has to agree, or vary it by plural"
                     )
                 }

@@ -121,9 +121,12 @@ extension AgreementTemplate {
 }
 
 extension AgreementEngine {
-    /// The grammatical number a numeric value gives, as a small integer for cache keys.
+    /// The grammatical number a numeric value gives, as a small integer for cache keys. 2, 3 and 4
+    /// themselves are apart from 22–24…: a Russian animate noun's accusative differs after them
+    /// (*2 гостей*, *22 гостя*).
     func numberKey(_ value: FormatArgument) -> Int {
-        switch value.grammaticalNumber(pluralRules) {
+        if case .integer(let integer) = value, (2...4).contains(integer) { return 6 }
+        return switch value.grammaticalNumber(pluralRules) {
         case .singular: 0
         case .zero: 1
         case .plural: 2

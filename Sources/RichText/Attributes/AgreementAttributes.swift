@@ -12,9 +12,11 @@ public struct Morphology: Hashable, Sendable, Codable {
         case singular, zero, plural, pluralTwo, pluralFew, pluralMany
     }
     public enum Definiteness: String, Hashable, Sendable, Codable { case definite, indefinite }
+    /// Apple's cases, and `instrumental`, which Apple's enum lacks and Polish and Russian need
+    /// (`z mlekiem`, `с молоком`); Caffe also reads Apple's `ablative` as the instrumental there.
     public enum GrammaticalCase: String, Hashable, Sendable, Codable {
         case nominative, accusative, dative, genitive, prepositional, ablative, adessive, allative, elative,
-            illative, essive, inessive, locative, translative
+            illative, essive, inessive, locative, translative, instrumental
     }
     public enum GrammaticalPerson: String, Hashable, Sendable, Codable { case first, second, third }
 

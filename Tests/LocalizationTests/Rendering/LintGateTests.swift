@@ -19,15 +19,15 @@ struct LintGateTests {
         return try body(folder)
     }
 
-    /// Polish as a team adds it by copying English: a plural without few and many, and the order
-    /// line's agreement span copied as it is.
-    static func addPolish(to folder: URL) throws {
-        let path = folder.appendingPathComponent("Localizations/pl.lproj")
+    /// A Czech copy of the order line: Czech has no agreement rules (Polish, the first language
+    /// this test used, has had them since issue 50).
+    static func addCzech(to folder: URL) throws {
+        let path = folder.appendingPathComponent("Localizations/cs.lproj")
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
         try Data(
             """
             "%lld %@ %@" = "^[%1$lld %2$@ %3$@](inflect: true)";
-            "You ordered %@." = "Twoje zamówienie: %@.";
+            "You ordered %@." = "Vaše objednávka: %@.";
 
             """.utf8
         ).write(to: path.appendingPathComponent("Localizable.strings"))
@@ -58,19 +58,19 @@ struct LintGateTests {
         }
     }
 
-    @Test("a Polish copy of the order line: lint warns, the strict preflight fails naming key and language")
-    func spanCopiedIntoPolish() throws {
-        try Self.withConfiguration(Self.addPolish) { folder in
+    @Test("a Czech copy of the order line: lint warns, the strict preflight fails naming key and language")
+    func spanCopiedIntoCzech() throws {
+        try Self.withConfiguration(Self.addCzech) { folder in
             let catalog = folder.appendingPathComponent("Localizations").path
             let lint = try Support.runCaffe(["lint", catalog])
             #expect(lint.status == 0)
             #expect(
                 lint.standardOutput.contains(
-                    "pl.lproj/Localizable.strings:1:1: warning: [agreement-without-rules] '%lld %@ %@' (pl): pl has no agreement rules"
+                    "cs.lproj/Localizable.strings:1:1: warning: [agreement-without-rules] '%lld %@ %@' (cs): cs has no agreement rules"
                 ),
                 "\(lint.standardOutput)"
             )
-            #expect(lint.standardOutput.contains("  pl      no store sells in it"))
+            #expect(lint.standardOutput.contains("  cs      no store sells in it"))
             let strict = try Support.runCaffe(["lint", "--strict", catalog])
             #expect(strict.status == 1)
             #expect(strict.standardOutput.contains("agreement-without-rules"))
@@ -78,7 +78,7 @@ struct LintGateTests {
             #expect(preflight.status == 1)
             #expect(
                 preflight.standardOutput.contains(
-                    "  pl: '%lld %@ %@' (Localizable) has an agreement span: shown as written"
+                    "  cs: '%lld %@ %@' (Localizable) has an agreement span: shown as written"
                 ),
                 "\(preflight.standardOutput)"
             )
@@ -93,13 +93,13 @@ struct LintGateTests {
     )
     func marketReadiness() throws {
         let edit: (URL) throws -> Void = { folder in
-            try Self.addPolish(to: folder)
+            try Self.addCzech(to: folder)
             let url = folder.appendingPathComponent("menu.json")
             var menu = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
             var stores = try #require(menu["stores"] as? [[String: Any]])
             stores.append([
-                "id": "store-pl-waw", "locale": "pl-PL", "currency": "PLN", "timeZone": "Europe/Warsaw",
-                "taxRate": "0.23",
+                "id": "store-cz-prg", "locale": "cs-CZ", "currency": "CZK", "timeZone": "Europe/Prague",
+                "taxRate": "0.12",
             ])
             stores.append([
                 "id": "store-nl-ams", "locale": "nl-NL", "currency": "EUR", "timeZone": "Europe/Amsterdam",
@@ -110,8 +110,8 @@ struct LintGateTests {
             var items = try #require(menu["items"] as? [[String: Any]])
             for index in items.indices where items[index]["id"] as? String == "pizza" {
                 var prices = try #require(items[index]["prices"] as? [String: [String: String]])
-                prices["small"]?["PLN"] = "39.00"
-                prices["large"]?["PLN"] = "55.00"
+                prices["small"]?["CZK"] = "189.00"
+                prices["large"]?["CZK"] = "259.00"
                 items[index]["prices"] = prices
             }
             menu["items"] = items
@@ -129,7 +129,7 @@ struct LintGateTests {
             #expect(
                 missing.contains {
                     $0.hasSuffix(
-                        "error: [missing-price] 'salad' (pl-PL): store-pl-waw sells in PLN, and salad has no PLN price for small, large: its orders there are dead-lettered (missing-price)"
+                        "error: [missing-price] 'salad' (cs-CZ): store-cz-prg sells in CZK, and salad has no CZK price for small, large: its orders there are dead-lettered (missing-price)"
                     )
                 }
             )
@@ -144,7 +144,7 @@ struct LintGateTests {
                     $0.contains("[store-without-market] 'store-xx': the store has no locale, currency, timeZone")
                 }
             )
-            #expect(lines.contains("  pl      store-pl-waw (pl-PL, PLN): 7 items without a price"))
+            #expect(lines.contains("  cs      store-cz-prg (cs-CZ, CZK): 7 items without a price"))
         }
     }
 

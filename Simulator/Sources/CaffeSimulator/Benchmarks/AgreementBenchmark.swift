@@ -12,8 +12,9 @@ import RichText
 /// Cases cover English, Spanish, French, German, Italian and Portuguese: words the hand-written
 /// lexicon lists, and, for English and Spanish, words it does not (their spelling rules: the
 /// heuristic path); for French, German, Italian and Portuguese words only the lexicon compiled from
-/// dictionaries has (the dictionary path; a German preposition governing the dative). Medians
-/// over rounds.
+/// dictionaries has (the dictionary path; a German preposition governing the dative); Polish and
+/// Russian from their paradigm lexicons, after an accusative verb and an instrumental preposition,
+/// with their time over German's in the same run (``slavicRatios(_:)``). Medians over rounds.
 public struct AgreementBenchmark: Sendable {
     public struct Configuration: Sendable {
         public var iterations: Int
@@ -145,6 +146,34 @@ public struct AgreementBenchmark: Sendable {
             arguments: [2, "crocante", "bolacha"],
             expected: "Adicionar 2 bolachas crocantes ao seu pedido"
         ),
+        Case(
+            name: "pl paradigms",
+            locale: "pl-PL",
+            template: "Dodaj ^[%1$lld %3$@ %2$@](inflect: true) do zamówienia",
+            arguments: [5, "pizza", "duży"],
+            expected: "Dodaj 5 dużych pizz do zamówienia"
+        ),
+        Case(
+            name: "pl instrumental",
+            locale: "pl-PL",
+            template: "Kawa ^[z %1$lld %2$@ %3$@](inflect: true)",
+            arguments: [22, "świeży", "rogalik"],
+            expected: "Kawa z 22 świeżymi rogalikami"
+        ),
+        Case(
+            name: "ru paradigms",
+            locale: "ru-RU",
+            template: "Добавить ^[%1$lld %3$@ %2$@](inflect: true) в заказ",
+            arguments: [2, "пицца", "большой"],
+            expected: "Добавить 2 большие пиццы в заказ"
+        ),
+        Case(
+            name: "ru instrumental",
+            locale: "ru-RU",
+            template: "Чай ^[с %1$lld %2$@ %3$@](inflect: true)",
+            arguments: [21, "свежий", "пирожок"],
+            expected: "Чай с 21 свежим пирожком"
+        ),
     ]
 
     public let configuration: Configuration
@@ -215,17 +244,32 @@ public struct AgreementBenchmark: Sendable {
         )
     }
 
+    /// Each Polish and Russian case's agreement time over the German cases' mean, measured in the
+    /// same run (the bound: within 2×).
+    public static func slavicRatios(_ report: Report) -> [(name: String, ratio: Double)] {
+        let german = report.cases.filter { $0.name.hasPrefix("de ") }.map(\.agreementNanoseconds)
+        guard !german.isEmpty else { return [] }
+        let mean = german.reduce(0, +) / Double(german.count)
+        return report.cases.filter { $0.name.hasPrefix("pl ") || $0.name.hasPrefix("ru ") }.map {
+            ($0.name, $0.agreementNanoseconds / mean)
+        }
+    }
+
     public static func summary(_ report: Report) -> String {
-        report.cases.map { figures in
-            String(
-                format:
-                    "%-13@ agreement %5.0f ns per span, %4.0f ns from a warm cache (target ≤ 1000); baseline fill %5.0f ns; whole render %5.0f ns",
-                figures.name,
-                figures.agreementNanoseconds,
-                figures.cachedAgreementNanoseconds,
-                figures.fillNanoseconds,
-                figures.renderNanoseconds
-            )
-        }.joined(separator: "\n")
+        let ratios = slavicRatios(report).map { String(format: "%@ %.2f×", $0.name, $0.ratio) }
+        let ratioLine =
+            ratios.isEmpty ? [] : ["agreement per span over German's (same run): " + ratios.joined(separator: ", ")]
+        return
+            (report.cases.map { figures in
+                String(
+                    format:
+                        "%-13@ agreement %5.0f ns per span, %4.0f ns from a warm cache (target ≤ 1000); baseline fill %5.0f ns; whole render %5.0f ns",
+                    figures.name,
+                    figures.agreementNanoseconds,
+                    figures.cachedAgreementNanoseconds,
+                    figures.fillNanoseconds,
+                    figures.renderNanoseconds
+                )
+            } + ratioLine).joined(separator: "\n")
     }
 }
