@@ -30,9 +30,9 @@ struct ComplicationFitTests {
     func checkFit() throws {
         let session = try RenderingCore(configurationDirectory: CatalogBenchmarkTests.configuration).makeSession()
         let markets = TestMarkets.directory.markets
-        #expect(markets.count == 10)
+        #expect(markets.count == 12)
         let result = try ComplicationFit(locales: markets.map { ($0.locale, $0.timeZone) }).run(session: session)
-        #expect(result.checked == (10 + 2) * 7)
+        #expect(result.checked == (12 + 2) * 7)
         #expect(
             result.overflows.map(\.description) == [
                 "en-XA\tmodular-small\t8 > 7\t[Šáţ on]",

@@ -89,7 +89,7 @@ struct PipelineDemoTests {
         #expect(lines.contains("  complication.u-1       Thu 1:53\u{202F}AM"))
         #expect(
             lines.contains(
-                "  caffe.v1.Admin/Stats: events_received 12, events_rendered 11, outputs_published 21, dead_letters 1, duplicates 0, gaps 0"
+                "  caffe.v1.Admin/Stats: events_received 14, events_rendered 13, outputs_published 25, dead_letters 1, duplicates 0, gaps 0"
             )
         )
         #expect(
@@ -97,7 +97,7 @@ struct PipelineDemoTests {
         )
         #expect(
             lines.contains(
-                "  SIGTERM: drained, exit status 0; checkpoint demo 12, demo-load 2000"
+                "  SIGTERM: drained, exit status 0; checkpoint demo 14, demo-load 2000"
             )
         )
         #expect(lines.contains("  order.sf-1 #1 A-1001 en-US (feminine) 2× pizza large, 1× juice small"))

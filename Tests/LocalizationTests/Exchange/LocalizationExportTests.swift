@@ -62,9 +62,9 @@ struct LocalizationExportTests {
         return units
     }
 
-    @Test("a Russian export carries few and many for every plural, String Catalog and stringsdict alike")
+    @Test("a Ukrainian export carries few and many for every plural, String Catalog and stringsdict alike")
     func russianPlurals() throws {
-        let export = try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "ru")
+        let export = try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "uk")
         let parsed = try Self.parse(export.xliff(toolVersion: "test"))
         #expect(
             parsed.files == [
@@ -95,7 +95,7 @@ struct LocalizationExportTests {
                 #expect(ids.contains("/\(base)/\(category):dict/:string"), "\(base) \(category)")
             }
         }
-        // Nothing is Russian yet: every target empty and new.
+        // Nothing is Ukrainian yet: every target empty and new.
         #expect(parsed.units.allSatisfy { $0.target.isEmpty && $0.state == "new" })
         let few = try #require(
             parsed.units.first { $0.id == "%@ ordered %lld coffees|==|substitutions.coffees.plural.few" }
@@ -127,19 +127,19 @@ struct LocalizationExportTests {
     func bundleLayout() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcloc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "ru")
+        let export = try LocalizationExport(catalogFolder: Self.catalog, developmentLanguage: "en", language: "uk")
         let bundle = try export.write(to: folder, catalogFolder: Self.catalog, toolVersion: "9.9.9")
-        #expect(bundle.lastPathComponent == "ru.xcloc")
+        #expect(bundle.lastPathComponent == "uk.xcloc")
         let contents = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("contents.json")))
                 as? [String: Any]
         )
         #expect(contents["developmentRegion"] as? String == "en")
-        #expect(contents["targetLocale"] as? String == "ru")
+        #expect(contents["targetLocale"] as? String == "uk")
         #expect(contents["version"] as? String == "1.0")
         #expect((contents["toolInfo"] as? [String: Any])?["toolVersion"] as? String == "9.9.9")
         let manager = FileManager.default
-        #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Localized Contents/ru.xliff").path))
+        #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Localized Contents/uk.xliff").path))
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Source Contents/en.lproj/Menu.strings").path))
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Source Contents/Localizable.xcstrings").path))
         #expect(manager.fileExists(atPath: bundle.appendingPathComponent("Notes").path))
@@ -215,18 +215,18 @@ struct LocalizationExportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try ExecutableRunner.run(
             caffe,
-            ["catalog", "export", "--language", "ru", "--output", folder.path, "--catalog", Self.catalog.path]
+            ["catalog", "export", "--language", "uk", "--output", folder.path, "--catalog", Self.catalog.path]
         )
         #expect(run.status == 0)
-        #expect(run.standardOutput.hasPrefix("caffe catalog export: \(folder.path)/ru.xcloc: 4 files, "))
+        #expect(run.standardOutput.hasPrefix("caffe catalog export: \(folder.path)/uk.xcloc: 4 files, "))
         #expect(
             FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent("ru.xcloc/Localized Contents/ru.xliff").path
+                atPath: folder.appendingPathComponent("uk.xcloc/Localized Contents/uk.xliff").path
             )
         )
         let refused = try ExecutableRunner.run(
             caffe,
-            ["catalog", "export", "--language", "ru", "--output", folder.path, "--catalog", folder.path]
+            ["catalog", "export", "--language", "uk", "--output", folder.path, "--catalog", folder.path]
         )
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("nothing to export"))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Localization
 
-/// The round trip: export for Russian, translate as a translator would (in the XLIFF), import,
+/// The round trip: export for Ukrainian (a language the sample has no localization for), translate as a translator would (in the XLIFF), import,
 /// lint, render — and a translation that would break a specifier refused.
 @Suite("Localization import")
 struct LocalizationImportTests {
@@ -17,7 +17,7 @@ struct LocalizationImportTests {
     }
 
     /// The export's XLIFF with `targets` filled in (by unit id), as a translator's tool leaves it.
-    static func translated(_ folder: URL, _ targets: [String: String], language: String = "ru") throws -> XLIFFDocument
+    static func translated(_ folder: URL, _ targets: [String: String], language: String = "uk") throws -> XLIFFDocument
     {
         let export = try LocalizationExport(catalogFolder: folder, developmentLanguage: "en", language: language)
         var document = try XLIFFReader.read(Array(export.xliff(toolVersion: "test").utf8))
@@ -41,26 +41,26 @@ struct LocalizationImportTests {
         let document = try Self.translated(
             folder,
             [
-                "Subtotal": "Промежуточный итог",
+                "Subtotal": "Проміжний підсумок",
                 "%lld items|==|plural.one": "%lld товар",
-                "%lld items|==|plural.few": "%lld товара",
-                "%lld items|==|plural.many": "%lld товаров",
-                "%lld items|==|plural.other": "%lld товара",
-                "juice": "сок",
+                "%lld items|==|plural.few": "%lld товари",
+                "%lld items|==|plural.many": "%lld товарів",
+                "%lld items|==|plural.other": "%lld товару",
+                "juice": "сік",
                 // A translator who typed %d for a string argument: lint's error, refused.
-                "Welcome, %@!": "Добро пожаловать, %d!",
-                // Russian has no Receipt.stringsdict: the entry is made from English's structure.
-                "/%lld free coffees:dict/coffees:dict/one:dict/:string": "%lld бесплатный кофе",
-                "/%lld free coffees:dict/coffees:dict/few:dict/:string": "%lld бесплатных кофе",
-                "/%lld free coffees:dict/coffees:dict/many:dict/:string": "%lld бесплатных кофе",
-                "/%lld free coffees:dict/coffees:dict/other:dict/:string": "%lld бесплатного кофе",
+                "Welcome, %@!": "Ласкаво просимо, %d!",
+                // Ukrainian has no Receipt.stringsdict: the entry is made from English's structure.
+                "/%lld free coffees:dict/coffees:dict/one:dict/:string": "%lld безкоштовна кава",
+                "/%lld free coffees:dict/coffees:dict/few:dict/:string": "%lld безкоштовні кави",
+                "/%lld free coffees:dict/coffees:dict/many:dict/:string": "%lld безкоштовних кав",
+                "/%lld free coffees:dict/coffees:dict/other:dict/:string": "%lld безкоштовної кави",
                 // A count shown as text: lint's error, the whole entry refused with it.
-                "/%1$lld lines, %2$lld items:dict/lines:dict/other:dict/:string": "%1$@ строки",
-                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string": "%2$lld товара",
+                "/%1$lld lines, %2$lld items:dict/lines:dict/other:dict/:string": "%1$@ рядки",
+                "/%1$lld lines, %2$lld items:dict/items:dict/other:dict/:string": "%2$lld товару",
             ]
         )
         let merge = try LocalizationImport(document: document, catalogFolder: folder)
-        #expect(merge.language == "ru")
+        #expect(merge.language == "uk")
         #expect(
             Set(merge.changes.map(\.id)) == [
                 "Subtotal", "%lld items|==|plural.one", "%lld items|==|plural.few", "%lld items|==|plural.many",
@@ -81,7 +81,7 @@ struct LocalizationImportTests {
         let welcome = try #require(merge.refused.first { $0.id == "Welcome, %@!" })
         #expect(welcome.reason.contains("Welcome, %@!"))
         #expect(
-            Set(merge.files.keys) == ["Localizable.xcstrings", "ru.lproj/Menu.strings", "ru.lproj/Receipt.stringsdict"]
+            Set(merge.files.keys) == ["Localizable.xcstrings", "uk.lproj/Menu.strings", "uk.lproj/Receipt.stringsdict"]
         )
         try merge.write()
 
@@ -96,12 +96,12 @@ struct LocalizationImportTests {
             remaining = remaining[remaining.index(after: found)...]
         }
         #expect(
-            try String(contentsOf: folder.appendingPathComponent("ru.lproj/Menu.strings"), encoding: .utf8)
-                == "\"juice\" = \"сок\";\n"
+            try String(contentsOf: folder.appendingPathComponent("uk.lproj/Menu.strings"), encoding: .utf8)
+                == "\"juice\" = \"сік\";\n"
         )
-        // English's settings and language-neutral format, Russian's categories in CLDR order.
+        // English's settings and language-neutral format, Ukrainian's categories in CLDR order.
         #expect(
-            try String(contentsOf: folder.appendingPathComponent("ru.lproj/Receipt.stringsdict"), encoding: .utf8)
+            try String(contentsOf: folder.appendingPathComponent("uk.lproj/Receipt.stringsdict"), encoding: .utf8)
                 == """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -118,13 +118,13 @@ struct LocalizationImportTests {
                 \t\t\t<key>NSStringFormatValueTypeKey</key>
                 \t\t\t<string>lld</string>
                 \t\t\t<key>one</key>
-                \t\t\t<string>%lld бесплатный кофе</string>
+                \t\t\t<string>%lld безкоштовна кава</string>
                 \t\t\t<key>few</key>
-                \t\t\t<string>%lld бесплатных кофе</string>
+                \t\t\t<string>%lld безкоштовні кави</string>
                 \t\t\t<key>many</key>
-                \t\t\t<string>%lld бесплатных кофе</string>
+                \t\t\t<string>%lld безкоштовних кав</string>
                 \t\t\t<key>other</key>
-                \t\t\t<string>%lld бесплатного кофе</string>
+                \t\t\t<string>%lld безкоштовної кави</string>
                 \t\t</dict>
                 \t</dict>
                 </dict>
@@ -133,21 +133,21 @@ struct LocalizationImportTests {
                 """
         )
 
-        // The catalog loads, lints no worse, and renders the Russian plural.
+        // The catalog loads, lints no worse, and renders the Ukrainian plural.
         let catalog = try StringCatalog(directory: folder)
-        let localizer = try Localizer(catalog: catalog, locale: "ru")
-        #expect(try localizer.string("%lld items", arguments: [.integer(5)]).text == "5 товаров")
-        #expect(try localizer.string("%lld items", arguments: [.integer(2)]).text == "2 товара")
+        let localizer = try Localizer(catalog: catalog, locale: "uk")
+        #expect(try localizer.string("%lld items", arguments: [.integer(5)]).text == "5 товарів")
+        #expect(try localizer.string("%lld items", arguments: [.integer(2)]).text == "2 товари")
         #expect(try localizer.string("%lld items", arguments: [.integer(21)]).text == "21 товар")
-        #expect(try localizer.string("Subtotal").text == "Промежуточный итог")
-        #expect(try localizer.string("juice", table: "Menu").text == "сок")
+        #expect(try localizer.string("Subtotal").text == "Проміжний підсумок")
+        #expect(try localizer.string("juice", table: "Menu").text == "сік")
         #expect(
             try localizer.string("%lld free coffees", table: "Receipt", arguments: [.integer(5)]).text
-                == "5 бесплатных кофе"
+                == "5 безкоштовних кав"
         )
         #expect(
             try localizer.string("%lld free coffees", table: "Receipt", arguments: [.integer(21)]).text
-                == "21 бесплатный кофе"
+                == "21 безкоштовна кава"
         )
         let errors = CatalogLinter(catalog: catalog, termTables: ["Menu"]).lint().findings.filter {
             $0.severity == .error
@@ -492,10 +492,10 @@ struct LocalizationImportTests {
         defer { try? FileManager.default.removeItem(at: exports) }
         let exported = try ExecutableRunner.run(
             caffe,
-            ["catalog", "export", "--language", "ru", "--output", exports.path, "--catalog", folder.path]
+            ["catalog", "export", "--language", "uk", "--output", exports.path, "--catalog", folder.path]
         )
         #expect(exported.status == 0)
-        let xliff = exports.appendingPathComponent("ru.xcloc/Localized Contents/ru.xliff")
+        let xliff = exports.appendingPathComponent("uk.xcloc/Localized Contents/uk.xliff")
         let text = try String(contentsOf: xliff, encoding: .utf8)
         func translate(_ source: String, _ target: String, in text: String) -> String {
             text.replacingOccurrences(
@@ -503,21 +503,21 @@ struct LocalizationImportTests {
                 with: "<source>\(source)</source>\n        <target state=\"translated\">\(target)</target>"
             )
         }
-        try translate("Subtotal", "Промежуточный итог", in: text).write(to: xliff, atomically: true, encoding: .utf8)
+        try translate("Subtotal", "Проміжний підсумок", in: text).write(to: xliff, atomically: true, encoding: .utf8)
         let imported = try ExecutableRunner.run(
             caffe,
-            ["catalog", "import", exports.appendingPathComponent("ru.xcloc").path, "--catalog", folder.path]
+            ["catalog", "import", exports.appendingPathComponent("uk.xcloc").path, "--catalog", folder.path]
         )
         #expect(imported.status == 0)
-        #expect(imported.standardOutput.hasPrefix("caffe catalog import (ru): changed 1 values in 1 files;"))
+        #expect(imported.standardOutput.hasPrefix("caffe catalog import (uk): changed 1 values in 1 files;"))
         // A catalog folder with no menu beside it: the worker's check could not run, and it says so.
         #expect(
             imported.standardOutput.contains("note: no menu.json beside \(folder.path): the worker's catalog check")
         )
         #expect(
-            imported.standardOutput.contains("Localizable.xcstrings: \"Subtotal\": \"(new)\" -> \"Промежуточный итог\"")
+            imported.standardOutput.contains("Localizable.xcstrings: \"Subtotal\": \"(new)\" -> \"Проміжний підсумок\"")
         )
-        let broken = translate("Welcome, %@!", "Привет, %d!", in: text)
+        let broken = translate("Welcome, %@!", "Привіт, %d!", in: text)
         try broken.write(to: xliff, atomically: true, encoding: .utf8)
         let refused = try ExecutableRunner.run(caffe, ["catalog", "import", xliff.path, "--catalog", folder.path])
         #expect(refused.status == 1)

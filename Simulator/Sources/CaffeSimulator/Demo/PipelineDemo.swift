@@ -257,10 +257,11 @@ public struct PipelineDemo {
                 output("  \(style.cyan(label)) \(line.text) · \(count.text) · watch: \(receipt.text)\(fallback)")
             }
             output(style.dim("  caffe lint: \(CatalogLinter(catalog: loaded, termTables: ["Menu"]).lint().summary)"))
-            // Agreement after a preposition: German mit governs the dative (mit 2 Keksen).
+            // Agreement after a preposition: German mit governs the dative (mit 2 Keksen), Polish z and
+            // Russian с the instrumental (z 2 ciastkami, с 2 печеньями).
             let extras = [
                 ("de-DE", "Keks"), ("fr-FR", "biscuit"), ("it-IT", "biscotto"), ("pt-BR", "biscoito"),
-                ("es-ES", "galleta"), ("en-US", "cookie"),
+                ("es-ES", "galleta"), ("en-US", "cookie"), ("pl-PL", "ciastko"), ("ru-RU", "печенье"),
             ]
             var withExtras: [String] = []
             for (locale, extra) in extras {

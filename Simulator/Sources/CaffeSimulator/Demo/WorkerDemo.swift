@@ -46,6 +46,15 @@ struct WorkerDemo {
                 "it-IT", "store-it-rom", "EUR", "Europe/Rome", .feminine, "Giulia",
                 [("pizza", "large", 2), ("cortadito", "small", 2)]
             ),
+            // Polish and Russian: the numeral governs the case (1, 2–4, 5+, and 22 like 2).
+            (
+                "pl-PL", "store-pl-waw", "PLN", "Europe/Warsaw", .feminine, "Zofia",
+                [("pizza", "large", 1), ("juice", "small", 2), ("salad", "large", 5), ("sandwich", "small", 22)]
+            ),
+            (
+                "ru-RU", "store-ru-mow", "RUB", "Europe/Moscow", .masculine, "Иван",
+                [("pizza", "large", 1), ("sandwich", "small", 2), ("salad", "large", 5), ("juice", "small", 22)]
+            ),
             (
                 "pt-BR", "store-br-sao", "BRL", "America/Sao_Paulo", .masculine, "João",
                 [("salad", "small", 2), ("water", "large", 2)]
