@@ -142,13 +142,22 @@ def main() -> None:
                     continue
                 seen.add(key)
                 base = lemma_of(lemma)
-                if (base, "noun") in words or not set(base) <= LETTERS:
+                if not set(base) <= LETTERS:
+                    continue
+                # Homonyms (piernik: gingerbread m3, an old fogey m1): a menu names things, so a
+                # personal reading gives way to another.
+                previous = words.get((base, "noun"))
+                if previous and (previous.gender != "m1" or parts[3] == "m1"):
                     continue
                 # The gender of the lemma's own nominative singular reading first.
                 genders = [a[2][2].split(":")[3] for a in analyser.analyse(base) if a[2][1] == lemma and a[2][2].startswith("subst:") and len(a[2][2].split(":")) >= 4]
                 gender = genders[0] if genders else parts[3]
                 found = noun(generator, lemma, gender)
-                if found:
+                if found and previous and previous.gender == "m1":
+                    # Both readings stay known: the words whose form depends on which one stay as
+                    # written (2 pierniki, 2 pierników); pl.tsv settles café words (klient).
+                    found.flags.append("also-m1")
+                if found and not (previous and found.gender == "m1"):
                     words[(base, "noun")] = found
             elif parts[0] in ("adj", "ppas", "pact") and len(parts) >= 5:
                 key = (lemma, "adjective")

@@ -238,8 +238,8 @@ struct UnseenEvaluationTests {
     @Test func portuguese() throws { try Self.evaluate("pt", minimum: 0.97, everydayMinimum: 56) }
     @Test func spanish() throws { try Self.evaluate("es", minimum: 0.97, everydayMinimum: 58) }
     @Test func english() throws { try Self.evaluate("en", minimum: 0.97, everydayMinimum: 60) }
-    @Test func polish() throws { try Self.evaluate("pl", minimum: 0.97, everydayMinimum: 66, maximumWrongChanges: 0) }
-    @Test func russian() throws { try Self.evaluate("ru", minimum: 0.97, everydayMinimum: 66, maximumWrongChanges: 0) }
+    @Test func polish() throws { try Self.evaluate("pl", minimum: 0.97, everydayMinimum: 64, maximumWrongChanges: 0) }
+    @Test func russian() throws { try Self.evaluate("ru", minimum: 0.97, everydayMinimum: 68, maximumWrongChanges: 0) }
 
     // Fresh menus (issue 46): a third tester's set of diminutives, loanwords, articles by sound,
     // complements, participles and case contexts, split the same way (`split.py LANG DIR menu`).

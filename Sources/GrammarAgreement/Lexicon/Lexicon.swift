@@ -452,7 +452,9 @@ public struct Lexicon: Sendable {
 }
 
 extension Lexicon {
-    /// The lexicon bundled for `language` (`en`, `es`), read once per process.
+    /// The lexicon bundled for `language` (`en`, `es`), read once per process. For Polish and
+    /// Russian it is empty: their words are in a paradigm lexicon the grammar reads; this one holds
+    /// what a catalog declares over it.
     ///
     /// - Throws: ``LexiconError`` when the bundled file is missing or malformed.
     public static func bundled(language: String) throws(LexiconError) -> Lexicon {

@@ -8,7 +8,7 @@ import Synchronization
 /// Read once per language: the hand-written `<language>.tsv` into tables (it wins), the compiled
 /// `<language>.dictionary.tsv` as its bytes with a hash index of its lemmas, a line decoded when
 /// its word is looked up (as ``CompactLexiconTable`` keeps the other languages' dictionaries): the
-/// 85,000 Russian words load in milliseconds instead of being made into objects at start.
+/// 85,000 Russian words are indexed at start, not each made into an object.
 struct ParadigmLexicon: Sendable {
     /// What a word is.
     enum Kind: Sendable {
@@ -68,7 +68,6 @@ struct ParadigmLexicon: Sendable {
         var alternativeGenders: [Gender] = []
         /// `nil` for a word that never changes.
         var paradigm: Paradigm?
-        var isPluralOnly = false
         /// No plural forms (mass nouns): a phrase that needs one is left as written.
         var isSingularOnly = false
         /// A noun declined as an adjective (*пирожное*): after Russian 2–4 it takes the genitive plural.
@@ -134,7 +133,19 @@ struct ParadigmLexicon: Sendable {
         }
         for (pending, model, failure) in declinedLike {
             var entry = pending
-            guard let found = self.entry(model, kind: entry.kind), let paradigm = found.paradigm else { throw failure }
+            guard let found = self.entry(lemma: model, kind: entry.kind), let paradigm = found.paradigm else {
+                throw failure
+            }
+            // The word must end as the model does where the paradigm cuts: круассан like стол (cut
+            // 0), веганский like русский (both -ий).
+            guard entry.lemma.hasSuffix(String(model.suffix(paradigm.cut))) else {
+                throw LexiconError(
+                    source: failure.source,
+                    line: failure.line,
+                    message:
+                        "'\(entry.lemma)' does not end like '\(model)' (-\(model.suffix(paradigm.cut))): no forms by it"
+                )
+            }
             entry.paradigm = paradigm
             add(entry)
         }
@@ -207,7 +218,7 @@ struct ParadigmLexicon: Sendable {
         if columns.count == 5 {
             for flag in columns[4].split(separator: ",") {
                 switch flag {
-                case "pt": entry.isPluralOnly = true
+                case "pt": break  // the gender column says so too (p)
                 case "st": entry.isSingularOnly = true
                 case "adjectival": entry.isAdjectival = true
                 case "gender-varies": break
@@ -352,6 +363,7 @@ final class CompactParadigmTable: Sendable {
         var lineNumber = 0
         var start = 0
         var words = 0
+        let reader = Array("reader\t-\t".utf8)
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
@@ -374,7 +386,6 @@ final class CompactParadigmTable: Sendable {
             }
             words += 1
             // A reader word's feminine (заказала → заказал), indexed: it has no paradigm to derive it by.
-            let reader = Array("reader\t-\t".utf8)
             if tab + 1 + reader.count < end, bytes[(tab + 1)..<(tab + 1 + reader.count)].elementsEqual(reader) {
                 let feminine = String(decoding: bytes[(tab + 1 + reader.count)..<end], as: UTF8.self)
                 if readers[feminine] == nil { readers[feminine] = String(decoding: bytes[start..<tab], as: UTF8.self) }

@@ -121,12 +121,9 @@ extension AgreementTemplate {
 }
 
 extension AgreementEngine {
-    /// The grammatical number a numeric value gives, as a small integer for cache keys. 2, 3 and 4
-    /// themselves are apart from 22–24…: a Russian animate noun's accusative differs after them
-    /// (*2 гостей*, *22 гостя*).
+    /// The grammatical number a numeric value gives, as a small integer for cache keys.
     func numberKey(_ value: FormatArgument) -> Int {
-        if case .integer(let integer) = value, (2...4).contains(integer) { return 6 }
-        return switch value.grammaticalNumber(pluralRules) {
+        switch value.grammaticalNumber(pluralRules) {
         case .singular: 0
         case .zero: 1
         case .plural: 2

@@ -28,26 +28,31 @@ extension SlavicRules {
             "otrzymujesz", "otrzymałeś", "otrzymałaś", "otrzymuje", "otrzymano", "dostaniesz", "dostajesz",
             "dostałeś", "dostałaś", "odbierz", "odbierzcie", "odebrać", "odebrano", "usuń", "usunąć", "usunięto",
             "usunąłeś", "usunęłaś", "przygotowujemy", "przygotowaliśmy", "przygotujemy", "przygotowano", "podajemy",
-            "podaliśmy", "podano", "serwujemy", "polecamy", "spróbuj", "spróbujcie", "skosztuj", "zapłać",
+            "podaliśmy", "podano", "serwujemy", "polecamy", "zapłać",
             "zapłaciłeś", "zapłaciłaś", "opłać", "opłacono", "dostarczymy", "dostarczamy", "dostarczyliśmy",
             "wysłaliśmy", "wysłano", "przyjęliśmy", "przyjęto", "potwierdzamy", "potwierdzono", "zobacz", "sprawdź",
-            "chcesz", "chcę", "chcemy", "zamień", "zmień", "dodajesz", "dorzuć", "dorzucamy", "zarezerwuj",
+            "zamień", "zmień", "dodajesz", "dorzuć", "dorzucamy", "zarezerwuj",
             "zarezerwowano", "anuluj", "anulowano", "zwróć", "zwrócono", "odbierasz", "odbierzesz", "wydano",
             "wydajemy", "pakujemy", "zapakowano", "dostałem", "dostałam", "zjedz", "wypij", "weźmiesz", "kupisz",
-            "zaproś", "zaproście", "zaprosić", "zapraszamy", "zaprosiłeś", "zaprosiłaś",
+            "zaproś", "zaproście", "zaprosić", "zapraszamy", "zaprosiłeś", "zaprosiłaś", "odebrałeś", "odebrałaś",
+            "odebrał", "odebrała", "odebrałem", "odebrałam", "wziąłeś", "wzięłaś", "wybrałem", "wybrałam", "zamówił",
+            "kupiłem", "kupiłam", "zapłaciłem", "zapłaciłam", "dodałem", "dodałam",
         ],
         instrumentalVerbs: [
             "delektuj", "delektujcie", "poczęstuj", "poczęstujcie", "częstujemy", "raczymy", "uraczymy", "zachwyć",
             "rozkoszuj",
         ],
-        genitiveWords: ["brak", "brakuje", "zabrakło", "nie ma", "szukasz", "potrzebujesz", "życzymy", "ile", "pełno"],
+        genitiveWords: [
+            "brak", "brakuje", "zabrakło", "szukasz", "szukamy", "potrzebujesz", "życzymy", "ile", "pełno",
+            "spróbuj", "spróbujcie", "skosztuj", "skosztujcie",
+        ],
         negation: "nie",
         nominativeWords: [
             "to", "jest", "są", "było", "była", "był", "będzie", "będą", "zostało", "zostały", "został", "została",
         ],
         transparentWords: [
             "już", "jeszcze", "teraz", "dziś", "dzisiaj", "sobie", "nam", "ci", "mi", "wam", "tylko", "też", "także",
-            "również", "dodatkowo", "aż", "właśnie", "tu", "tutaj", "razem", "łącznie", "prosimy", "proszę", "więc",
+            "również", "dodatkowo", "aż", "właśnie", "tu", "tutaj", "razem", "łącznie", "proszę", "więc",
             "a", "i", "ponownie", "znowu", "jutro", "wkrótce", "zaraz",
         ],
         accusativeAfter: [
@@ -61,6 +66,6 @@ extension SlavicRules {
         clusterInitials: ["s", "z", "ś", "ź", "ż"],
         longFormBeginnings: ["wsz", "mn"],
         vowels: ["a", "ą", "e", "ę", "i", "o", "ó", "u", "y"],
-        digraphs: ["sz", "rz", "cz", "dz", "dż", "dź", "ch"]
+        digraphs: ["sz"]
     )
 }

@@ -82,6 +82,19 @@ struct SlavicGrammar: LanguageGrammar {
         return analysis
     }
 
+    /// Sets a word to a lexicon form, which writes *е* for *ё*: where the word as written has *ё*
+    /// and the form *е* at the same place, the *ё* is kept (*тёплый*, not *теплый*).
+    private static func set(_ word: inout Word, _ form: String) {
+        guard word.lower.utf8.contains(0x91), word.lower.contains("ё") else { return word.set(form) }
+        let written = Array(word.lower)
+        var characters = Array(form)
+        for index in characters.indices where index < written.count && written[index] == "ё" && characters[index] == "е"
+        {
+            characters[index] = "ё"
+        }
+        word.set(String(characters))
+    }
+
     /// A `Morphology` case as a Slavic case; Apple's `ablative` stands for the instrumental.
     private static func slavicCase(_ grammaticalCase: Morphology.GrammaticalCase) -> Case? {
         switch grammaticalCase {
@@ -103,7 +116,7 @@ struct SlavicGrammar: LanguageGrammar {
         case grammaticalCase: Case?,
         context: inout AgreementContext
     ) -> PhraseAnalysis {
-        let numeral = phrase.words[part].first(where: \.isNumber)
+        let firstNumber = phrase.words[part].first(where: \.isNumber)
         // Read every word; one no lexicon lists leaves the span as written.
         var readings: [(index: Int, reading: Reading)] = []
         var trailingReaderWords: [Int] = []
@@ -124,7 +137,7 @@ struct SlavicGrammar: LanguageGrammar {
             // Words speaking of the reader (Czy jesteś gotowy?): the ones that agree are known,
             // the others (jesteś) have no gender and stay.
             let speaksOfReader =
-                numeral == nil && !readings.contains { $0.reading.noun != nil }
+                firstNumber == nil && !readings.contains { $0.reading.noun != nil }
                 && phrase.words[part].contains {
                     readerForm(of: $0.lower, feminine: true) != nil || reading(of: $0.lower)?.adjective != nil
                 }
@@ -134,7 +147,7 @@ struct SlavicGrammar: LanguageGrammar {
         }
         guard let headPosition = headPosition(in: readings), let noun = readings[headPosition].reading.noun else {
             // Adjectives or verbs alone: without a number they speak of the reader.
-            return PhraseAnalysis(features: nil, addressesReader: numeral == nil)
+            return PhraseAnalysis(features: nil, addressesReader: firstNumber == nil)
         }
         let head = readings[headPosition].index
         // Adjectives before the head, and those right after it (sok pomarańczowy).
@@ -163,15 +176,24 @@ struct SlavicGrammar: LanguageGrammar {
         let hinted = word.hint?.grammaticalGender ?? phrase.hint?.grammaticalGender ?? rule?.grammaticalGender
         var genders = [Self.gender(noun.gender ?? .masculine, stated: hinted ?? declared)]
         if hinted == nil, declared == nil { genders += noun.alternativeGenders }
-        let writtenPlural = paradigms.noun(noun, .nominative, plural: true) == word.lower && noun.lemma != word.lower
-        let count = count(of: numeral, number: rule?.number ?? number, writtenPlural: writtenPlural)
+        let lower = Self.folded(word.lower)
+        let writtenPlural = paradigms.noun(noun, .nominative, plural: true) == lower && noun.lemma != lower
+        // Only a number before the head counts it (not Kawa za 5 zł).
+        let numeral = firstNumber.flatMap { $0.utf8Range.lowerBound < word.utf8Range.lowerBound ? $0 : nil }
+        let count = count(
+            of: numeral,
+            number: rule?.number ?? (numeral == nil ? nil : number),
+            writtenPlural: writtenPlural
+        )
         let features = GrammaticalFeatures(
             gender: Self.morphologyGender(genders[0]),
             number: count.isPlural ? .plural : .singular
         )
         // The forms for each case the span may be in and each gender the noun may have; a word
         // whose form depends on what is not known stays as written.
-        let cases = grammaticalCase.map { [$0] } ?? [.nominative, .accusative]
+        // A word the rules do not know governs the span: any case may follow it (Szukamy 2 kaw),
+        // so the words whose form depends on the case stay as written, whatever two cases agree on.
+        let cases = grammaticalCase.map { [$0] } ?? Case.allCases
         var nounForms: [String] = []
         var adjectiveForms = Array(repeating: [String](), count: adjectives.count)
         for grammaticalCase in cases {
@@ -200,17 +222,17 @@ struct SlavicGrammar: LanguageGrammar {
             context.warn(.unknownCase(word.text))
             return PhraseAnalysis(features: features, addressesReader: false)
         }
-        if nounForms.count == 1, let form = nounForms.first { phrase.words[head].set(form) }
+        if nounForms.count == 1, let form = nounForms.first { Self.set(&phrase.words[head], form) }
         // A predicate after the head agrees with it (Ваша слойка готова, Twoja kawa gotowa).
         if case .written(plural: false) = count, let gender = features.gender, gender != .neuter {
             for index in trailingReaderWords where adjectives.allSatisfy({ $0.index != index }) {
                 if let form = readerForm(of: phrase.words[index].lower, feminine: gender == .feminine) {
-                    phrase.words[index].set(form)
+                    Self.set(&phrase.words[index], form)
                 }
             }
         }
         for (position, adjective) in adjectives.enumerated() where adjectiveForms[position].count == 1 {
-            if let form = adjectiveForms[position].first { phrase.words[adjective.index].set(form) }
+            if let form = adjectiveForms[position].first { Self.set(&phrase.words[adjective.index], form) }
         }
         if adjectiveForms.contains(where: { $0.count > 1 }) {
             context.warn(
@@ -222,8 +244,7 @@ struct SlavicGrammar: LanguageGrammar {
 
     /// What a lowercase word can be: a noun and an adjective by its lemma or a nominative form.
     private func reading(of lower: String) -> Reading? {
-        // Print writes е for ё, and so does the lexicon (ё is D1 91 in UTF-8).
-        let key = lower.utf8.contains(0x91) && lower.contains("ё") ? lower.replacing("ё", with: "е") : lower
+        let key = Self.folded(lower)
         var reading = Reading()
         for entry in paradigms.entries(lemma: key) {
             if entry.kind == .noun, reading.noun == nil { reading.noun = entry }
@@ -247,6 +268,11 @@ struct SlavicGrammar: LanguageGrammar {
             )
         }
         return reading.noun == nil && reading.adjective == nil ? nil : reading
+    }
+
+    /// A lowercase word with *ё* written *е*, as print and the lexicon write it (ё is D1 91 in UTF-8).
+    private static func folded(_ lower: String) -> String {
+        lower.utf8.contains(0x91) && lower.contains("ё") ? lower.replacing("ё", with: "е") : lower
     }
 
     /// The head: the first word that can only be a noun, else the last that can be one.
@@ -386,9 +412,6 @@ struct SlavicGrammar: LanguageGrammar {
 
     // MARK: The case the span is in
 
-    /// The case the words before the span give it: a preposition, a verb taking the accusative
-    /// (a genitive after a Polish negation), a word taking the genitive; the nominative when the
-    /// span opens its clause. `nil` when an unknown word governs it.
     /// Whether a lowercase word governs what follows it: a preposition, a verb, a word taking the
     /// genitive or the nominative.
     private func isGoverning(_ word: String) -> Bool {
@@ -398,41 +421,57 @@ struct SlavicGrammar: LanguageGrammar {
             || paradigms.isLemma(word, kind: .governing)
     }
 
+    /// The case the words before the span give it: a preposition, a verb taking the accusative
+    /// (a genitive after a Polish negation in the same comma-free stretch), a word taking the
+    /// genitive, a noun right before it (genitive); the nominative when the span opens its clause.
+    /// `nil` when an unknown word governs it. `inside` are governing words written in the span.
     private func governingCase(of phrase: Phrase, inside: [String], _ context: inout AgreementContext) -> Case? {
         guard let first = phrase.words.first else { return nil }
         let clause = context.clause(before: first.utf8Range.lowerBound)
-        let words = clause.split(separator: " ").map { Self.bare($0) }.filter { !$0.isEmpty } + inside
+        // Each word bare, and whether a comma (or other mark) ended it as written.
+        let written = clause.split(separator: " ").map { ($0, Self.bare($0)) }.filter { !$0.1.isEmpty }
+        let words = written.map(\.1) + inside
+        let endsPhrase =
+            written.map { $0.0.last.map { !$0.isLetter && !$0.isNumber } ?? false } + inside.map { _ in false }
+        /// Whether the negation stands just before the verb at `index`, with no comma between.
+        func negated(_ index: Int) -> Bool {
+            guard let negation = rules.negation else { return false }
+            for before in stride(from: index - 1, through: max(0, index - 2), by: -1) {
+                if endsPhrase[before] { return false }
+                if words[before] == negation { return true }
+            }
+            return false
+        }
         var index = words.count - 1
         while index >= 0 {
             let word = words[index]
+            // A comma or colon after the word: what follows is not governed by it (Nie, dodaj …).
+            if endsPhrase[index] { break }
             if let found = rules.prepositionCases[word] { return found }
             if rules.genitiveWords.contains(word) { return .genitive }
             if rules.instrumentalVerbs.contains(word) { return .instrumental }
-            if rules.accusativeVerbs.contains(word) {
-                if let negation = rules.negation, words[..<index].suffix(2).contains(negation) { return .genitive }
-                return .accusative
-            }
+            if rules.accusativeVerbs.contains(word) { return negated(index) ? .genitive : .accusative }
             if rules.nominativeWords.contains(word) { return .nominative }
-            // A noun right before the span governs it in the genitive (Porcja ciasta, Стоимость 2 пицц).
-            if index == words.count - 1, let reading = reading(of: word), reading.noun != nil, reading.adjective == nil
+            let afterPreposition =
+                index > 0
+                && (rules.prepositionCases[words[index - 1]] != nil
+                    || Self.placePrepositions.contains(words[index - 1]))
+            // A noun right before the span, not the object of a preposition, governs it in the
+            // genitive (Porcja ciasta, Стоимость 2 пицц; not Dodaj do zamówienia 2 pizze).
+            if index == words.count - 1, !afterPreposition, let reading = reading(of: word), reading.noun != nil,
+                reading.adjective == nil
             {
                 return .genitive
             }
             if let governed = paradigms.entry(lemma: word, kind: .governing)?.governedCase {
-                if governed == .accusative, let negation = rules.negation, words[..<index].suffix(2).contains(negation)
-                {
-                    return .genitive
-                }
-                return governed
+                return governed == .accusative && negated(index) ? .genitive : governed
             }
             if rules.transparentWords.contains(word) {
                 index -= 1
                 continue
             }
             // A prepositional phrase between the verb and the span (Dodaj do zamówienia …).
-            if index > 0,
-                rules.prepositionCases[words[index - 1]] != nil || Self.placePrepositions.contains(words[index - 1])
-            {
+            if afterPreposition {
                 index -= 2
                 continue
             }
@@ -440,6 +479,8 @@ struct SlavicGrammar: LanguageGrammar {
             if index > 0, rules.instrumentalVerbs.contains(words[index - 1]) { return .instrumental }
             return nil
         }
+        // Only an unknown word or a comma stopped the walk short of the clause's start.
+        if index >= 0 { return nil }
         guard let last = phrase.words.last else { return .nominative }
         let after = context.clause(after: last.utf8Range.upperBound)
         if let verb = after.split(separator: " ").first.map({ Self.bare($0) }), rules.accusativeAfter.contains(verb) {
@@ -488,16 +529,19 @@ struct SlavicGrammar: LanguageGrammar {
         for index in phrase.words.indices where !phrase.words[index].isNumber {
             let lower = phrase.words[index].lower
             if !features.isPlural, gender != .neuter, let form = readerForm(of: lower, feminine: gender == .feminine) {
-                phrase.words[index].set(form)
+                Self.set(&phrase.words[index], form)
                 continue
             }
             guard let adjective = reading(of: lower)?.adjective else { continue }
+            // A masculine plural is personal (gotowi) or not (gotowe) in Polish, which the
+            // features do not say: the word stays as written.
+            if features.isPlural, gender == .masculine, rules.paucal == .agreeing { continue }
             let slot: Slot =
                 features.isPlural
                 ? .pluralNominative
                 : gender == .feminine
                     ? .feminineNominative : gender == .neuter ? .neuterNominative : .masculineNominative
-            if let form = paradigms.adjective(adjective, slot) { phrase.words[index].set(form) }
+            if let form = paradigms.adjective(adjective, slot) { Self.set(&phrase.words[index], form) }
         }
     }
 
@@ -526,6 +570,8 @@ struct SlavicGrammar: LanguageGrammar {
 
     func substitutePronouns(_ phrase: inout Phrase, referent: Referent, context: inout AgreementContext) {
         guard let features = referent.pronounFeatures, rules.pronouns.count == 4 else { return }
+        // A Polish plural is *oni* or *one* by whether it is masculine personal, which is not known.
+        if features.isPlural, rules.paucal == .agreeing { return }
         let slot = features.isPlural ? 3 : features.gender == .feminine ? 1 : features.gender == .neuter ? 2 : 0
         for index in phrase.words.indices where rules.pronouns.contains(phrase.words[index].lower) {
             phrase.words[index].set(rules.pronouns[slot])
